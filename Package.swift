@@ -1,0 +1,54 @@
+// swift-tools-version:6.0
+// fpmod: driver, template store and door-lock service for UART fingerprint modules
+// (Grow R30x/R50x, ZhianTec ZFM, SynoChip AS608 and clones). Only the toolchain's own
+// modules and Debian C libraries (through system-library targets) are used.
+import PackageDescription
+
+let package = Package(
+    name: "fpmod",
+    products: [
+        .executable(name: "fpmod", targets: ["fpmod"]),
+        .library(name: "FingerprintProtocol", targets: ["FingerprintProtocol"]),
+        .library(name: "FingerprintModule", targets: ["FingerprintModule"]),
+    ],
+    targets: [
+        // Debian C libraries.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        // Thin C shims for libc calls Swift cannot see through Glibc (posix_openpt & co.).
+        .target(name: "CShims"),
+
+        // Pure logic.
+        .target(name: "FingerprintProtocol"),
+        .target(name: "AccessPolicy"),
+        .target(name: "ArgumentParsing"),
+
+        // I/O layers.
+        .target(name: "SerialPort", dependencies: ["CShims"]),
+        .target(name: "GPIO", dependencies: ["CGPIOD", "CShims"]),
+        .target(name: "FingerprintModule", dependencies: ["FingerprintProtocol", "SerialPort"]),
+        .target(name: "ModuleSimulator", dependencies: ["FingerprintProtocol", "SerialPort"]),
+        .target(name: "TemplateStore", dependencies: ["CSQLite", "CSodium"]),
+        .target(name: "DoorLock", dependencies: [
+            "FingerprintProtocol", "FingerprintModule", "ModuleSimulator", "SerialPort",
+            "GPIO", "TemplateStore", "AccessPolicy",
+        ]),
+
+        .executableTarget(name: "fpmod", dependencies: [
+            "ArgumentParsing", "FingerprintProtocol", "FingerprintModule", "ModuleSimulator",
+            "SerialPort", "GPIO", "TemplateStore", "AccessPolicy", "DoorLock",
+        ]),
+
+        .testTarget(name: "FingerprintProtocolTests", dependencies: ["FingerprintProtocol"]),
+        .testTarget(name: "AccessPolicyTests", dependencies: ["AccessPolicy"]),
+        .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
+        .testTarget(name: "SerialPortTests", dependencies: ["SerialPort"]),
+        .testTarget(name: "GPIOTests", dependencies: ["GPIO"]),
+        .testTarget(name: "FingerprintModuleTests", dependencies: ["FingerprintModule", "ModuleSimulator", "SerialPort", "FingerprintProtocol"]),
+        .testTarget(name: "ModuleSimulatorTests", dependencies: ["ModuleSimulator", "SerialPort", "FingerprintProtocol"]),
+        .testTarget(name: "TemplateStoreTests", dependencies: ["TemplateStore"]),
+        .testTarget(name: "DoorLockTests", dependencies: ["DoorLock", "GPIO", "AccessPolicy", "ModuleSimulator", "FingerprintModule", "TemplateStore"]),
+        .testTarget(name: "fpmodTests", dependencies: ["fpmod"]),
+    ]
+)

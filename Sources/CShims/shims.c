@@ -1,0 +1,2 @@
+#define _GNU_SOURCE
+#include "CShims.h"
