@@ -25,25 +25,28 @@ let package = Package(
         .target(name: "ArgumentParsing"),
 
         // I/O layers.
-        .target(name: "SerialPort", dependencies: ["CShims"]),
-        .target(name: "GPIO", dependencies: ["CGPIOD", "CShims"]),
-        .target(name: "FingerprintModule", dependencies: ["FingerprintProtocol", "SerialPort"]),
-        .target(name: "ModuleSimulator", dependencies: ["FingerprintProtocol", "SerialPort"]),
+        // Posix: thin typed wrappers over file descriptors, poll, sockets, signals, clocks.
+        .target(name: "Posix", dependencies: ["CShims"]),
+        .target(name: "SerialPort", dependencies: ["Posix", "CShims"]),
+        .target(name: "GPIO", dependencies: ["CGPIOD", "Posix"]),
+        .target(name: "FingerprintModule", dependencies: ["FingerprintProtocol", "SerialPort", "Posix"]),
+        .target(name: "ModuleSimulator", dependencies: ["FingerprintProtocol", "SerialPort", "Posix"]),
         .target(name: "TemplateStore", dependencies: ["CSQLite", "CSodium"]),
         .target(name: "DoorLock", dependencies: [
-            "FingerprintProtocol", "FingerprintModule", "ModuleSimulator", "SerialPort",
+            "FingerprintProtocol", "FingerprintModule", "ModuleSimulator", "SerialPort", "Posix",
             "GPIO", "TemplateStore", "AccessPolicy",
         ]),
 
         .executableTarget(name: "fpmod", dependencies: [
             "ArgumentParsing", "FingerprintProtocol", "FingerprintModule", "ModuleSimulator",
-            "SerialPort", "GPIO", "TemplateStore", "AccessPolicy", "DoorLock",
+            "SerialPort", "Posix", "GPIO", "TemplateStore", "AccessPolicy", "DoorLock",
         ]),
 
         .testTarget(name: "FingerprintProtocolTests", dependencies: ["FingerprintProtocol"]),
         .testTarget(name: "AccessPolicyTests", dependencies: ["AccessPolicy"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
-        .testTarget(name: "SerialPortTests", dependencies: ["SerialPort"]),
+        .testTarget(name: "PosixTests", dependencies: ["Posix"]),
+        .testTarget(name: "SerialPortTests", dependencies: ["SerialPort", "Posix"]),
         .testTarget(name: "GPIOTests", dependencies: ["GPIO"]),
         .testTarget(name: "FingerprintModuleTests", dependencies: ["FingerprintModule", "ModuleSimulator", "SerialPort", "FingerprintProtocol"]),
         .testTarget(name: "ModuleSimulatorTests", dependencies: ["ModuleSimulator", "SerialPort", "FingerprintProtocol"]),
