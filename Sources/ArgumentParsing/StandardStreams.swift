@@ -1,0 +1,29 @@
+// Writing to stdout and stderr by file descriptor. Swift 6 rejects the C globals `stdout` and
+// `stderr` as shared mutable state, and results (stdout) must stay apart from progress (stderr).
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The process's standard output and error streams.
+public enum StandardStreams {
+    /// Writes `text` to stdout (fd 1) as is; add the newline yourself.
+    public static func writeOutput(_ text: String) { write(text, to: 1) }
+
+    /// Writes `text` to stderr (fd 2) as is; add the newline yourself.
+    public static func writeError(_ text: String) { write(text, to: 2) }
+
+    /// Writes all bytes, retrying short writes and EINTR. A closed pipe ends the write quietly:
+    /// there is nobody left to tell.
+    static func write(_ text: String, to descriptor: Int32) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+}
