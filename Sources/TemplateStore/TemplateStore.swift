@@ -38,6 +38,7 @@ public final class TemplateStore: @unchecked Sendable {
     }
 
     /// Runs `body` in one transaction (a savepoint when nested): all of it is committed, or none.
+    @discardableResult
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
