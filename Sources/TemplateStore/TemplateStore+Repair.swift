@@ -24,7 +24,7 @@ extension TemplateStore {
                 slot = s
                 user = name
             case .rollBackEnroll(let id, let s, _), .finishDelete(let id, let s, _):
-                user = try finger(atSlot: s)?.user
+                user = try pendingIntents().first(where: { $0.id == id })?.user ?? finger(atSlot: s)?.user
                 if case .finishDelete = action, user != nil { try deleteFinger(atSlot: s) }
                 try completeIntent(id)
                 slot = s
