@@ -1,0 +1,74 @@
+/// The store's schema as an ordered list of migrations. Migration N moves a database from
+/// `user_version` N-1 to N. A released migration never changes: add a new entry instead.
+enum Schema {
+    static let migrations: [String] = [migration1, migration2]
+
+    static var currentVersion: Int { migrations.count }
+
+    /// Version 1: the full schema.
+    static let migration1 = """
+        CREATE TABLE users (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            display_name TEXT NOT NULL,
+            role TEXT NOT NULL CHECK (role IN ('admin', 'user')),
+            fingerprint_unlock INTEGER NOT NULL DEFAULT 1 CHECK (fingerprint_unlock IN (0, 1)),
+            pin_hash TEXT,
+            created_at REAL NOT NULL
+        );
+        CREATE TABLE fingers (
+            id INTEGER PRIMARY KEY,
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            label TEXT NOT NULL,
+            slot INTEGER NOT NULL UNIQUE CHECK (slot >= 0),
+            template BLOB NOT NULL,
+            template_digest TEXT NOT NULL,
+            quality INTEGER NOT NULL,
+            enrolled_at REAL NOT NULL,
+            UNIQUE (user_id, label)
+        );
+        CREATE INDEX fingers_user ON fingers(user_id);
+        CREATE TABLE module_identity (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            family TEXT NOT NULL,
+            address INTEGER NOT NULL,
+            password BLOB NOT NULL,
+            capacity INTEGER NOT NULL,
+            product_info TEXT,
+            slot_table_digest TEXT,
+            paired_at REAL NOT NULL
+        );
+        CREATE TABLE intents (
+            id INTEGER PRIMARY KEY,
+            kind TEXT NOT NULL CHECK (kind IN ('enroll', 'delete', 'wipe', 'restore')),
+            user TEXT,
+            label TEXT,
+            slot INTEGER,
+            template BLOB,
+            quality INTEGER,
+            state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'module-written')),
+            created_at REAL NOT NULL
+        );
+        CREATE TABLE audit (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            time REAL NOT NULL,
+            event TEXT NOT NULL,
+            user TEXT,
+            slot INTEGER,
+            score INTEGER,
+            latency_json TEXT,
+            detail TEXT
+        );
+        CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit
+            BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+        CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit
+            BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+        CREATE TABLE kv (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE store_meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);
+        """
+
+    /// Version 2: `audit list --since` reads by time.
+    static let migration2 = """
+        CREATE INDEX audit_time ON audit(time);
+        """
+}

@@ -1,0 +1,93 @@
+/// Everything the template store can refuse or fail at. Each description says what happened
+/// and what to do next, so the CLI can print it as is.
+public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// The file exists but is not an SQLite database (corrupt, truncated or the wrong file).
+    case notADatabase(path: String, detail: String)
+    /// The database was written by a newer fpmod whose schema this build does not know.
+    case newerSchema(path: String, found: Int, supported: Int)
+    /// A directory or file could not be created or opened.
+    case fileSystem(path: String, detail: String)
+    /// The key file is missing although the store holds encrypted data.
+    case missingKey(keyPath: String, databasePath: String)
+    /// The key file exists but does not open this store.
+    case wrongKey(keyPath: String, databasePath: String)
+    /// The key file is not 32 bytes long.
+    case badKeyFile(keyPath: String, detail: String)
+    /// A stored value failed authentication: tampered with, swapped between rows, or written under another key.
+    case undecryptable(what: String)
+    case unknownUser(String)
+    case duplicateUser(String)
+    case invalidName(String, reason: String)
+    case invalidLabel(String)
+    case invalidSlot(Int)
+    /// The slot already holds a finger, and whose it is.
+    case slotTaken(slot: Int, user: String, label: String)
+    /// The user already has a finger with this label, and in which slot.
+    case fingerLabelTaken(user: String, label: String, slot: Int)
+    case unknownSlot(Int)
+    case unknownIntent(Int64)
+    case backupNotABackup
+    case backupUnsupportedVersion(Int)
+    case backupWrongPassphrase
+    case backupEmptyPassphrase
+    case backupCorrupted(detail: String)
+    /// Another process holds the write lock beyond the busy timeout.
+    case busy(path: String)
+    /// Any other SQLite failure, with its result code.
+    case sqlite(code: Int32, message: String, path: String)
+    /// libsodium could not be initialised or a primitive failed.
+    case crypto(detail: String)
+
+    public var description: String {
+        switch self {
+        case .notADatabase(let path, let detail):
+            return "\(path) is not an fpmod store (\(detail)); pass the right file with --store, or move this one aside to start a new store"
+        case .newerSchema(let path, let found, let supported):
+            return "\(path) has schema version \(found) but this fpmod understands up to \(supported); upgrade fpmod, or restore a backup with this version"
+        case .fileSystem(let path, let detail):
+            return "cannot use \(path): \(detail); check the path and its permissions"
+        case .missingKey(let keyPath, let databasePath):
+            return "the key file \(keyPath) is missing but the store \(databasePath) holds encrypted templates; restore the key file (or pass it with --key), or restore from a backup into a new store"
+        case .wrongKey(let keyPath, let databasePath):
+            return "the key file \(keyPath) does not open the store \(databasePath); restore the right key, or move the store aside and restore from a backup"
+        case .badKeyFile(let keyPath, let detail):
+            return "the key file \(keyPath) is unusable (\(detail)); restore the right key file (32 bytes)"
+        case .undecryptable(let what):
+            return "\(what) failed authentication (tampered, swapped or written under another key); run `fpmod sync` to re-enroll from the module, or restore from a backup"
+        case .unknownUser(let name):
+            return "no user named \(name); see `fpmod list`"
+        case .duplicateUser(let name):
+            return "a user named \(name) already exists; choose another name or enroll a finger for that user"
+        case .invalidName(let name, let reason):
+            return "\"\(name)\" cannot be a user name: \(reason)"
+        case .invalidLabel(let label):
+            return "\"\(label)\" cannot be a finger label; use a name such as right-index"
+        case .invalidSlot(let slot):
+            return "slot \(slot) is out of range; slots start at 0"
+        case .slotTaken(let slot, let user, let label):
+            return "slot \(slot) already holds \(user)'s \(label); pick a free slot or delete that finger first"
+        case .fingerLabelTaken(let user, let label, let slot):
+            return "\(user) already has \(label) enrolled (slot \(slot)); delete it first or choose another finger"
+        case .unknownSlot(let slot):
+            return "no enrolled finger in slot \(slot); see `fpmod list`"
+        case .unknownIntent(let id):
+            return "no pending operation \(id); it may already have been completed or repaired"
+        case .backupNotABackup:
+            return "this file is not an fpmod backup; check the file name"
+        case .backupUnsupportedVersion(let version):
+            return "this backup has format version \(version), which this fpmod cannot read; use a newer fpmod"
+        case .backupWrongPassphrase:
+            return "the passphrase does not open this backup; nothing was changed. Try again with the passphrase used for `fpmod backup`"
+        case .backupEmptyPassphrase:
+            return "a backup passphrase cannot be empty; choose a long passphrase and keep it apart from the backup"
+        case .backupCorrupted(let detail):
+            return "the backup is damaged (\(detail)); nothing was changed. Use another copy of the backup"
+        case .busy(let path):
+            return "the store \(path) is locked by another process; try again later, or use the running service's commands"
+        case .sqlite(let code, let message, let path):
+            return "SQLite error \(code) on \(path): \(message); check the disk and the file's permissions"
+        case .crypto(let detail):
+            return "cryptography failed: \(detail); check that libsodium is installed correctly"
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+extension TemplateStore {
+    static func intentPurpose(id: Int64) -> String { "intent:\(id)" }
+
+    /// Writes and commits what is about to be done to the module, before the module is touched.
+    /// An enroll should carry the uploaded template, so a crash after the module write can be finished.
+    public func beginIntent(_ kind: Intent.Kind, user: String? = nil, label: String? = nil, slot: Int? = nil,
+                            template: [UInt8]? = nil, quality: Int? = nil, createdAt: Date = Date()) throws -> Int64 {
+        try transaction {
+            try connection.query("""
+                INSERT INTO intents (kind, user, label, slot, quality, created_at) VALUES (?, ?, ?, ?, ?, ?)
+                """, [.text(kind.rawValue), user.sql, label.sql, slot.sql, quality.sql, createdAt.storeValue])
+            let id = connection.lastInsertRowID
+            if let template {
+                // The id is only known after the insert; the template is bound to it.
+                try connection.query("UPDATE intents SET template = ? WHERE id = ?",
+                                     [.blob(seal(template, purpose: Self.intentPurpose(id: id))), .integer(id)])
+            }
+            return id
+        }
+    }
+
+    /// Records that the module confirmed the write (or delete).
+    public func markIntentModuleWritten(_ id: Int64) throws {
+        try locked {
+            try connection.query("UPDATE intents SET state = 'module-written' WHERE id = ?", [.integer(id)])
+            if connection.changes == 0 { throw StoreError.unknownIntent(id) }
+        }
+    }
+
+    /// Removes a finished intent. Call it in the same `transaction` as the finger row change.
+    public func completeIntent(_ id: Int64) throws {
+        try locked {
+            try connection.query("DELETE FROM intents WHERE id = ?", [.integer(id)])
+            if connection.changes == 0 { throw StoreError.unknownIntent(id) }
+        }
+    }
+
+    /// Intents an interrupted process left behind, oldest first, templates decrypted.
+    public func pendingIntents() throws -> [Intent] {
+        try locked {
+            try connection.query("""
+                SELECT id, kind, user, label, slot, template, quality, state, created_at FROM intents ORDER BY id
+                """).map { row in
+                let id = row[0].int64 ?? 0
+                let template = try row[5].bytes.map { try open($0, purpose: Self.intentPurpose(id: id)) }
+                return Intent(id: id, kind: Intent.Kind(rawValue: row[1].string ?? "") ?? .enroll,
+                              user: row[2].string, label: row[3].string, slot: row[4].int, template: template,
+                              quality: row[6].int, state: Intent.State(rawValue: row[7].string ?? "") ?? .pending,
+                              createdAt: Date(storeValue: row[8]))
+            }
+        }
+    }
+}

@@ -1,0 +1,49 @@
+extension TemplateStore {
+    /// The plan for this store against the module's occupied slots (`ReadIndexTable`).
+    public func planReconciliation(moduleOccupied: Set<Int>) throws -> [RepairAction] {
+        try locked {
+            pureReconciliationPlan(storeSlots: try slotDigests(), moduleOccupied: moduleOccupied,
+                                             pending: try pendingIntents())
+        }
+    }
+
+    /// Does the store's part of a repair, after the caller did its `moduleWork`, and writes a
+    /// `repair` audit row with the action's description — all in one transaction.
+    public func applyStoreSide(of action: RepairAction) throws {
+        try transaction {
+            var slot: Int?
+            var user: String?
+            switch action {
+            case .finishEnroll(let id, let s, _):
+                guard let intent = try pendingIntents().first(where: { $0.id == id }),
+                      let template = intent.template, let name = intent.user, let label = intent.label else {
+                    throw StoreError.unknownIntent(id)
+                }
+                try addFinger(user: name, label: label, slot: s, template: template, quality: intent.quality ?? 0)
+                try completeIntent(id)
+                slot = s
+                user = name
+            case .rollBackEnroll(let id, let s, _), .finishDelete(let id, let s, _):
+                user = try pendingIntents().first(where: { $0.id == id })?.user ?? finger(atSlot: s)?.user
+                if case .finishDelete = action, user != nil { try deleteFinger(atSlot: s) }
+                try completeIntent(id)
+                slot = s
+            case .finishWipe(let id):
+                try connection.query("DELETE FROM users")
+                try completeIntent(id)
+            case .dropIntent(let id, _):
+                try completeIntent(id)
+            case .deleteOrphan(let s), .restoreToModule(let s):
+                slot = s
+                user = try finger(atSlot: s)?.user
+            }
+            try appendAudit(event: "repair", user: user, slot: slot, detail: action.description)
+        }
+    }
+}
+
+/// The free function, reachable from inside the method of the same name.
+private func pureReconciliationPlan(storeSlots: [Int: String], moduleOccupied: Set<Int>,
+                                              pending: [Intent]) -> [RepairAction] {
+    planReconciliation(storeSlots: storeSlots, moduleOccupied: moduleOccupied, pending: pending)
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Glibc
+import Testing
+@testable import TemplateStore
+
+@Suite struct StoreOpeningTests {
+    @Test func createsFilesPrivatelyAndReopens() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        do {
+            let store = try dir.openStore()
+            try store.addUser(name: "alice", displayName: "Alice A.", role: .admin)
+            try store.addFinger(user: "alice", label: "right-index", slot: 3, template: sampleTemplate(1), quality: 88)
+        }
+        #expect(fileMode(dir.database) == 0o600)
+        #expect(fileMode("\(dir.path)/data") == 0o700)
+        #expect(fileMode(dir.key) == 0o600)
+        #expect(fileMode("\(dir.path)/config") == 0o700)
+        #expect(fileBytes(dir.key).count == 32)
+        // WAL side files inherit the database's mode.
+        let reopened = try dir.openStore()
+        #expect(fileMode("\(dir.database)-wal") == 0o600)
+        let alice = try #require(try reopened.user(named: "alice"))
+        #expect(alice.displayName == "Alice A." && alice.role == .admin && alice.fingerprintUnlock)
+        #expect(try reopened.template(atSlot: 3) == sampleTemplate(1))
+        #expect(try reopened.schemaVersion() == Schema.currentVersion)
+        #expect(try reopened.connection.scalar("PRAGMA journal_mode").string == "wal")
+        #expect(try reopened.connection.scalar("PRAGMA foreign_keys").int == 1)
+    }
+
+    @Test func foreignFileIsNotADatabase() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = "\(dir.path)/notes.db"
+        try "these are my shopping notes, not a database at all; ".appending(String(repeating: "x", count: 200))
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        #expect {
+            _ = try TemplateStore(databasePath: path, keyPath: dir.key)
+        } throws: { error in
+            guard case .notADatabase(let p, _) = error as? StoreError else { return false }
+            return p == path && "\(error)".contains("not an fpmod store")
+        }
+    }
+
+    @Test func newerSchemaIsRefused() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        _ = try dir.openStore()
+        try runPython("import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('PRAGMA user_version = 99'); c.commit()",
+                      [dir.database])
+        #expect(throws: StoreError.newerSchema(path: dir.database, found: 99, supported: Schema.currentVersion)) {
+            _ = try dir.openStore()
+        }
+    }
+
+    /// A file written by a build that only knew migration 1, with data in it, opens and migrates.
+    @Test func migratesVersionOneFile() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try PrivateFiles.makeDirectories("\(dir.path)/data")
+        let script = """
+            import sqlite3, sys
+            c = sqlite3.connect(sys.argv[1])
+            c.executescript(sys.argv[2])
+            c.execute("PRAGMA user_version = 1")
+            c.execute("INSERT INTO users (name, display_name, role, fingerprint_unlock, created_at) VALUES ('old', 'Old Timer', 'user', 1, 1000)")
+            c.execute("INSERT INTO audit (time, event, detail) VALUES (1000, 'enroll', 'from v1')")
+            c.commit()
+            """
+        let result = try runPython(script, [dir.database, Schema.migration1])
+        try #require(result.status == 0)
+        let store = try dir.openStore()
+        #expect(try store.schemaVersion() == Schema.currentVersion)
+        #expect(try store.user(named: "old")?.displayName == "Old Timer")
+        #expect(try store.auditEntries().map(\.detail) == ["from v1"])
+        let index = try store.connection.scalar("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'audit_time'")
+        #expect(index == .text("audit_time"))
+    }
+
+    @Test func defaultPathsFollowRootAndXDG() {
+        let root = StorePaths.defaults(euid: 0, environment: ["HOME": "/root", "XDG_DATA_HOME": "/x"])
+        #expect(root.database == "/var/lib/fpmod/fpmod.db" && root.key == "/etc/fpmod/store.key")
+        let plain = StorePaths.defaults(euid: 1000, environment: ["HOME": "/home/ann"])
+        #expect(plain.database == "/home/ann/.local/share/fpmod/fpmod.db")
+        #expect(plain.key == "/home/ann/.config/fpmod/store.key")
+        let xdg = StorePaths.defaults(euid: 1000, environment: ["HOME": "/home/ann", "XDG_DATA_HOME": "/d",
+                                                                 "XDG_CONFIG_HOME": "relative/ignored"])
+        #expect(xdg.database == "/d/fpmod/fpmod.db" && xdg.key == "/home/ann/.config/fpmod/store.key")
+        #expect(TemplateStore.defaultPaths().database.hasSuffix("/fpmod/fpmod.db"))
+    }
+
+    @Test func transactionRollsBackEverythingOnError() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = try dir.openStore()
+        struct Abort: Error {}
+        #expect(throws: Abort.self) {
+            try store.transaction {
+                try store.addUser(name: "bob")
+                try store.transaction { try store.addUser(name: "carol") }
+                throw Abort()
+            }
+        }
+        #expect(try store.users().isEmpty)
+        // A failing inner savepoint leaves the outer work intact.
+        try store.transaction {
+            try store.addUser(name: "dave")
+            _ = try? store.transaction { try store.addUser(name: "erin"); throw Abort() }
+        }
+        #expect(try store.users().map(\.name) == ["dave"])
+    }
+}
