@@ -1,0 +1,137 @@
+import ArgumentParsing
+
+/// Every command, option and argument of `fpmod`, in one place: help, errors and the
+/// dispatcher all read this.
+enum Program {
+    static let version = "fpmod 0.1.0"
+
+    static let spec = ProgramSpec(
+        name: "fpmod",
+        abstract: "Drive UART fingerprint modules (Grow R30x/R50x, ZFM-20, AS608 and clones) and the door lock built on them.",
+        discussion: """
+            Without --port or --sim, fpmod uses FPMOD_PORT, else the port of the configuration file. \
+            Try everything without hardware: fpmod --sim info, or fpmod demo.
+            """,
+        version: version,
+        globalOptions: [
+            .option("port", short: "p", valueName: "PATH", help: "Serial device of the module (e.g. /dev/serial0, /dev/ttyUSB0).", env: "FPMOD_PORT"),
+            .option("baud", valueName: "N", help: "Baud rate; probed when the module is silent at it.", default: "57600", env: "FPMOD_BAUD"),
+            .option("address", valueName: "HEX", help: "Module address.", env: "FPMOD_ADDRESS"),
+            .option("password", valueName: "HEX", help: "Module password (when not paired through the store).", env: "FPMOD_PASSWORD"),
+            .option("family", valueName: "NAME", help: "Module family, when detection should be skipped.",
+                    env: "FPMOD_FAMILY", choices: ["r30x", "as608", "r50x", "synochip"]),
+            .flag("sim", help: "Use a simulated module in this process instead of a serial port.", env: "FPMOD_SIM"),
+            .option("sim-profile", valueName: "NAME", help: "Profile of the --sim module.", default: "r307",
+                    env: "FPMOD_SIM_PROFILE", choices: ["r307", "as608", "r503"]),
+            .option("sim-finger", valueName: "NAME", help: "With --sim: the virtual finger touched for each capture.", env: "FPMOD_SIM_FINGER"),
+            .option("store", valueName: "PATH", help: "Template store database.", env: "FPMOD_STORE"),
+            .option("key", valueName: "PATH", help: "Key file of the template store.", env: "FPMOD_KEY"),
+            .option("config", short: "c", valueName: "FILE", help: "Configuration file (fpmod run, config check).", env: "FPMOD_CONFIG"),
+            .flag("json", help: "Print results as JSON."),
+            .flag("verbose", short: "v", help: "Show protocol exchanges on stderr.", repeatable: true),
+        ],
+        commands: [
+            CommandSpec(name: "info", abstract: "Show the module's parameters, capacity, templates used, family and product info."),
+            CommandSpec(
+                name: "capture", abstract: "Capture a fingerprint image and save it as PNG.",
+                options: [.option("image", valueName: "FILE.png", help: "Where to write the image.", default: "fingerprint.png"),
+                          .option("timeout", valueName: "DURATION", help: "How long to wait for a finger.", default: "10s")]),
+            CommandSpec(
+                name: "raw", abstract: "Send one instruction and print the reply (for debugging a module).",
+                discussion: "INSTRUCTION is a name (GenImg, ReadSysPara, TempleteNum…) or a code (0x1d); parameters are hex bytes.",
+                arguments: [.positional("instruction", help: "Instruction name or hex code."),
+                            .positional("parameters", help: "Parameter bytes in hex.", optional: true, repeating: true)]),
+            CommandSpec(
+                name: "sim", abstract: "Serve a protocol-faithful simulated module on a pseudo-terminal.",
+                discussion: "Prints the device path first, then serves until SIGINT/SIGTERM. The global --password, --address and --baud set the module's. Control it through --control with: place NAME [poor], lift, touch NAME [N], power-cycle, fault corrupt|drop|garbage|silence|delay MS|none, status.",
+                options: [
+                    .option("profile", valueName: "NAME", help: "Module to simulate.", default: "r307", choices: ["r307", "as608", "r503"]),
+                    .option("link", valueName: "PATH", help: "Symlink to the pseudo-terminal."),
+                    .option("control", valueName: "PATH", help: "Unix socket for the control line protocol."),
+                    .option("state", valueName: "FILE", help: "Keep the module's flash in this file across restarts."),
+                    .option("timing", valueName: "MODE", help: "Reply timing.", default: "instant", choices: ["instant", "datasheet"]),
+                    .option("finger", valueName: "NAME", help: "Keep this finger on the sensor."),
+                ]),
+            CommandSpec(
+                name: "enroll", abstract: "Enroll a finger for a user (created if new).",
+                discussion: "Guides through the captures, refuses a finger already enrolled, stores the template in the module and, encrypted, in the store: all of it or none of it.",
+                arguments: [.positional("name", help: "User name.")],
+                options: [
+                    .option("finger", valueName: "LABEL", help: "Which finger (right-index, left-thumb…).", default: "right-index"),
+                    .option("captures", valueName: "N", help: "Captures to merge (2–6).", default: "2"),
+                    .option("display-name", valueName: "TEXT", help: "Full name shown in logs."),
+                    .option("timeout", valueName: "DURATION", help: "How long to wait for each touch.", default: "15s"),
+                    .flag("admin", help: "Make the user an administrator."),
+                ]),
+            CommandSpec(
+                name: "identify", abstract: "Match a finger against everyone enrolled (1:N).",
+                options: [.option("timeout", valueName: "DURATION", help: "How long to wait for a finger.", default: "10s")]),
+            CommandSpec(
+                name: "verify", abstract: "Match a finger against one user's fingers (1:1).",
+                arguments: [.positional("name", help: "User name.")],
+                options: [.option("timeout", valueName: "DURATION", help: "How long to wait for a finger.", default: "10s")]),
+            CommandSpec(name: "list", abstract: "List users and their fingers."),
+            CommandSpec(
+                name: "delete", abstract: "Delete a user, or one finger of a user.",
+                arguments: [.positional("name", help: "User name.")],
+                options: [.option("finger", valueName: "LABEL", help: "Delete only this finger.")]),
+            CommandSpec(
+                name: "rename", abstract: "Rename a user.",
+                arguments: [.positional("name", help: "Current name."), .positional("new-name", help: "New name.")]),
+            CommandSpec(
+                name: "wipe", abstract: "Delete every user and empty the module's library.",
+                options: [.flag("yes", help: "Confirm: this cannot be undone (make a backup first).")]),
+            CommandSpec(
+                name: "enable", abstract: "Allow fingerprint unlock for a user (needs a verification of that user or an admin).",
+                arguments: [.positional("name", help: "User name.")],
+                options: [.option("timeout", valueName: "DURATION", help: "How long to wait for the verifying finger.", default: "10s")]),
+            CommandSpec(
+                name: "disable", abstract: "Refuse fingerprint unlock for a user (needs a verification of that user or an admin).",
+                arguments: [.positional("name", help: "User name.")],
+                options: [.option("timeout", valueName: "DURATION", help: "How long to wait for the verifying finger.", default: "10s")]),
+            CommandSpec(
+                name: "pin", abstract: "Set or clear a user's PIN (the fallback when fingerprint unlock is locked out).",
+                arguments: [.positional("name", help: "User name.")],
+                options: [.option("pin", valueName: "DIGITS", help: "The PIN (else read from stdin).", env: "FPMOD_PIN"),
+                          .flag("clear", help: "Remove the PIN.")]),
+            CommandSpec(
+                name: "backup", abstract: "Write users and templates to one passphrase-encrypted file.",
+                arguments: [.positional("file", help: "Backup file to write.")],
+                options: [.option("passphrase", valueName: "TEXT", help: "Passphrase (else read from stdin).", env: "FPMOD_BACKUP_PASSPHRASE")]),
+            CommandSpec(
+                name: "restore", abstract: "Restore a backup into the store and the module, checking every template.",
+                arguments: [.positional("file", help: "Backup file to read.")],
+                options: [.option("passphrase", valueName: "TEXT", help: "Passphrase (else read from stdin).", env: "FPMOD_BACKUP_PASSPHRASE"),
+                          .flag("yes", help: "Replace the users already in the store.")]),
+            CommandSpec(name: "sync", abstract: "Make the module's library equal to the store and report what changed."),
+            CommandSpec(
+                name: "pair", abstract: "Give the module a random password and address, kept encrypted in the store.",
+                options: [.flag("force", help: "Pair again although the store already knows a module.")]),
+            CommandSpec(
+                name: "log", abstract: "Show the audit log.",
+                options: [.option("limit", valueName: "N", help: "Newest N entries.", default: "50")]),
+            CommandSpec(
+                name: "run", abstract: "Run the door/kiosk lock service.",
+                options: [.option("chip", valueName: "NAME", help: "GPIO chip (overrides the board preset)."),
+                          .flag("sim-gpio", help: "Use simulated GPIO lines (with --sim: no hardware at all).")]),
+            CommandSpec(
+                name: "config", abstract: "Work with the configuration file.",
+                subcommands: [CommandSpec(name: "check", abstract: "Validate a configuration file; every bad key is named with its path.",
+                                          arguments: [.positional("file", help: "Configuration file (default: --config).", optional: true)])]),
+            CommandSpec(
+                name: "setup", abstract: "First-run guide: find the port, pair the module, enroll the first admin, set the PIN.",
+                options: [.flag("defaults", help: "Accept every default without asking.")]),
+            CommandSpec(
+                name: "demo", abstract: "The whole lock service on a simulated module and simulated GPIO, narrated.",
+                options: [.flag("fast", help: "Skip the pauses between scenes.")]),
+            CommandSpec(
+                name: "bench", abstract: "Measure identify latency per stage against the wire and module limit.",
+                options: [
+                    .option("cycles", short: "n", valueName: "N", help: "Identify cycles.", default: "100"),
+                    .option("templates", valueName: "N", help: "Templates enrolled before measuring (simulator only).", default: "10"),
+                    .option("timing", valueName: "MODE", help: "Simulator timing.", default: "datasheet", choices: ["instant", "datasheet"]),
+                    .flag("sweep", help: "Also sweep templates, baud rates and packet sizes, and measure transfers."),
+                    .flag("idle", help: "Also measure the idle CPU of the service."),
+                ]),
+        ])
+}
