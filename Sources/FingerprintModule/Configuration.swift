@@ -18,8 +18,8 @@ extension FingerprintModule {
         var tried: [Int] = []
         for rate in [baud, oldRate] where !tried.contains(rate) {
             tried.append(rate)
-            do {
-                do { try transport.setBaudRate(rate) } catch { throw ModuleError.transport(error) }
+            do throws(ModuleError) {
+                try setTransportBaudRate(rate)
                 try runOpeningSequence(handshakeAttempts: 2)
                 answeredBaudRate = rate
                 return BaudChange(requested: baud, answeredAt: rate)

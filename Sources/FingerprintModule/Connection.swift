@@ -41,9 +41,9 @@ extension FingerprintModule {
         for rate in FingerprintProtocol.BaudRate.probeOrder where !rates.contains(rate) { rates.append(rate) }
         var first = true
         for rate in rates {
-            do {
+            do throws(ModuleError) {
                 if rate != transport.baudRate {
-                    do { try transport.setBaudRate(rate) } catch { throw ModuleError.transport(error) }
+                    try setTransportBaudRate(rate)
                 }
                 if first { try waitForBootByte(timeouts.bootWait) }
                 try runOpeningSequence(handshakeAttempts: first ? 3 : 2)

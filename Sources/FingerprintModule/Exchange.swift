@@ -33,7 +33,7 @@ extension FingerprintModule {
         var attempt = 0
         var recovered = false
         while true {
-            do {
+            do throws(ModuleError) {
                 let ack = try exchangeOnce(command, attempt: attempt, options: options)
                 // 0x21: the module was re-powered and wants its password again (protocol.md §9 #12).
                 // It refused the command, so sending it again is safe whatever the instruction.
@@ -160,6 +160,10 @@ extension FingerprintModule {
         decoder.reset()
         decoder.resetStatistics()
         receivedHead.removeAll(keepingCapacity: true)
+    }
+
+    func setTransportBaudRate(_ rate: Int) throws(ModuleError) {
+        do { try transport.setBaudRate(rate) } catch { throw .transport(error) }
     }
 
     func finish(_ record: inout ExchangeRecord) {
