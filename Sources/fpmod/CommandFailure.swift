@@ -1,0 +1,76 @@
+import ArgumentParsing
+import FingerprintModule
+import ModuleSimulator
+import SerialPort
+import TemplateStore
+
+/// A failure a command reports itself, with its exit code and a message that says what to do.
+struct CommandFailure: CLIError, CustomStringConvertible {
+    let exitCode: ExitCode
+    let message: String
+    init(_ exitCode: ExitCode, _ message: String) {
+        self.exitCode = exitCode
+        self.message = message
+    }
+    var description: String { message }
+}
+
+/// Maps any error a command lets escape to an exit code (sysexits, architecture.md) and text.
+enum ErrorReport {
+    static func exitCode(for error: any Error) -> ExitCode {
+        switch error {
+        case let error as any CLIError: return error.exitCode
+        case let error as ModuleError: return exitCode(for: error)
+        case let error as SerialPortError: return exitCode(for: error)
+        case let error as StoreError: return exitCode(for: error)
+        case is SimulatorError: return .unavailable
+        default: return .ioError
+        }
+    }
+
+    static func exitCode(for error: ModuleError) -> ExitCode {
+        switch error {
+        case .transport(let underlying): return exitCode(for: underlying)
+        case .timeout, .noAnswer: return .unavailable
+        case .corruptedReply, .wrongAddress, .unexpectedPacket: return .ioError
+        case .unsupported: return .unavailable
+        case .module(_, let code, _):
+            return code == .wrongPassword || code == .passwordRequired ? .permission : .dataError
+        case .invalidArgument: return .usage
+        default: return .ioError
+        }
+    }
+
+    static func exitCode(for error: SerialPortError) -> ExitCode {
+        switch error {
+        case .noSuchDevice, .notATerminal: return .unavailable
+        case .permissionDenied: return .permission
+        case .busy: return .tryLater
+        case .unsupportedBaudRate: return .usage
+        case .disconnected, .io: return .ioError
+        default: return .ioError
+        }
+    }
+
+    static func exitCode(for error: StoreError) -> ExitCode {
+        switch error {
+        case .unknownUser, .unknownSlot, .invalidName, .invalidLabel, .invalidSlot: return .usage
+        case .duplicateUser, .slotTaken, .fingerLabelTaken: return .dataError
+        case .missingKey, .wrongKey, .badKeyFile: return .config
+        case .busy: return .tryLater
+        case .fileSystem: return .ioError
+        case .backupWrongPassphrase, .backupCorrupted, .backupNotABackup, .backupUnsupportedVersion,
+             .backupEmptyPassphrase, .notADatabase, .newerSchema, .undecryptable:
+            return .dataError
+        default: return .ioError
+        }
+    }
+
+    static func message(for error: any Error) -> String {
+        switch error {
+        case let error as any CLIError: return error.message
+        case let error as CustomStringConvertible: return error.description
+        default: return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import ArgumentParsing
+
+/// Runs the command a parsed command line names. Each command lives in its own file under
+/// Commands/ and returns its exit code; errors escaping it are reported here, once.
+enum Commands {
+    static let table: [String: (Invocation) throws -> ExitCode] = [
+        "info": InfoCommand.run,
+        "capture": CaptureCommand.run,
+        "raw": RawCommand.run,
+        "sim": SimCommand.run,
+        "enroll": EnrollCommand.run,
+        "identify": IdentifyCommand.run,
+        "verify": VerifyCommand.run,
+        "list": ListCommand.run,
+        "delete": DeleteCommand.run,
+        "rename": RenameCommand.run,
+        "wipe": WipeCommand.run,
+        "enable": UnlockSwitchCommand.enable,
+        "disable": UnlockSwitchCommand.disable,
+        "pin": PINCommand.run,
+        "backup": BackupCommand.run,
+        "restore": RestoreCommand.run,
+        "sync": SyncCommand.run,
+        "pair": PairCommand.run,
+        "log": LogCommand.run,
+        "run": RunCommand.run,
+        "config check": ConfigCheckCommand.run,
+        "setup": SetupCommand.run,
+        "demo": DemoCommand.run,
+        "bench": BenchCommand.run,
+    ]
+
+    static func run(_ invocation: Invocation) -> ExitCode {
+        let name = invocation.parsed.path.joined(separator: " ")
+        guard let command = table[name] else {
+            // A group without its subcommand (`fpmod config`): show its help.
+            StandardStreams.writeError("Error: '\(name)' needs a subcommand.\n\(invocation.parsed.hint)\n")
+            return .usage
+        }
+        do {
+            return try command(invocation)
+        } catch {
+            let message = ErrorReport.message(for: error)
+            let code = ErrorReport.exitCode(for: error)
+            if invocation.json {
+                JSONOutput.print(["error": .string(message), "exitCode": .int(Int64(code.rawValue))])
+            }
+            StandardStreams.writeError("Error: " + message + "\n")
+            return code
+        }
+    }
+}

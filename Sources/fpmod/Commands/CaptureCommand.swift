@@ -1,0 +1,58 @@
+import ArgumentParsing
+import FingerprintModule
+import FingerprintProtocol
+import Foundation
+
+/// `fpmod capture --image FILE.png`: waits for a finger, uploads the image, writes a PNG.
+enum CaptureCommand {
+    static func run(_ invocation: Invocation) throws -> ExitCode {
+        let parsed = invocation.parsed
+        let path = parsed.string("image") ?? "fingerprint.png"
+        let timeout = try parsed.duration("timeout") ?? .seconds(10)
+        let session = try ModuleSession.open(invocation, identity: StoreAccess.pairedIdentity(invocation))
+        defer { session.close() }
+        let module = session.module
+
+        invocation.progress("Place your finger on the sensor.")
+        try FingerWait.untilCaptured(module, timeout: timeout)
+        let size = module.imageSize
+        invocation.progress("Captured; reading the \(size.width)×\(size.height) image from the module…")
+        let image = try module.uploadImage()
+        let png = image.pngData()
+        guard FileManager.default.createFile(atPath: path, contents: Data(png)) else {
+            throw CommandFailure(.ioError, "Cannot write \(path): check that its directory exists and is writable.")
+        }
+        invocation.emit("Wrote \(path) (\(image.width)×\(image.height), \(png.count) bytes).",
+                        json: ["image": .string(path), "width": .int(Int64(image.width)),
+                               "height": .int(Int64(image.height)), "bytes": .int(Int64(png.count))])
+        return .ok
+    }
+}
+
+/// Waiting for a finger by polling GenImg (each round trip a few ms of wire time): used by the
+/// CLI, where no touch line is wired. The door service waits on the touch line instead.
+enum FingerWait {
+    struct TimedOut: CLIError {
+        var exitCode: ExitCode { .tryLater }
+        var message: String { "No finger was placed on the sensor in time. Try again, pressing the whole fingertip flat." }
+    }
+
+    static func untilCaptured(_ module: FingerprintModule, timeout: Duration) throws {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            switch try module.captureImage() {
+            case .captured: return
+            case .noFinger, .failed: break
+            }
+            if ContinuousClock.now >= deadline { throw TimedOut() }
+        }
+    }
+
+    /// Waits until GenImg reports no finger, so the next capture is a new touch.
+    static func untilLifted(_ module: FingerprintModule, timeout: Duration) throws {
+        let deadline = ContinuousClock.now + timeout
+        while try module.captureImage() != .noFinger {
+            if ContinuousClock.now >= deadline { throw TimedOut() }
+        }
+    }
+}

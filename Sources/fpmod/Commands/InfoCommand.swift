@@ -1,0 +1,96 @@
+import ArgumentParsing
+import FingerprintModule
+import FingerprintProtocol
+import Foundation
+import TemplateStore
+
+/// `fpmod info`: what the module says about itself.
+enum InfoCommand {
+    static func run(_ invocation: Invocation) throws -> ExitCode {
+        let session = try ModuleSession.open(invocation, identity: StoreAccess.pairedIdentity(invocation))
+        defer { session.close() }
+        let module = session.module
+        let parameters = try module.readSystemParameters()
+        let table = try module.readIndexTable()
+        let count = try module.templateCount()
+        let family = module.family ?? .r30x
+        let info = module.productInfo
+
+        var lines = [
+            "Module:          \(family.profile.displayName) (family \(family))",
+            "Port:            \(module.transport.description)",
+            "Baud rate:       \(parameters.baudRate) (N = \(parameters.baudMultiplier))",
+            "Address:         \(parameters.address.hex8)",
+            "Capacity:        \(parameters.capacity) templates",
+            "Templates used:  \(count)" + (table.occupied.isEmpty ? "" : " (slots \(SlotList.format(table.occupied)))"),
+            "Security level:  \(parameters.securityLevel)",
+            "Packet size:     \(parameters.packetSize.map(String.init) ?? "code \(parameters.packetSizeCode)") bytes",
+            "Status:          \(describe(parameters.status))",
+        ]
+        if let info {
+            lines += [
+                "Product:         \(info.model) batch \(info.batch) serial \(info.serial), hardware \(info.hardwareMajor).\(info.hardwareMinor)",
+                "Sensor:          \(info.sensorModel), \(info.imageWidth)×\(info.imageHeight) px, templates of \(info.templateSize) bytes",
+            ]
+        }
+        var json: [String: JSONValue] = [
+            "family": .string(family.rawValue),
+            "port": .string(module.transport.description),
+            "baudRate": .int(Int64(parameters.baudRate)),
+            "address": .string(parameters.address.hex8),
+            "capacity": .int(Int64(parameters.capacity)),
+            "templateCount": .int(Int64(count)),
+            "occupiedSlots": .array(table.occupied.sorted().map { .int(Int64($0)) }),
+            "securityLevel": .int(Int64(parameters.securityLevel)),
+            "packetSize": parameters.packetSize.map { .int(Int64($0)) } ?? .null,
+            "status": .int(Int64(parameters.status.rawValue)),
+        ]
+        if let info {
+            json["productInfo"] = [
+                "model": .string(info.model), "batch": .string(info.batch), "serial": .string(info.serial),
+                "hardwareVersion": .string("\(info.hardwareMajor).\(info.hardwareMinor)"),
+                "sensor": .string(info.sensorModel), "imageWidth": .int(Int64(info.imageWidth)),
+                "imageHeight": .int(Int64(info.imageHeight)), "templateSize": .int(Int64(info.templateSize)),
+                "capacity": .int(Int64(info.capacity)),
+            ]
+        }
+        invocation.emit(lines.joined(separator: "\n"), json: .object(json))
+        return .ok
+    }
+
+    static func describe(_ status: SystemParameters.Status) -> String {
+        var parts: [String] = []
+        if status.contains(.busy) { parts.append("busy") }
+        if status.contains(.lastMatchSucceeded) { parts.append("last match succeeded") }
+        if status.contains(.passwordVerified) { parts.append("password verified") }
+        if status.contains(.imageBufferValid) { parts.append("image in buffer") }
+        return parts.isEmpty ? "idle" : parts.joined(separator: ", ")
+    }
+}
+
+/// "0–3, 7, 10–12": a compact list of slot numbers.
+enum SlotList {
+    static func format(_ slots: Set<Int>) -> String {
+        var ranges: [String] = []
+        var sorted = slots.sorted()[...]
+        while let first = sorted.first {
+            var last = first
+            sorted = sorted.dropFirst()
+            while let next = sorted.first, next == last + 1 {
+                last = next
+                sorted = sorted.dropFirst()
+            }
+            ranges.append(first == last ? "\(first)" : "\(first)–\(last)")
+        }
+        return ranges.joined(separator: ", ")
+    }
+}
+
+/// Reading the store only when one exists, for commands that work without it.
+enum StoreAccess {
+    /// The module pairing kept in the store, when a store exists.
+    static func pairedIdentity(_ invocation: Invocation) throws -> ModuleIdentity? {
+        guard FileManager.default.fileExists(atPath: invocation.storePaths.database) else { return nil }
+        return try invocation.openStore().moduleIdentity()
+    }
+}

@@ -1,0 +1,49 @@
+import ArgumentParsing
+import Foundation
+import TemplateStore
+
+/// One run of fpmod: the parsed command line plus what every command needs from it
+/// (output mode, store location, module settings).
+struct Invocation {
+    let parsed: ParsedCommand
+    let environment: [String: String]
+
+    var json: Bool { parsed.flag("json") }
+    var verbosity: Int { parsed.flagCount("verbose") }
+
+    /// Prints a result: the human text, or the JSON value with --json.
+    func emit(_ text: @autoclosure () -> String, json value: @autoclosure () -> JSONValue) {
+        if json {
+            JSONOutput.print(value())
+        } else {
+            let line = text()
+            if !line.isEmpty { StandardStreams.writeOutput(line.hasSuffix("\n") ? line : line + "\n") }
+        }
+    }
+
+    /// Progress and prompts: always stderr, never mixed into results.
+    func progress(_ text: String) {
+        StandardStreams.writeError(text + "\n")
+    }
+
+    /// The store's database and key file: --store/--key (FPMOD_STORE/FPMOD_KEY), else the defaults
+    /// (/var/lib/fpmod and /etc/fpmod as root, the XDG directories otherwise).
+    var storePaths: (database: String, key: String) {
+        let defaults = StorePaths.defaults()
+        return (parsed.string("store") ?? defaults.database, parsed.string("key") ?? defaults.key)
+    }
+
+    func openStore() throws -> TemplateStore {
+        let paths = storePaths
+        return try TemplateStore(databasePath: paths.database, keyPath: paths.key)
+    }
+
+    /// Where `--sim` keeps its module's flash, beside the store, so consecutive commands see the
+    /// same simulated module as they would a real one.
+    var simulatorStatePath: String {
+        let directory = (storePaths.database as NSString).deletingLastPathComponent
+        return directory + "/sim-" + (parsed.string("sim-profile") ?? "r307") + ".state"
+    }
+
+    func positional(_ index: Int) -> String? { parsed.positional(index) }
+}
