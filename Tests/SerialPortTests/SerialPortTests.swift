@@ -102,6 +102,18 @@ import Testing
         second.close()
     }
 
+    @Test func aClosedPortRefusesToBeUsed() throws {
+        let pty = try PseudoTerminal()
+        defer { pty.close() }
+        let port = try SerialPort.open(path: pty.slavePath)
+        port.close()
+        port.close()  // idempotent
+        let operation = "use \(pty.slavePath) after close()"
+        #expect(serialError { try port.send([1]) } == .io(.badFileDescriptor, operation: operation))
+        #expect(serialError { _ = try port.receive(maxCount: 1, deadline: .now) } == .io(.badFileDescriptor, operation: operation))
+        #expect(serialError { try port.discardInput() } == .io(.badFileDescriptor, operation: operation))
+    }
+
     @Test func lockHolderIsFoundInProcLocks() {
         let table = """
         1: POSIX  ADVISORY  WRITE 812 00:19:1033 0 EOF
