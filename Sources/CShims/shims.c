@@ -1,2 +1,19 @@
 #define _GNU_SOURCE
 #include "CShims.h"
+#include <stdlib.h>
+#include <fcntl.h>
+#include <sys/eventfd.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+
+int fpmod_posix_openpt(int flags) { return posix_openpt(flags); }
+int fpmod_grantpt(int fd) { return grantpt(fd); }
+int fpmod_unlockpt(int fd) { return unlockpt(fd); }
+int fpmod_ptsname_r(int fd, char *buffer, size_t length) { return ptsname_r(fd, buffer, length); }
+
+int fpmod_eventfd(unsigned int initial) { return eventfd(initial, EFD_NONBLOCK | EFD_CLOEXEC); }
+
+int fpmod_signalfd(const sigset_t *mask) { return signalfd(-1, mask, SFD_NONBLOCK | SFD_CLOEXEC); }
+size_t fpmod_signalfd_siginfo_size(void) { return sizeof(struct signalfd_siginfo); }
+
+int fpmod_accept(int fd) { return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC); }

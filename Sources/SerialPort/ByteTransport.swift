@@ -1,0 +1,18 @@
+/// A byte stream with deadlines: what the fingerprint driver talks to. A termios serial port
+/// today, an in-memory pair in tests, perhaps spidev or USB later — nothing above the driver
+/// knows which. Every error thrown is a `SerialPortError`.
+public protocol ByteTransport: AnyObject {
+    /// Writes the whole frame at once (one write-all per frame).
+    func send(_ bytes: [UInt8]) throws
+    /// Waits until at least one byte is available or `deadline` passes, then returns up to
+    /// `maxCount` bytes. `[]` means the deadline passed with nothing received.
+    func receive(maxCount: Int, deadline: ContinuousClock.Instant) throws -> [UInt8]
+    /// Drops everything received but not yet read (stale acks, the boot byte 0x55 …).
+    func discardInput() throws
+    /// The current line speed in bits per second.
+    var baudRate: Int { get }
+    /// Changes the line speed; see `BaudRate.supported` for what is allowed.
+    func setBaudRate(_ baud: Int) throws
+    /// Where the bytes go, for messages: e.g. "/dev/ttyAMA0 @ 57600".
+    var description: String { get }
+}
