@@ -39,7 +39,7 @@ struct EventPipe: Sendable {
 }
 
 /// CLOCK_MONOTONIC in nanoseconds: the clock the kernel stamps line events with.
-public func monotonicNanoseconds() -> UInt64 {
+@Sendable public func monotonicNanoseconds() -> UInt64 {
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
     return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
