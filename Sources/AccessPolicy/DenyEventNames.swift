@@ -21,7 +21,7 @@ extension DenyReason {
     var eventFields: [String: String] {
         switch self {
         case .lockedOut(let remaining), .pinLockedOut(let remaining):
-            ["remaining": String(Int(remaining.rounded(.up)))]
+            ["remaining": String(wholeSecondsUp(remaining))]
         case .pinRequired(let reason): ["reason": reason.rawValue]
         case .pinOnlyMode(let reason): ["reason": reason.description]
         default: [:]

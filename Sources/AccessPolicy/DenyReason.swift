@@ -50,7 +50,7 @@ public enum DenyReason: Codable, Equatable, Sendable, CustomStringConvertible {
     }
 
     private static func seconds(_ value: Double) -> String {
-        String(Int(value.rounded(.up)))
+        String(wholeSecondsUp(value))
     }
 }
 

@@ -71,7 +71,7 @@ extension Step {
             endGrace()
             emit(.led(.lockout))
             emit(.buzzer(.lockout))
-            event("lockout", ["failures": failures, "seconds": String(Int(seconds.rounded(.up)))])
+            event("lockout", ["failures": failures, "seconds": String(wholeSecondsUp(seconds))])
             audit("lockout", "\(failures) consecutive failed matches; fingerprints locked for \(seconds) s")
         case .permanentLockout:
             endGrace()

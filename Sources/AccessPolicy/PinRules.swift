@@ -37,7 +37,7 @@ extension Step {
         case .timedLockout(let seconds):
             emit(.led(.lockout))
             emit(.buzzer(.lockout))
-            event("pin-lockout", ["failures": failures, "seconds": String(Int(seconds.rounded(.up)))])
+            event("pin-lockout", ["failures": failures, "seconds": String(wholeSecondsUp(seconds))])
             audit("pin-lockout", "\(failures) consecutive wrong PINs; PIN entry locked for \(seconds) s")
         case .permanentLockout:
             emit(.led(.lockout))

@@ -33,6 +33,6 @@ extension PolicyConfig {
     }
 
     private static func format(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
+        value.isFinite && abs(value) < 1e15 && value == Double(Int(value)) ? String(Int(value)) : String(value)
     }
 }

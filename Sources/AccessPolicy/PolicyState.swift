@@ -10,6 +10,8 @@ public struct PolicyState: Codable, Equatable, Sendable {
     public internal(set) var clock: Double = 0
     /// The runtime's time at the last observation (nil before the first event).
     public internal(set) var lastObserved: PolicyTime?
+    /// Where this run's monotonic clock was anchored to the policy clock.
+    public internal(set) var clockOrigin: ClockOrigin?
 
     public internal(set) var lock: LockState = .locked
     public internal(set) var fingerprintFailures = FailureCounter()
@@ -38,12 +40,19 @@ public struct PolicyState: Codable, Equatable, Sendable {
         var copy = self
         copy.clock = 0
         copy.lastObserved = nil
+        copy.clockOrigin = nil
         copy.lock = .locked
         copy.graceUntil = nil
         copy.graceUser = nil
         copy.door = DoorState()
         return copy
     }
+}
+
+/// A policy-clock reading and the monotonic reading it corresponds to.
+public struct ClockOrigin: Codable, Equatable, Sendable {
+    public internal(set) var clock: Double
+    public internal(set) var monotonic: Double
 }
 
 /// Whether the strike is released, and until when (policy clock).
