@@ -11,15 +11,18 @@ extension Step {
         return nil
     }
 
-    /// The first reason a PIN is needed before a fingerprint unlocks, if any.
-    var pinRequirement: PinRequiredReason? {
+    /// Every reason a PIN is needed before a fingerprint unlocks, in a fixed order.
+    var pinRequirements: [PinRequiredReason] {
         var reasons = state.pinRequired
         let hours = config.pinRequiredAfterHoursWithoutPin
         if hours > 0, state.lastPinAt.map({ clock - $0 >= hours * 3600 }) ?? true {
             reasons.insert(.noPinForTooLong)
         }
-        return PinRequiredReason.allCases.first(where: reasons.contains)
+        return PinRequiredReason.allCases.filter(reasons.contains)
     }
+
+    /// The reason reported when a finger is refused for want of a PIN.
+    var pinRequirement: PinRequiredReason? { pinRequirements.first }
 
     /// A match unlocks unless blocked. An admin's finger gets no extra power here: it does
     /// not clear a lockout or PIN-only mode, because the finger is the very credential under
