@@ -1,1 +1,60 @@
-// AccessPolicy
+/// The unlock/lockout policy of the door/kiosk lock: a pure function of state, event and time.
+public struct AccessPolicy: Sendable {
+    public let config: PolicyConfig
+
+    public init(config: PolicyConfig = PolicyConfig()) {
+        self.config = config
+    }
+
+    /// The next state and the effects to execute, in order.
+    public func decide(_ state: PolicyState, _ event: PolicyEvent, now: PolicyTime)
+        -> (PolicyState, [PolicyEffect]) {
+        AccessPolicyModule.decide(state, event, now: now, config: config)
+    }
+
+    /// When the runtime must send `.tick` next (nil: nothing pending).
+    public func nextDeadline(_ state: PolicyState) -> PolicyTime? {
+        AccessPolicyModule.nextDeadline(state)
+    }
+}
+
+/// Namespace so the free functions stay reachable from inside `AccessPolicy`'s methods.
+enum AccessPolicyModule {
+    static func decide(_ state: PolicyState, _ event: PolicyEvent, now: PolicyTime,
+                       config: PolicyConfig) -> (PolicyState, [PolicyEffect]) {
+        var step = Step(config: config, now: now, state: state)
+        step.advanceClock(acrossRestart: event == .started)
+        step.expireDeadlines()
+        step.handle(event)
+        if step.state.durable != state.durable {
+            step.effects.append(.persist)
+        }
+        return (step.state, step.effects)
+    }
+
+    static func nextDeadline(_ state: PolicyState) -> PolicyTime? {
+        guard let observed = state.lastObserved else { return nil }
+        var candidates: [Double] = []
+        if case .unlocked(let until, _, _) = state.lock { candidates.append(until) }
+        if let until = state.fingerprintFailures.lockedUntil { candidates.append(until) }
+        if let until = state.pinFailures.lockedUntil { candidates.append(until) }
+        if let deadline = state.door.heldOpenDeadline { candidates.append(deadline) }
+        guard let earliest = candidates.min() else { return nil }
+        return observed.advanced(by: max(0, earliest - state.clock))
+    }
+}
+
+/// Decides what `event` does to `state` at `now` under `config`.
+/// Returns the next state and the effects to execute in order (ends with `.persist` when the
+/// durable part changed). After executing them, schedule a `.tick` at `nextDeadline`.
+public func decide(_ state: PolicyState, _ event: PolicyEvent, now: PolicyTime,
+                   config: PolicyConfig) -> (PolicyState, [PolicyEffect]) {
+    AccessPolicyModule.decide(state, event, now: now, config: config)
+}
+
+/// When the runtime must call `decide` with `.tick` next: the earliest of the re-lock, the
+/// end of a lockout and the held-open alarm. nil when nothing is pending (no polling needed).
+/// The returned time is on both clocks; wait on the monotonic one.
+public func nextDeadline(_ state: PolicyState) -> PolicyTime? {
+    AccessPolicyModule.nextDeadline(state)
+}

@@ -1,0 +1,30 @@
+extension DenyReason {
+    /// The public event name reported for this refusal (fprintd-like vocabulary).
+    var eventName: String {
+        switch self {
+        case .noMatch: "no-match"
+        case .lockedOut: "lockout"
+        case .permanentlyLockedOut: "lockout-permanent"
+        case .pinRequired: "pin-required"
+        case .wrongPin: "pin-wrong"
+        case .pinLockedOut: "pin-lockout"
+        case .pinPermanentlyLockedOut: "pin-lockout-permanent"
+        case .fingerprintDisabledForUser, .fingerprintDisabledGlobally: "fingerprint-disabled"
+        case .pinOnlyMode: "pin-only"
+        case .verificationRequired: "verification-required"
+        case .freshMatchRequired: "match-required"
+        case .moduleUnavailable: "module-unavailable"
+        }
+    }
+
+    /// Extra public fields that help a dashboard explain the refusal.
+    var eventFields: [String: String] {
+        switch self {
+        case .lockedOut(let remaining), .pinLockedOut(let remaining):
+            ["remaining": String(wholeSecondsUp(remaining))]
+        case .pinRequired(let reason): ["reason": reason.rawValue]
+        case .pinOnlyMode(let reason): ["reason": reason.description]
+        default: [:]
+        }
+    }
+}

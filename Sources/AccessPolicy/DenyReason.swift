@@ -1,0 +1,83 @@
+/// Why the policy refused; every failure path has exactly one.
+public enum DenyReason: Codable, Equatable, Sendable, CustomStringConvertible {
+    case noMatch
+    /// Fingerprints are locked for `remaining` seconds after repeated failures.
+    case lockedOut(remaining: Double)
+    /// Fingerprints are disabled after too many failures until a PIN or an admin clears it.
+    case permanentlyLockedOut
+    case pinRequired(PinRequiredReason)
+    case wrongPin
+    case pinLockedOut(remaining: Double)
+    /// PIN entry is disabled after too many wrong PINs until an admin clears it.
+    case pinPermanentlyLockedOut
+    case fingerprintDisabledForUser
+    case fingerprintDisabledGlobally
+    case pinOnlyMode(PinOnlyReason)
+    case verificationRequired
+    /// `.unlockRequested` outside the grace window.
+    case freshMatchRequired
+    case moduleUnavailable
+
+    public var description: String {
+        switch self {
+        case .noMatch:
+            "fingerprint not recognised; try again or enter the PIN"
+        case .lockedOut(let remaining):
+            "fingerprint locked after repeated failures; try again in \(Self.seconds(remaining)) s or enter the PIN"
+        case .permanentlyLockedOut:
+            "fingerprint unlock disabled after too many failures; enter the PIN or ask an admin to clear it"
+        case .pinRequired(let reason):
+            "PIN required (\(reason.description)); enter the PIN once, then fingerprints work again"
+        case .wrongPin:
+            "wrong PIN; try again"
+        case .pinLockedOut(let remaining):
+            "PIN entry locked after repeated wrong PINs; try again in \(Self.seconds(remaining)) s"
+        case .pinPermanentlyLockedOut:
+            "PIN entry disabled after too many wrong PINs; an admin must clear it (fpmod admin clear)"
+        case .fingerprintDisabledForUser:
+            "fingerprint unlock is switched off for this user; enter the PIN or ask an admin to enable it"
+        case .fingerprintDisabledGlobally:
+            "fingerprint unlock is switched off in the config; enter the PIN"
+        case .pinOnlyMode(let reason):
+            "PIN-only mode (\(reason.description)); enter the PIN, and have an admin inspect and clear it"
+        case .verificationRequired:
+            "this change needs a recent verification of that user or an admin; verify first, then retry"
+        case .freshMatchRequired:
+            "no recent match; touch the sensor"
+        case .moduleUnavailable:
+            "fingerprint module not connected; enter the PIN and check the module wiring"
+        }
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        String(wholeSecondsUp(value))
+    }
+}
+
+/// Why a fingerprint is not enough right now. Cleared by one correct PIN.
+public enum PinRequiredReason: String, Codable, Sendable, CaseIterable, CustomStringConvertible {
+    case enrolledSetChanged
+    case restart
+    case noPinForTooLong
+
+    public var description: String {
+        switch self {
+        case .enrolledSetChanged: "the enrolled fingers changed"
+        case .restart: "the service restarted"
+        case .noPinForTooLong: "the PIN was not used for too long"
+        }
+    }
+}
+
+/// Why fingerprints are refused until an admin clears it.
+public enum PinOnlyReason: Codable, Equatable, Sendable, CustomStringConvertible {
+    case tamperSwitch
+    case moduleTamper(ModuleTamperReason)
+
+    public var description: String {
+        switch self {
+        case .tamperSwitch: "the enclosure tamper switch opened"
+        case .moduleTamper(let reason): "module tamper: \(reason.description)"
+        }
+    }
+}

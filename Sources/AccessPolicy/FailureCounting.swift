@@ -1,0 +1,32 @@
+/// What one counted failure led to.
+enum FailureOutcome: Equatable {
+    case counted
+    case timedLockout(seconds: Double)
+    case permanentLockout
+}
+
+extension FailureCounter {
+    /// Seconds of timed lockout left at `clock`, or nil when not (or no longer) locked.
+    func remaining(at clock: Double) -> Double? {
+        guard let until = lockedUntil, clock < until else { return nil }
+        return until - clock
+    }
+
+    mutating func recordFailure(at clock: Double, thresholds: LockoutThresholds) -> FailureOutcome {
+        consecutive += 1
+        if consecutive >= thresholds.failuresForPermanentLockout {
+            permanent = true
+            lockedUntil = nil
+            return .permanentLockout
+        }
+        if consecutive % thresholds.failuresPerTimedLockout == 0 {
+            lockedUntil = clock + thresholds.timedLockoutSeconds
+            return .timedLockout(seconds: thresholds.timedLockoutSeconds)
+        }
+        return .counted
+    }
+
+    mutating func reset() {
+        self = FailureCounter()
+    }
+}

@@ -1,0 +1,83 @@
+/// Something the runtime observed and hands to `decide`. The runtime has already done the
+/// I/O: matched the finger, looked the slot up in the store, checked the PIN hash.
+public enum PolicyEvent: Codable, Equatable, Sendable {
+    /// The service (re)started with this state restored. Send it first, every start.
+    case started
+    /// A deadline from `nextDeadline` was reached (or any time: ticks are idempotent).
+    case tick
+
+    /// A good-quality capture matched `slot`, which the store maps to `user`.
+    case fingerMatched(user: String, slot: Int, score: Int, isAdmin: Bool, isDuress: Bool,
+                       fingerprintUnlockEnabled: Bool)
+    /// A good-quality capture matched nothing: a false trial, counted toward lockout.
+    case fingerNotMatched
+    /// A capture too poor to match (or the finger was misplaced): not a false trial.
+    case captureRejected(CaptureProblem)
+
+    /// A PIN was entered and checked by the runtime against the store's hashes.
+    /// `user` is the owner of the PIN when known; `isAdmin` when it is an admin's PIN.
+    case pinEntered(user: String?, correct: Bool, isAdmin: Bool = false)
+    /// Unlock without a new capture (e.g. a button on the kiosk); only honoured in the grace window.
+    case unlockRequested
+    /// An admin cleared lockouts and PIN-only mode through the control socket.
+    case adminClear
+
+    /// The store's digest of the enrolled set, at start and after every change.
+    case enrolledSetChanged(digest: String)
+    /// Someone asks to switch fingerprint unlock for `user` on or off.
+    case requestToggleFingerprintUnlock(user: String, enable: Bool, verifiedBy: VerifiedIdentity?)
+
+    /// Kiosk mode: the user touched the UI; pushes the idle re-lock back.
+    case activity
+    /// Kiosk mode: the UI went to the background; re-lock soon.
+    case background
+
+    case doorOpened
+    case doorClosed
+    /// Request to exit (REX button): always opens, even in lockout or PIN-only mode.
+    case exitButton
+
+    /// The enclosure tamper switch changed.
+    case tamper(active: Bool)
+    /// The module disagrees with the store (unknown slot, swapped module, wrong identity).
+    case moduleTamper(ModuleTamperReason)
+    case moduleDisconnected
+    case moduleReconnected
+}
+
+/// Why a capture could not be matched; never counted as a failure (Android CDD 7.3.10).
+public enum CaptureProblem: String, Codable, Sendable {
+    case poorQuality
+    case misplaced
+}
+
+/// Who recently proved their identity, to authorise a settings change.
+public struct VerifiedIdentity: Codable, Equatable, Sendable {
+    public var user: String
+    public var isAdmin: Bool
+    /// When the verification (match or PIN) happened.
+    public var verifiedAt: PolicyTime
+
+    public init(user: String, isAdmin: Bool, verifiedAt: PolicyTime) {
+        self.user = user
+        self.isAdmin = isAdmin
+        self.verifiedAt = verifiedAt
+    }
+}
+
+/// What made the runtime distrust the module.
+public enum ModuleTamperReason: Codable, Equatable, Hashable, Sendable, CustomStringConvertible {
+    /// The module matched a slot the store never enrolled.
+    case unknownSlot(Int)
+    /// Identity, password, address or slot table differ from the paired module.
+    case moduleSwapped
+    case other(String)
+
+    public var description: String {
+        switch self {
+        case .unknownSlot(let slot): "module matched slot \(slot), which the store never enrolled"
+        case .moduleSwapped: "module identity differs from the paired module"
+        case .other(let text): text
+        }
+    }
+}

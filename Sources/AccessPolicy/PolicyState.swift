@@ -1,0 +1,90 @@
+/// Everything the policy remembers. Codable so the runtime can persist it as JSON.
+///
+/// Times inside are on the policy's own clock (`clock`, seconds): it only moves forward, by
+/// monotonic time within a run and by wall time across a restart (see `PolicyTime`). Use
+/// `nextDeadline(_:)` and `status(at:config:)` rather than reading those numbers directly.
+public struct PolicyState: Codable, Equatable, Sendable {
+    /// Bumped when the JSON shape changes incompatibly.
+    public internal(set) var schemaVersion: Int = 1
+    /// Policy clock at the last observation.
+    public internal(set) var clock: Double = 0
+    /// The runtime's time at the last observation (nil before the first event).
+    public internal(set) var lastObserved: PolicyTime?
+    /// Where this run's monotonic clock was anchored to the policy clock.
+    public internal(set) var clockOrigin: ClockOrigin?
+
+    public internal(set) var lock: LockState = .locked
+    public internal(set) var fingerprintFailures = FailureCounter()
+    public internal(set) var pinFailures = FailureCounter()
+    /// Reasons a PIN is needed before a fingerprint unlocks again.
+    public internal(set) var pinRequired: Set<PinRequiredReason> = []
+    /// Policy clock of the last correct PIN.
+    public internal(set) var lastPinAt: Double?
+    /// The store's enrolled-set digest last seen.
+    public internal(set) var enrolledDigest: String?
+    /// Policy clock until which `.unlockRequested` reuses the last match, and its user.
+    public internal(set) var graceUntil: Double?
+    public internal(set) var graceUser: String?
+    /// Set by tamper; cleared only by an admin.
+    public internal(set) var pinOnly: PinOnlyReason?
+    public internal(set) var tamperSwitchActive: Bool = false
+    public internal(set) var moduleConnected: Bool = true
+    public internal(set) var door = DoorState()
+
+    /// A fresh state: locked, no failures, nothing known yet.
+    public init() {}
+
+    /// The part worth saving: what `.started` resets (lock, grace, door) is left out, and
+    /// the clock moves on every event, so a change here alone is no reason to write.
+    var durable: PolicyState {
+        var copy = self
+        copy.clock = 0
+        copy.lastObserved = nil
+        copy.clockOrigin = nil
+        copy.lock = .locked
+        copy.graceUntil = nil
+        copy.graceUser = nil
+        copy.door = DoorState()
+        return copy
+    }
+}
+
+/// A policy-clock reading and the monotonic reading it corresponds to.
+public struct ClockOrigin: Codable, Equatable, Sendable {
+    public internal(set) var clock: Double
+    public internal(set) var monotonic: Double
+}
+
+/// Whether the strike is released, and until when (policy clock).
+public enum LockState: Codable, Equatable, Sendable {
+    case locked
+    case unlocked(until: Double, reason: UnlockReason, user: String?)
+
+    var isUnlocked: Bool {
+        if case .unlocked = self { true } else { false }
+    }
+}
+
+/// Consecutive failures of one credential and the lockout they caused.
+public struct FailureCounter: Codable, Equatable, Sendable {
+    public internal(set) var consecutive: Int = 0
+    /// Policy clock when the current timed lockout ends.
+    public internal(set) var lockedUntil: Double?
+    public internal(set) var permanent: Bool = false
+
+    public init() {}
+}
+
+/// The door contact as last reported, and its alarm timers (policy clock).
+public struct DoorState: Codable, Equatable, Sendable {
+    /// nil until the contact is reported after a start: the first report is a state, not an edge.
+    public internal(set) var isOpen: Bool?
+    public internal(set) var heldOpenDeadline: Double?
+    public internal(set) var heldOpenAlarmed: Bool = false
+    /// Opened while unlocked, so closing it may re-lock at once.
+    public internal(set) var openedWhileUnlocked: Bool = false
+    /// Opening before this is not forced (just after an unlock or exit request).
+    public internal(set) var forcedOpenExemptUntil: Double?
+
+    public init() {}
+}

@@ -1,0 +1,70 @@
+/// One run of `decide`: the state being changed and the effects collected so far.
+struct Step {
+    let config: PolicyConfig
+    let now: PolicyTime
+    var state: PolicyState
+    var effects: [PolicyEffect] = []
+
+    init(config: PolicyConfig, now: PolicyTime, state: PolicyState) {
+        self.config = config
+        self.now = now
+        self.state = state
+    }
+
+    /// Policy clock now (valid after `advanceClock`).
+    var clock: Double { state.clock }
+
+    /// The runtime's time for a policy-clock value.
+    func time(at policyClock: Double) -> PolicyTime {
+        now.advanced(by: policyClock - clock)
+    }
+
+    mutating func emit(_ effect: PolicyEffect) {
+        effects.append(effect)
+    }
+
+    mutating func event(_ name: String, _ fields: [String: String] = [:]) {
+        effects.append(.event(name: name, fields: fields))
+    }
+
+    mutating func audit(_ name: String, user: String? = nil, _ detail: String) {
+        effects.append(.audit(event: name, user: user, detail: detail))
+    }
+
+    mutating func handle(_ event: PolicyEvent) {
+        switch event {
+        case .started: handleStarted()
+        case .tick: break // expiry already ran
+        case let .fingerMatched(user, slot, score, isAdmin, isDuress, enabled):
+            handleMatch(FingerMatch(user: user, slot: slot, score: score, isAdmin: isAdmin,
+                                    isDuress: isDuress, userEnabled: enabled))
+        case .fingerNotMatched: handleNoMatch()
+        case .captureRejected(let problem): handleCaptureRejected(problem)
+        case let .pinEntered(user, correct, isAdmin): handlePin(user: user, correct: correct, isAdmin: isAdmin)
+        case .unlockRequested: handleUnlockRequested()
+        case .adminClear: handleAdminClear()
+        case .enrolledSetChanged(let digest): handleEnrolledSet(digest)
+        case let .requestToggleFingerprintUnlock(user, enable, verifiedBy):
+            handleToggle(user: user, enable: enable, verifiedBy: verifiedBy)
+        case .activity: handleActivity()
+        case .background: handleBackground()
+        case .doorOpened: handleDoor(open: true)
+        case .doorClosed: handleDoor(open: false)
+        case .exitButton: handleExitButton()
+        case .tamper(let active): handleTamperSwitch(active: active)
+        case .moduleTamper(let reason): handleModuleTamper(reason)
+        case .moduleDisconnected: handleModuleConnection(connected: false)
+        case .moduleReconnected: handleModuleConnection(connected: true)
+        }
+    }
+}
+
+/// The fields of `.fingerMatched`, bundled.
+struct FingerMatch {
+    let user: String
+    let slot: Int
+    let score: Int
+    let isAdmin: Bool
+    let isDuress: Bool
+    let userEnabled: Bool
+}

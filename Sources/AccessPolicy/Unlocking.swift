@@ -1,0 +1,46 @@
+extension Step {
+    /// Releases the strike: a pulse in door mode, until idle in kiosk mode. An unlock while
+    /// unlocked extends it.
+    mutating func unlock(_ reason: UnlockReason, user: String?) {
+        let length = config.mode == .door ? config.relayPulseSeconds : config.idleTimeoutSeconds
+        let until = clock + length
+        state.lock = .unlocked(until: until, reason: reason, user: user)
+        state.door.forcedOpenExemptUntil = until + config.forcedOpenExemptSeconds
+        emit(.unlock(reason, user: user, until: time(at: until)))
+        if config.mode == .door {
+            emit(.relayPulse(seconds: config.relayPulseSeconds))
+        }
+        var fields = ["reason": reason.rawValue]
+        if let user { fields["user"] = user }
+        event("unlocked", fields)
+    }
+
+    /// Locks now if unlocked; opening the door shortly after is still not "forced".
+    mutating func relock(cause: String) {
+        guard state.lock.isUnlocked else { return }
+        state.lock = .locked
+        state.door.forcedOpenExemptUntil = clock + config.forcedOpenExemptSeconds
+        state.door.openedWhileUnlocked = false
+        emit(.lock)
+        emit(.led(.idle))
+        event("locked", ["cause": cause])
+    }
+
+    /// A refusal with its feedback: LED, buzzer, public event and audit row.
+    mutating func deny(_ reason: DenyReason, user: String? = nil) {
+        emit(.deny(reason))
+        emit(.led(isLockout(reason) ? .lockout : .deny))
+        emit(.buzzer(.deny))
+        var fields = reason.eventFields
+        if let user { fields["user"] = user }
+        event(reason.eventName, fields)
+        audit(reason.eventName, user: user, reason.description)
+    }
+
+    private func isLockout(_ reason: DenyReason) -> Bool {
+        switch reason {
+        case .lockedOut, .permanentlyLockedOut, .pinLockedOut, .pinPermanentlyLockedOut: true
+        default: false
+        }
+    }
+}
