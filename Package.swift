@@ -32,14 +32,19 @@ let package = Package(
         .target(name: "FingerprintModule", dependencies: ["FingerprintProtocol", "SerialPort", "Posix"]),
         .target(name: "ModuleSimulator", dependencies: ["FingerprintProtocol", "SerialPort", "Posix"]),
         .target(name: "TemplateStore", dependencies: ["CSQLite", "CSodium"]),
+        // Admin operations that keep the store and the module in step: enroll, delete, sync,
+        // backup/restore, pair, reconcile. Used by the CLI and by the service's control socket.
+        .target(name: "Administration", dependencies: [
+            "FingerprintProtocol", "FingerprintModule", "TemplateStore",
+        ]),
         .target(name: "DoorLock", dependencies: [
             "FingerprintProtocol", "FingerprintModule", "ModuleSimulator", "SerialPort", "Posix",
-            "GPIO", "TemplateStore", "AccessPolicy",
+            "GPIO", "TemplateStore", "AccessPolicy", "Administration",
         ]),
 
         .executableTarget(name: "fpmod", dependencies: [
             "ArgumentParsing", "FingerprintProtocol", "FingerprintModule", "ModuleSimulator",
-            "SerialPort", "Posix", "GPIO", "TemplateStore", "AccessPolicy", "DoorLock",
+            "SerialPort", "Posix", "GPIO", "TemplateStore", "AccessPolicy", "Administration", "DoorLock",
         ]),
 
         .testTarget(name: "FingerprintProtocolTests", dependencies: ["FingerprintProtocol"]),
@@ -51,7 +56,8 @@ let package = Package(
         .testTarget(name: "FingerprintModuleTests", dependencies: ["FingerprintModule", "ModuleSimulator", "SerialPort", "FingerprintProtocol"]),
         .testTarget(name: "ModuleSimulatorTests", dependencies: ["ModuleSimulator", "SerialPort", "FingerprintProtocol"]),
         .testTarget(name: "TemplateStoreTests", dependencies: ["TemplateStore"]),
-        .testTarget(name: "DoorLockTests", dependencies: ["DoorLock", "GPIO", "AccessPolicy", "ModuleSimulator", "FingerprintModule", "TemplateStore"]),
+        .testTarget(name: "AdministrationTests", dependencies: ["Administration", "ModuleSimulator", "FingerprintModule", "TemplateStore", "SerialPort", "FingerprintProtocol"]),
+        .testTarget(name: "DoorLockTests", dependencies: ["DoorLock", "GPIO", "AccessPolicy", "ModuleSimulator", "FingerprintModule", "TemplateStore", "Administration", "SerialPort", "Posix"]),
         .testTarget(name: "fpmodTests", dependencies: ["fpmod"]),
     ]
 )
