@@ -71,6 +71,7 @@ public final class SerialPort: ByteTransport, Sendable {
     /// Re-applies raw mode and sets the new speed; the port stays open.
     public func setBaudRate(_ baud: Int) throws(SerialPortError) {
         guard BaudRate.isSupported(baud) else { throw .unsupportedBaudRate(baud) }
+        try checkOpen()
         try SerialPort.configure(fileDescriptor, path: path, baudRate: baud)
         state.withLock { $0.baudRate = baud }
     }
@@ -78,6 +79,7 @@ public final class SerialPort: ByteTransport, Sendable {
     /// Writes the whole frame. Gives up (`.io(ETIMEDOUT)`) if the driver will not take it within
     /// a second plus twice its time on the wire.
     public func send(_ bytes: [UInt8]) throws(SerialPortError) {
+        try checkOpen()
         let wireTime = Duration.seconds(Double(bytes.count * 10) / Double(baudRate))
         let deadline = ContinuousClock.now + .seconds(1) + wireTime * 2
         do {
@@ -88,6 +90,7 @@ public final class SerialPort: ByteTransport, Sendable {
     }
 
     public func receive(maxCount: Int, deadline: ContinuousClock.Instant) throws(SerialPortError) -> [UInt8] {
+        try checkOpen()
         while true {
             let events: PollEvents
             do {
@@ -115,6 +118,7 @@ public final class SerialPort: ByteTransport, Sendable {
     /// `tcflush(TCIFLUSH)`, then reads and drops anything that is readable already (bytes that
     /// were still on their way into the queue when it was flushed).
     public func discardInput() throws(SerialPortError) {
+        try checkOpen()
         _ = try SerialPort.call("tcflush \(path)") { tcflush(fileDescriptor.rawValue, TCIFLUSH) }
         while try !receive(maxCount: 4096, deadline: .now).isEmpty {}
     }
@@ -139,6 +143,11 @@ public final class SerialPort: ByteTransport, Sendable {
         if let actual = TerminalSettings.baudRate(of: fd), abs(actual - baudRate) * 100 > baudRate * 3 {
             throw .io(.invalidArgument, operation: "set \(path) to \(baudRate) baud (driver chose \(actual))")
         }
+    }
+
+    /// After `close()` the descriptor number may already belong to something else: never use it.
+    private func checkOpen() throws(SerialPortError) {
+        if state.withLock({ $0.closed }) { throw .io(.badFileDescriptor, operation: "use \(path) after close()") }
     }
 
     private func ioError(_ error: Errno, _ operation: String) -> SerialPortError {
