@@ -1,0 +1,46 @@
+import FingerprintProtocol
+import Posix
+
+/// The door loop's one question, as fast as the module allows.
+extension FingerprintModule {
+    /// GenImg → Img2Tz(1) → Search(1, range) with nothing in between (R503 wipes its feature
+    /// buffer on GenImg, protocol.md §9 #9). `range` defaults to the occupied range of the
+    /// cached index (read it once with `readIndexTable()`), else the whole capacity.
+    /// `timing` receives a timestamp per stage.
+    public func identify(range: Range<Int>? = nil, timing: inout IdentifyTiming) throws(ModuleError) -> IdentifyOutcome {
+        timing = IdentifyTiming()
+        let range = if let range { range } else { try defaultSearchRange() }
+        timing.captureStart = Monotonic.nanoseconds()
+        switch try captureImage() {
+        case .noFinger: return .noFinger
+        case let .failed(code): return .poorImage(code)
+        case .captured: break
+        }
+        timing.captureEnd = Monotonic.nanoseconds()
+        switch try extractFeatures(buffer: CharBuffer.one) {
+        case let .poorImage(code): return .poorImage(code)
+        case .noImage: return .poorImage(.invalidImage)
+        case .ok: break
+        }
+        timing.extractEnd = Monotonic.nanoseconds()
+        let result: SearchResult
+        do {
+            result = try search(buffer: CharBuffer.one, range: range)
+        } catch let error where error.confirmationCode == .residualFingerprint {
+            // SynoChip 0x17: the finger was not moved since the last capture — lift and re-place.
+            timing.searchEnd = Monotonic.nanoseconds()
+            return .poorImage(.residualFingerprint)
+        }
+        timing.searchEnd = Monotonic.nanoseconds()
+        switch result {
+        case let .found(hit): return .match(slot: hit.slot, score: hit.score)
+        case .notFound: return .noMatch
+        }
+    }
+
+    /// `identify(range:timing:)` without the timestamps.
+    public func identify(range: Range<Int>? = nil) throws(ModuleError) -> IdentifyOutcome {
+        var timing = IdentifyTiming()
+        return try identify(range: range, timing: &timing)
+    }
+}
