@@ -29,7 +29,7 @@ while [ $# -gt 0 ]; do
         --binary)
             [ $# -ge 2 ] || { echo "install.sh: --binary needs a path" >&2; exit 64; }
             binary="$2"; shift ;;
-        -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "install.sh: unknown option $1 (try --help)" >&2; exit 64 ;;
     esac
     shift
