@@ -64,7 +64,11 @@ final class ModuleSession {
                 return module
             }
             let session = ModuleSession(module: administrator.module, simulator: endpoint.simulator)
-            if let timeout = try? parsed.duration("timeout") { administrator.fingerTimeout = timeout }
+            // Only the commands that wait for a finger declare --timeout.
+            if ["enroll", "identify", "verify", "enable", "disable"].contains(parsed.path.last ?? ""),
+               let timeout = try parsed.duration("timeout") {
+                administrator.fingerTimeout = timeout
+            }
             if let failpoint = invocation.environment["FPMOD_FAILPOINT"], !failpoint.isEmpty {
                 administrator.failpoint = { name in
                     guard name == failpoint else { return }
