@@ -8,8 +8,10 @@ import TemplateStore
 /// passes a function that opens the module at an address and password (a serial port, the
 /// simulator's pseudo-terminal, a socket of the service).
 public enum AdministrationOpener {
-    /// Opens the module at (address, password); throws when nothing answers.
-    public typealias Connect = (_ address: UInt32, _ password: UInt32) throws -> FingerprintModule
+    /// Opens the module at (address, password); throws when nothing answers. `probeBaudRates`
+    /// false means: try only the configured rate (quick, for trying several credentials);
+    /// true: also probe the other standard rates (the last resort).
+    public typealias Connect = (_ address: UInt32, _ password: UInt32, _ probeBaudRates: Bool) throws -> FingerprintModule
 
     /// Connects, checks the module's identity against the pairing, and (when the module can be
     /// trusted) reconciles interrupted operations. A module that is reset or swapped throws
@@ -36,12 +38,12 @@ public enum AdministrationOpener {
     public static func connectChecked(store: TemplateStore, unpaired: (address: UInt32, password: UInt32),
                                       connect: Connect) throws -> (FingerprintModule, IdentityFinding) {
         guard let identity = try store.moduleIdentity() else {
-            return (try connect(unpaired.address, unpaired.password), .unpaired)
+            return (try connect(unpaired.address, unpaired.password, true), .unpaired)
         }
         let previous = Administrator.parseCredentials(try store.value(forKey: Administrator.previousCredentialsKey))
         let pairedError: Error
         do {
-            let module = try connect(identity.address, identity.password)
+            let module = try connect(identity.address, identity.password, false)
             if previous != nil {
                 // SetAdder went through but the pairing was not confirmed: confirm it now.
                 try finishPairing(module, identity: identity, store: store)
@@ -54,7 +56,7 @@ public enum AdministrationOpener {
         if let previous {
             // Interrupted between SetPwd and SetAdder, or before SetPwd.
             for password in [identity.password, previous.password] {
-                guard let module = try? connect(previous.address, password) else { continue }
+                guard let module = try? connect(previous.address, password, false) else { continue }
                 if password != identity.password { try module.setPassword(identity.password) }
                 try module.setAddress(identity.address)
                 try module.reconnect()
@@ -63,10 +65,16 @@ public enum AdministrationOpener {
             }
         }
         if (previous == nil || previous! != (Frame.defaultAddress, 0)),
-           let module = try? connect(Frame.defaultAddress, 0) {
+           let module = try? connect(Frame.defaultAddress, 0, false) {
             return (module, .reset)
         }
-        throw pairedError
+        // Perhaps only the baud rate changed: the paired credentials once more, probing rates.
+        do {
+            let module = try connect(identity.address, identity.password, true)
+            return (module, compare(module, with: identity))
+        } catch {
+            throw pairedError
+        }
     }
 
     static func finishPairing(_ module: FingerprintModule, identity: ModuleIdentity, store: TemplateStore) throws {

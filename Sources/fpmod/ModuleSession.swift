@@ -56,10 +56,11 @@ final class ModuleSession {
             let administrator = try AdministrationOpener.open(
                 store: store, unpaired: (explicitAddress ?? Frame.defaultAddress, explicitPassword ?? 0),
                 allowUntrusted: allowUntrusted
-            ) { address, password in
+            ) { address, password, probe in
                 if let module = opened { (module.transport as? SerialPort)?.close() }
                 let module = try endpoint.connect(invocation, address: explicitAddress ?? address,
-                                                  password: explicitPassword ?? password, family: family)
+                                                  password: explicitPassword ?? password, family: family,
+                                                  probeBaudRates: probe)
                 opened = module
                 return module
             }
@@ -128,10 +129,22 @@ final class ModuleSession {
             port = server.devicePath
         }
 
-        func connect(_ invocation: Invocation, address: UInt32, password: UInt32, family: ModuleFamily?) throws -> FingerprintModule {
+        func connect(_ invocation: Invocation, address: UInt32, password: UInt32, family: ModuleFamily?,
+                     probeBaudRates: Bool = true) throws -> FingerprintModule {
             let baud = try invocation.parsed.int("baud", range: 9600...115_200)
-            let module = try FingerprintModule.open(port: port, baudRate: baud, address: address,
+            let module: FingerprintModule
+            if probeBaudRates {
+                module = try FingerprintModule.open(port: port, baudRate: baud, address: address,
                                                     password: password, family: family)
+            } else {
+                // One rate only: trying several credentials must not cost a baud probe each.
+                let serial = try SerialPort.open(path: port, baudRate: baud ?? 57600)
+                module = FingerprintModule(transport: serial, address: address, password: password, family: family)
+                do { try module.connect() } catch {
+                    serial.close()
+                    throw error
+                }
+            }
             if invocation.verbosity > 0 {
                 module.exchangeObserver = { record in
                     StandardStreams.writeError("  \(record.instruction) → \(record.code.map { "\($0)" } ?? "no reply") "
