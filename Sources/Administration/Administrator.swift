@@ -19,7 +19,7 @@ public final class Administrator {
     public var fingerTimeout: Duration = .seconds(15)
     /// A test hook called at named points of crash-sensitive sequences (e.g.
     /// "enroll.after-module-write"); the CLI kills the process there when FPMOD_FAILPOINT names it.
-    public var failpoint: (String) -> Void = { _ in }
+    public var failpoint: (String) throws -> Void = { _ in }
     /// What the last `reconcile()` found out about the module.
     public internal(set) var finding: IdentityFinding = .unpaired
 

@@ -80,12 +80,12 @@ extension Administrator {
         }
         let slot = try freeSlot(capacity: capacity)
         progress(.storing(slot: slot))
-        failpoint("enroll.during-upload")
+        try failpoint("enroll.during-upload")
         let template = try module.uploadTemplate(buffer: CharBuffer.one)
         let quality = max(0, 100 - 20 * retries)
 
         let intent = try store.beginIntent(.enroll, user: user, label: label, slot: slot, template: template, quality: quality)
-        failpoint("enroll.before-module-write")
+        try failpoint("enroll.before-module-write")
         do {
             try moduleStep("enroll of \(user)'s \(label)") { try module.store(buffer: CharBuffer.one, slot: slot) }
         } catch let error as ModuleError {
@@ -99,9 +99,9 @@ extension Administrator {
             }
             throw error
         }
-        failpoint("enroll.after-module-write")
+        try failpoint("enroll.after-module-write")
         try store.markIntentModuleWritten(intent)
-        failpoint("enroll.before-commit")
+        try failpoint("enroll.before-commit")
         try store.transaction {
             if existing == nil {
                 try store.addUser(name: user, displayName: displayName, role: admin ? .admin : .user)

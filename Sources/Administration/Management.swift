@@ -35,10 +35,10 @@ extension Administrator {
         var removed: [RemovedFinger] = []
         for finger in chosen {
             let intent = try store.beginIntent(.delete, user: user, label: finger.label, slot: finger.slot)
-            failpoint("delete.before-module-write")
+            try failpoint("delete.before-module-write")
             try moduleStep("delete of \(user)'s \(finger.label)") { try module.deleteTemplates(start: finger.slot, count: 1) }
             try store.markIntentModuleWritten(intent)
-            failpoint("delete.after-module-write")
+            try failpoint("delete.after-module-write")
             try store.transaction {
                 try store.deleteFinger(atSlot: finger.slot)
                 try store.completeIntent(intent)
@@ -61,10 +61,10 @@ extension Administrator {
     @discardableResult
     public func wipe() throws -> Int {
         let intent = try store.beginIntent(.wipe)
-        failpoint("wipe.before-module-write")
+        try failpoint("wipe.before-module-write")
         try moduleStep("wipe") { try module.emptyLibrary() }
         try store.markIntentModuleWritten(intent)
-        failpoint("wipe.after-module-write")
+        try failpoint("wipe.after-module-write")
         let count = try store.transaction {
             let users = try store.users()
             for user in users { try store.deleteUser(user.name) }

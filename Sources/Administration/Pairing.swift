@@ -31,11 +31,11 @@ extension Administrator {
                                forKey: Self.previousCredentialsKey)
             try store.setModuleIdentity(identity)
         }
-        failpoint("pair.before-module-write")
+        try failpoint("pair.before-module-write")
         try moduleStep("pairing (SetPwd)") { try module.setPassword(password) }
-        failpoint("pair.after-password")
+        try failpoint("pair.after-password")
         try moduleStep("pairing (SetAdder)") { try module.setAddress(address) }
-        failpoint("pair.after-address")
+        try failpoint("pair.after-address")
         try module.reconnect()
         identity.slotTableDigest = SlotTableDigest.of(try occupiedSlots())
         try store.transaction {

@@ -29,9 +29,9 @@ extension Administrator {
         if existing > 0 && !replacing { throw AdministrationError.restoreNeedsConfirmation(users: existing) }
 
         let intent = try store.beginIntent(.restore)
-        failpoint("restore.before-store")
+        try failpoint("restore.before-store")
         try store.replaceAll(with: contents)
-        failpoint("restore.before-module-write")
+        try failpoint("restore.before-module-write")
         try moduleStep("restore") { try module.emptyLibrary() }
         var verified: [Int] = []
         for finger in try store.allFingers() {
