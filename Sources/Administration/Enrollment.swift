@@ -84,7 +84,15 @@ extension Administrator {
         let template = try module.uploadTemplate(buffer: CharBuffer.one)
         let quality = max(0, 100 - 20 * retries)
 
-        let intent = try store.beginIntent(.enroll, user: user, label: label, slot: slot, template: template, quality: quality)
+        // A new user is created only with the finger; what the user should look like rides with
+        // the intent, so an interrupted enroll can be finished with the right name and role.
+        let intent = try store.transaction {
+            let id = try store.beginIntent(.enroll, user: user, label: label, slot: slot, template: template, quality: quality)
+            if existing == nil {
+                try store.setValue(NewUserRecord(displayName: displayName, admin: admin).text, forKey: NewUserRecord.key(intent: id))
+            }
+            return id
+        }
         try failpoint("enroll.before-module-write")
         do {
             try moduleStep("enroll of \(user)'s \(label)") { try module.store(buffer: CharBuffer.one, slot: slot) }
@@ -92,6 +100,7 @@ extension Administrator {
             // The module refused the write (full, bad slot, flash error): nothing is in the slot.
             try store.transaction {
                 try store.completeIntent(intent)
+                try store.setValue(nil, forKey: NewUserRecord.key(intent: intent))
                 try store.appendAudit(event: "enroll-failed", user: user, slot: slot, detail: error.description)
             }
             if let code = error.confirmationCode, code == .libraryFull || code == .badLocation {
@@ -110,6 +119,7 @@ extension Administrator {
             }
             try store.addFinger(user: user, label: label, slot: slot, template: template, quality: quality)
             try store.completeIntent(intent)
+            try store.setValue(nil, forKey: NewUserRecord.key(intent: intent))
             try store.appendAudit(event: "enroll", user: user, slot: slot,
                                   detail: "enrolled \(label) from \(captures) captures (\(retries) retried)")
         }
@@ -157,5 +167,28 @@ extension Administrator {
         }
         guard try module.registerModel() == .merged else { throw AdministrationError.capturesDiffer }
         return retries
+    }
+}
+
+/// How to create the user of an enroll intent that introduces a new user (kept in the store's
+/// key-value table beside the intent, removed with it).
+struct NewUserRecord {
+    var displayName: String?
+    var admin: Bool
+
+    static func key(intent: Int64) -> String { "intent.\(intent).new-user" }
+
+    var text: String { (admin ? "admin" : "user") + "\n" + (displayName ?? "") }
+
+    init(displayName: String?, admin: Bool) {
+        self.displayName = displayName
+        self.admin = admin
+    }
+
+    init?(text: String?) {
+        guard let text else { return nil }
+        let parts = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+        admin = parts.first == "admin"
+        displayName = parts.count > 1 && !parts[1].isEmpty ? String(parts[1]) : nil
     }
 }

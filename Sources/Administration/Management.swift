@@ -15,6 +15,10 @@ public struct DeleteResult: Equatable, Sendable {
 public struct RemovedFinger: Equatable, Sendable {
     public var label: String
     public var slot: Int
+    public init(label: String, slot: Int) {
+        self.label = label
+        self.slot = slot
+    }
 }
 
 extension Administrator {

@@ -65,6 +65,20 @@ extension Administrator {
         case nil:
             break
         }
-        try store.applyStoreSide(of: action)
+        try store.transaction {
+            switch action {
+            case .finishEnroll(let id, _, _), .rollBackEnroll(let id, _, _), .dropIntent(let id, _):
+                let key = NewUserRecord.key(intent: id)
+                if case .finishEnroll = action, let record = NewUserRecord(text: try store.value(forKey: key)),
+                   let name = try store.pendingIntents().first(where: { $0.id == id })?.user,
+                   try store.user(named: name) == nil {
+                    try store.addUser(name: name, displayName: record.displayName, role: record.admin ? .admin : .user)
+                }
+                try store.setValue(nil, forKey: key)
+            default:
+                break
+            }
+            try store.applyStoreSide(of: action)
+        }
     }
 }
