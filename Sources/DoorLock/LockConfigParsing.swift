@@ -56,8 +56,12 @@ extension LockConfig {
         if reader.problems.isEmpty {
             let topLevelPulse = (root as? [String: Any])?["relayPulseSeconds"] != nil
             for problem in config.policy.validate(keyPath: "policy") {
-                let fixed = topLevelPulse && problem.hasPrefix("policy.relayPulseSeconds:")
+                var fixed = topLevelPulse && problem.hasPrefix("policy.relayPulseSeconds:")
                     ? String(problem.dropFirst("policy.".count)) : problem
+                // Show whole numbers as the user wrote them (301, not 301.0).
+                if let range = fixed.range(of: #"\.0 is out of range"#, options: .regularExpression) {
+                    fixed.replaceSubrange(range, with: " is out of range")
+                }
                 reader.problem(String(fixed.prefix { $0 != ":" }), String(fixed.drop { $0 != ":" }.dropFirst(2)))
             }
         }
