@@ -53,7 +53,7 @@ extension LockConfig {
         if let object = reader.object(root, "(top level)") {
             config.read(object, &reader)
         }
-        if reader.problems.isEmpty {
+        do {
             let topLevelPulse = (root as? [String: Any])?["relayPulseSeconds"] != nil
             for problem in config.policy.validate(keyPath: "policy") {
                 var fixed = topLevelPulse && problem.hasPrefix("policy.relayPulseSeconds:")
