@@ -203,6 +203,7 @@ extension LockService {
             switch message {
             case .worker(let report): handleWorker(report)
             case .pinChecked(let check): finishPinCheck(check)
+            case .reload: reloadConfiguration()
             }
         }
     }

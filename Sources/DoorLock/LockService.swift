@@ -104,6 +104,7 @@ public final class LockService: @unchecked Sendable {
     enum Inbound: Sendable {
         case worker(WorkerReport)
         case pinChecked(PinCheck)
+        case reload
     }
 
     /// A PIN verified off the loop (the hash is memory-hard and takes a while).
@@ -164,6 +165,9 @@ public final class LockService: @unchecked Sendable {
         if startedThread { finished.wait() }
         startedThread = false
     }
+
+    /// Re-reads the config through `configLoader`, as SIGHUP does (thread-safe).
+    public func requestReload() { post(.reload) }
 
     /// A copy of the service's state, from any thread.
     public var snapshot: Snapshot { shared.withLock { $0 } }

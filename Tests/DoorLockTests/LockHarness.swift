@@ -26,7 +26,9 @@ final class LockHarness: @unchecked Sendable {
     static let profile = SimulatorProfile.r307
 
     init(configJSON: String = "{}", touchLine: Bool = true, enroll: Bool = true,
-         beforeStart: (ModuleSimulatorServer) -> Void = { _ in }) throws {
+         beforeStart: (ModuleSimulatorServer) -> Void = { _ in },
+         configLoader: (@Sendable () throws -> LockConfig)? = nil,
+         setUpStore: (TemplateStore) throws -> Void = { _ in }) throws {
         var template = [CChar]("/tmp/fpl-XXXXXX".utf8CString)
         guard mkdtemp(&template) != nil else { throw HarnessError("mkdtemp failed") }
         directory = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -42,6 +44,7 @@ final class LockHarness: @unchecked Sendable {
             try store.addFinger(user: "alice", label: "right-index", slot: 0, template: Self.template(for: "alice-index"), quality: 100)
         }
         beforeStart(simulator)
+        try setUpStore(store)
         var json = try JSONSerialization.jsonObject(with: Data(configJSON.utf8)) as? [String: Any] ?? [:]
         json["board"] = json["board"] ?? "gpio-vm"
         if !touchLine {
@@ -60,7 +63,7 @@ final class LockHarness: @unchecked Sendable {
         let devicePath = simulator.devicePath
         service = try LockService(config: config, preset: preset, chip: chip, moduleFactory: {
             try FingerprintModule.open(port: devicePath, baudRate: 57_600, timeouts: LockHarness.timeouts())
-        }, store: store, options: options)
+        }, store: store, options: options, configLoader: configLoader)
         service.log = { _ in }
         service.onEvent = { [received] event in received.items.withLock { $0.append(event) } }
         try service.start()
@@ -177,4 +180,12 @@ func waitUntil(_ what: String, timeout: Duration = .seconds(10), _ condition: ()
     }
     if try condition() { return }
     throw HarnessError("timed out waiting for \(what)")
+}
+
+/// `UnixConnection` wrapper so test files need not import Posix themselves.
+final class UnixConnectionBox {
+    let connection: UnixConnection
+    init(path: String) throws { connection = try UnixConnection.connect(path: path) }
+    func readLine(deadline: ContinuousClock.Instant) throws -> String? { try connection.readLine(deadline: deadline) }
+    deinit { connection.close() }
 }
