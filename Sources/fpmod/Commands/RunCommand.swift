@@ -1,8 +1,116 @@
 import ArgumentParsing
+import DoorLock
+import FingerprintModule
+import FingerprintProtocol
+import Foundation
+import GPIO
+import Glibc
+import ModuleSimulator
+import Posix
+import TemplateStore
 
-// PLACEHOLDER: replaced by the real command.
+/// `fpmod run`: the door/kiosk lock service in the foreground (systemd runs it as is).
+/// With --sim and --sim-gpio nothing is real: a simulated module and memory GPIO in this process.
 enum RunCommand {
+    static let defaultConfigPath = "/etc/fpmod/config.json"
+
     static func run(_ invocation: Invocation) throws -> ExitCode {
-        throw CommandFailure(.unavailable, "'\(invocation.parsed.path.joined(separator: " "))' is not built yet.")
+        // First, before any thread exists: signals become readable data for the service loop.
+        let signals = try SignalWatcher(signals: [SIGINT, SIGTERM, SIGHUP, SIGCHLD])
+        let parsed = invocation.parsed
+        let simGPIO = parsed.flag("sim-gpio")
+        let configPath = parsed.string("config") ?? (FileManager.default.fileExists(atPath: defaultConfigPath) ? defaultConfigPath : nil)
+        var config: LockConfig
+        do {
+            if let configPath {
+                config = try LockConfig.load(path: configPath)
+            } else if parsed.flag("sim") || simGPIO {
+                config = LockConfig()
+                if simGPIO { config.board = "gpio-vm" }
+            } else {
+                throw CommandFailure(.config, "No configuration: give --config FILE (or FPMOD_CONFIG), or create \(defaultConfigPath) from tools/config.example.json; try without hardware with --sim --sim-gpio.")
+            }
+        } catch let error as LockConfigError {
+            throw CommandFailure(.config, error.description)
+        }
+        let preset: BoardPreset
+        do { preset = try config.loadBoard() } catch { throw CommandFailure(.config, error.description) }
+
+        let chip: any GPIOChip
+        if simGPIO {
+            let memory = MemoryChip(preset: preset)
+            let lines = config.resolvedLines(preset: preset, family: config.family)
+            if let touch = lines[.touch] { memory.drive(offset: touch.offset, level: touch.activeLow) }  // no finger
+            chip = memory
+        } else if let name = parsed.string("chip") ?? config.chipName(preset: preset) {
+            chip = try LibgpiodChip(name)
+        } else {
+            chip = MemoryChip(lineCount: 0)  // a board without GPIO: no lines, GenImg polling
+        }
+        let problems = config.problems(preset: preset, chip: chip)
+        guard problems.isEmpty else {
+            throw CommandFailure(.config, LockConfigError(source: configPath ?? "configuration", problems: problems).description)
+        }
+
+        let defaults = invocation.storePaths
+        let storeDatabase = parsed.string("store") ?? config.storeDatabase ?? defaults.database
+        let storeKey = parsed.string("key") ?? config.storeKey ?? defaults.key
+        let store = try TemplateStore(databasePath: storeDatabase, keyPath: storeKey)
+        let identity = try store.moduleIdentity()
+
+        var simulator: ModuleSimulatorServer?
+        let port: String
+        if parsed.flag("sim") {
+            let profile = SimulatorProfile.named(parsed.string("sim-profile") ?? "r307") ?? .r307
+            let controlPath = Options.socketDirectory(config) + "/sim-control.sock"
+            let server = try ModuleSimulatorServer(.init(profile: profile, controlPath: controlPath,
+                                                         statePath: invocation.simulatorStatePath))
+            server.start()
+            simulator = server
+            port = server.devicePath
+            invocation.progress("Simulated \(profile.name) on \(port); control it with lines such as 'touch NAME' on \(controlPath).")
+        } else {
+            port = parsed.string("port") ?? config.serialPort(preset: preset)
+        }
+        defer { simulator?.stop() }
+        let address = try parsed.hexUInt32("address") ?? config.address ?? identity?.address ?? Frame.defaultAddress
+        let password = try parsed.hexUInt32("password") ?? config.password ?? identity?.password ?? 0
+        let family = try parsed.choice("family", as: ModuleFamily.self) ?? config.family ?? identity.flatMap { ModuleFamily(rawValue: $0.family) }
+        let baud = try parsed.int("baud", range: 9600...115_200) ?? config.baudRate
+
+        let options = LockService.Options(config: config, environment: invocation.environment)
+        let initial = config
+        let loader: @Sendable () throws -> LockConfig = {
+            guard let configPath else { return initial }
+            return try LockConfig.load(path: configPath)
+        }
+        let service = try LockService(
+            config: config, preset: preset, chip: chip,
+            moduleFactory: { try FingerprintModule.open(port: port, baudRate: baud, address: address, password: password, family: family) },
+            store: store, options: options, signals: signals, configLoader: loader)
+        let json = invocation.json
+        service.onEvent = { event in
+            guard event.isPublic else { return }
+            if json {
+                StandardStreams.writeOutput(event.jsonLine + "\n")
+            } else {
+                let fields = event.fields.keys.sorted().map { "\($0)=\(event.fields[$0] ?? "")" }.joined(separator: " ")
+                StandardStreams.writeOutput("\(event.name)\(fields.isEmpty ? "" : " " + fields)\n")
+            }
+        }
+        invocation.progress("fpmod run: board \(preset.name), module on \(port), control \(options.controlSocket), events \(options.eventsSocket)")
+        do {
+            try service.run()
+        } catch let error as LockServiceError {
+            throw CommandFailure(.unavailable, error.description)
+        }
+        return .ok
+    }
+
+    enum Options {
+        static func socketDirectory(_ config: LockConfig) -> String {
+            let base = config.controlSocket.map { ($0 as NSString).deletingLastPathComponent }
+            return base ?? LockConfig.defaultSocketDirectory(environment: ProcessInfo.processInfo.environment, euid: geteuid())
+        }
     }
 }
