@@ -69,4 +69,9 @@ public struct BaudChange: Equatable, Sendable {
     public var answeredAt: Int
     /// True when the module still talks at the old rate: the change applies after a power cycle.
     public var pendingPowerCycle: Bool { answeredAt != requested }
+
+    public init(requested: Int, answeredAt: Int) {
+        self.requested = requested
+        self.answeredAt = answeredAt
+    }
 }

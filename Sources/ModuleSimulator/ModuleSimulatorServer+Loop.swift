@@ -27,15 +27,16 @@ extension ModuleSimulatorServer {
             }
             if !events[1].isEmpty { _ = wakeup.drain() }
             if events[0].contains(.readable) { receive() }
-            if listener != nil, !events[2].isEmpty, let client = try? listener?.accept(deadline: .now) {
-                clients.append(client)
-            }
+            // Serve the clients that were polled before accepting a new one.
             let firstClient = listener == nil ? 2 : 3
             var closed: [Int] = []
             for (index, client) in clients.enumerated() where !events[firstClient + index].isEmpty {
                 if !serveControl(client) { closed.append(index) }
             }
             for index in closed.reversed() { clients.remove(at: index).close() }
+            if listener != nil, !events[2].isEmpty, let client = try? listener?.accept(deadline: .now) {
+                clients.append(client)
+            }
             flushDue()
             answerPending()
             persist()
