@@ -44,6 +44,8 @@ extension SimulatedModule {
     mutating func setPassword(_ command: Command) -> ReplyPlan {
         guard command.parameters.count >= 4 else { return ack(.packetError, for: command) }
         flash.password = UInt32(command.parameters.bigEndianValue(at: 0, size: 4))
+        // The session that set the password stays open; the next power-up needs VfyPwd.
+        passwordVerified = true
         flashChanged()
         return ack(.success, for: command)
     }

@@ -87,6 +87,7 @@ public struct VirtualFinger: Equatable, Sendable {
                 angle: UInt8((Int(point.angle) + Int.random(in: -1...1, using: &random) + 64) % 64),
                 kind: point.kind))
         }
-        return seen
+        // A poor press never shows enough features to extract (Img2Tz `07`).
+        return quality == .poor ? Array(seen.prefix(Matcher.minimumFeatures - 3)) : seen
     }
 }
