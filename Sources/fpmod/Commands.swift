@@ -3,7 +3,7 @@ import ArgumentParsing
 /// Runs the command a parsed command line names. Each command lives in its own file under
 /// Commands/ and returns its exit code; errors escaping it are reported here, once.
 enum Commands {
-    static let table: [String: (Invocation) throws -> ExitCode] = [
+    nonisolated(unsafe) static let table: [String: (Invocation) throws -> ExitCode] = [
         "info": InfoCommand.run,
         "capture": CaptureCommand.run,
         "raw": RawCommand.run,
