@@ -52,6 +52,9 @@ run_peer() {
         failed=1
         return
     fi
+    # A real module is powered long before the program opens the port; neither peer waits for
+    # the boot byte (commands sent while the module boots are lost), so let it finish booting.
+    [ "$timing" = instant ] || sleep 1
     echo "== $name against fpmod sim on $(head -n1 "$dir/device") ($timing timing)"
     if ! PYTHONPATH="$root/tools/peers:$root/tools/peers/stubs" timeout 300 "$venv/bin/python" "$root/tools/peers/$script" \
         "$dir/sim0" "$dir/control"; then

@@ -38,8 +38,11 @@ extension FingerprintModule {
     @discardableResult
     public func softReset() throws(ModuleError) -> Bool {
         try performExpectingSuccess(.softReset)
-        bootByteSeen = false
-        try waitForBootByte(timeouts.ordinary)
+        // The boot byte may have arrived in the same read as the 12-byte ack.
+        let seenWithAck = receivedHead.count > 12 && receivedHead[12...].contains(0x55)
+        decoder.reset()
+        bootByteSeen = seenWithAck
+        if !seenWithAck { try waitForBootByte(timeouts.ordinary) }
         let seen = bootByteSeen
         try runOpeningSequence(handshakeAttempts: 3)
         return seen

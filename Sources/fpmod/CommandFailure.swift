@@ -37,7 +37,6 @@ enum ErrorReport {
         case .module(_, let code, _):
             return code == .wrongPassword || code == .passwordRequired ? .permission : .dataError
         case .invalidArgument: return .usage
-        default: return .ioError
         }
     }
 
@@ -48,7 +47,6 @@ enum ErrorReport {
         case .busy: return .tryLater
         case .unsupportedBaudRate: return .usage
         case .disconnected, .io: return .ioError
-        default: return .ioError
         }
     }
 

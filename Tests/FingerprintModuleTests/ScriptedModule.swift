@@ -108,15 +108,15 @@ let r503Info = ProductInfo(model: "R503", batch: "B001", serial: "SN123456", har
 /// Short deadlines so failure paths do not slow the suite down.
 func fastTimeouts() -> CommandTimeouts {
     var timeouts = CommandTimeouts()
-    timeouts.ordinary = .milliseconds(250)
-    timeouts.flashWrite = .milliseconds(250)
-    timeouts.searchBase = .milliseconds(250)
+    timeouts.ordinary = .milliseconds(500)
+    timeouts.flashWrite = .milliseconds(500)
+    timeouts.searchBase = .milliseconds(500)
     timeouts.searchPerPage = .zero
-    timeouts.dataPacket = .milliseconds(250)
-    timeouts.interByteGap = .milliseconds(50)
+    timeouts.dataPacket = .milliseconds(500)
+    timeouts.interByteGap = .milliseconds(100)
     timeouts.bootWait = .milliseconds(30)
     timeouts.handshakeRetryGap = .milliseconds(5)
-    timeouts.probe = .milliseconds(80)
+    timeouts.probe = .milliseconds(200)
     return timeouts
 }
 

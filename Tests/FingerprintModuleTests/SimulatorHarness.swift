@@ -28,7 +28,7 @@ final class SimulatorHarness {
         timeouts.flashWrite = .seconds(1)
         timeouts.searchBase = .milliseconds(500)
         timeouts.dataPacket = .milliseconds(500)
-        timeouts.probe = .milliseconds(150)
+        timeouts.probe = .milliseconds(300)
         timeouts.bootWait = .milliseconds(300)
         return timeouts
     }

@@ -94,6 +94,7 @@ import Testing
         let sim = try SimulatorHarness(profile: .r307)
         let change = try sim.module.setBaudRate(115_200)
         #expect(change.requested == 115_200)
+        #expect(change.pendingPowerCycle)  // the simulator applies baud changes after a power cycle
         if change.pendingPowerCycle {
             #expect(change.answeredAt == 57_600)
             sim.server.powerCycle()
@@ -162,5 +163,36 @@ import Testing
         #expect(module.answeredBaudRate == 19_200)
         #expect(module.family == .as608)
         #expect(try module.templateCount() == 0)
+    }
+
+    @Test func runsTheR503ExtrasAndSoftReset() throws {
+        let sim = try SimulatorHarness(profile: .r503, modulePassword: 0x55AA, driverPassword: 0x55AA)
+        try sim.module.setAuraLED(.breathing, color: .blue, speed: 0x40, count: 2)
+        #expect(try sim.module.readProductInfo() == sim.module.productInfo)
+        #expect(try sim.module.firmwareVersion().isEmpty == false)
+        #expect(try sim.module.algorithmVersion().isEmpty == false)
+        #expect(try sim.module.checkSensor())
+        try sim.module.writeNotepad(page: 3, data: Array("hello".utf8))
+        #expect(try sim.module.readNotepad(page: 3) == Array("hello".utf8) + [UInt8](repeating: 0, count: 27))
+        _ = try sim.module.randomNumber()
+        #expect(try sim.module.softReset())
+        #expect(sim.server.status().passwordVerified)
+        #expect(try sim.module.templateCount() == 0)
+        // AS608-only instructions are refused before sending.
+        #expect(throws: ModuleError.self) { try sim.module.setLED(on: true) }
+    }
+
+    @Test func deletesAndEmpties() throws {
+        let sim = try SimulatorHarness(profile: .as608)
+        try sim.enroll("gina", slot: 10)
+        try sim.module.store(buffer: 1, slot: 11)
+        #expect(try sim.module.readIndexTable().occupied == [10, 11])
+        try sim.module.deleteTemplates(start: 10)
+        #expect(sim.module.indexTable?.occupied == [11])
+        #expect(try sim.module.readIndexTable().occupied == [11])
+        try sim.module.setLED(on: false)
+        try sim.module.emptyLibrary()
+        #expect(try sim.module.templateCount() == 0)
+        #expect(throws: ModuleError.self) { try sim.module.store(slot: 300) }  // capacity 300: refused locally
     }
 }

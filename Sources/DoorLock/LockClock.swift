@@ -1,0 +1,18 @@
+import AccessPolicy
+import Foundation
+import Glibc
+
+/// Where the service reads the time the policy sees (tests may substitute their own).
+public struct LockClock: Sendable {
+    public var now: @Sendable () -> PolicyTime
+
+    public init(now: @escaping @Sendable () -> PolicyTime) { self.now = now }
+
+    /// The wall clock and CLOCK_BOOTTIME (which keeps counting through suspend).
+    public static let system = LockClock {
+        var boot = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &boot)
+        return PolicyTime(wall: Date().timeIntervalSince1970,
+                          monotonic: Double(boot.tv_sec) + Double(boot.tv_nsec) / 1e9)
+    }
+}

@@ -1,0 +1,100 @@
+import AccessPolicy
+import FingerprintProtocol
+import GPIO
+
+/// The service's configuration file: a board preset plus overrides (one JSON object).
+///
+/// Read it with `LockConfig.parse(_:)` or `LockConfig.load(path:)`, which check every key and
+/// name the path of each bad one; everything left out takes the preset's or the default value.
+public struct LockConfig: Sendable, Equatable {
+    /// Board preset name (`rpi4`, `rpi5`, `gpio-vm`, `usb-serial` …) or a path to a preset file.
+    public var board: String = "usb-serial"
+    /// Serial device of the module; nil = the preset's.
+    public var serialPort: String?
+    public var baudRate: Int?
+    /// Module address and password; nil = the store's pairing, else the factory values.
+    public var address: UInt32?
+    public var password: UInt32?
+    /// Module family; nil = detected.
+    public var family: ModuleFamily?
+    public var gpio = GPIOOverrides()
+    /// Touch-line polarity; nil = the family's (R30x/R50x active-low, AS608 active-high).
+    public var touchActiveLow: Bool?
+    /// Without a touch line: how often GenImg polls for a finger.
+    public var scanIntervalMs: Int = 250
+    public var policy = PolicyConfig()
+    /// Where JSON-line events are published; nil = `defaultSocketDirectory()/events.sock`.
+    public var eventsSocket: String?
+    /// Where the control line protocol listens; nil = `defaultSocketDirectory()/control.sock`.
+    public var controlSocket: String?
+    public var hooks = Hooks()
+    /// Template store; nil = the default paths (or the command line's).
+    public var storeDatabase: String?
+    public var storeKey: String?
+    /// What shows the lock's state; nil = the R503 aura ring when the family has one, else GPIO.
+    public var leds: LEDKind?
+
+    public init() {}
+
+    /// Per-role GPIO overrides.
+    public struct GPIOOverrides: Sendable, Equatable {
+        /// Chip name, path or label; nil = the preset's.
+        public var chip: String?
+        /// A role mapped to nil is switched off (e.g. no touch line: GenImg polling instead).
+        public var lines: [LineRole: LineOverride?] = [:]
+        public init() {}
+    }
+
+    /// What the config changes about one line; nil fields keep the preset's.
+    public struct LineOverride: Sendable, Equatable {
+        public var offset: Int?
+        public var name: String?
+        public var activeLow: Bool?
+        public var bias: Bias?
+        public init(offset: Int? = nil, name: String? = nil, activeLow: Bool? = nil, bias: Bias? = nil) {
+            self.offset = offset
+            self.name = name
+            self.activeLow = activeLow
+            self.bias = bias
+        }
+    }
+
+    /// Commands run on events (argv arrays, no shell), with FPMOD_EVENT, FPMOD_USER, FPMOD_SLOT set.
+    public struct Hooks: Sendable, Equatable {
+        public var onUnlock: [String]?
+        public var onDeny: [String]?
+        public var onLockout: [String]?
+        public var onAlarm: [String]?
+        public var onDuress: [String]?
+        public init() {}
+    }
+
+    public enum LEDKind: String, Sendable, Equatable, CaseIterable {
+        case gpio, aura, none
+    }
+}
+
+extension LockConfig {
+    /// The relay pulse (door mode), kept in the policy where the re-lock is decided.
+    public var relayPulseSeconds: Double {
+        get { policy.relayPulseSeconds }
+        set { policy.relayPulseSeconds = newValue }
+    }
+
+    /// `$RUNTIME_DIRECTORY`, else `/run/fpmod` as root, else `$XDG_RUNTIME_DIR/fpmod`, else `/tmp/fpmod-UID`.
+    public static func defaultSocketDirectory(environment: [String: String], euid: UInt32) -> String {
+        if let runtime = environment["RUNTIME_DIRECTORY"], !runtime.isEmpty {
+            return runtime.split(separator: ":").first.map(String.init) ?? runtime
+        }
+        if euid == 0 { return "/run/fpmod" }
+        if let xdg = environment["XDG_RUNTIME_DIR"], !xdg.isEmpty { return xdg + "/fpmod" }
+        return "/tmp/fpmod-\(euid)"
+    }
+
+    /// The touch line's polarity: the config's, else the family's.
+    public func touchIsActiveLow(family detected: ModuleFamily?) -> Bool {
+        if let touchActiveLow { return touchActiveLow }
+        if case let line?? = gpio.lines[.touch], let activeLow = line.activeLow { return activeLow }
+        return (family ?? detected) == .as608 ? false : true
+    }
+}

@@ -1,0 +1,200 @@
+import AccessPolicy
+import FingerprintProtocol
+import Foundation
+import GPIO
+
+/// A configuration file that cannot be used: every problem, each starting with the key's path.
+public struct LockConfigError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Where the config came from (a path, or "configuration").
+    public var source: String
+    public var problems: [String]
+
+    public init(source: String, problems: [String]) {
+        self.source = source
+        self.problems = problems
+    }
+
+    public var description: String {
+        "\(source) has \(problems.count) problem\(problems.count == 1 ? "" : "s"); fix each and run `fpmod config check` again:\n"
+            + problems.map { "  " + $0 }.joined(separator: "\n")
+    }
+}
+
+extension LockConfig {
+    static let topLevelKeys = ["board", "serialPort", "baudRate", "address", "password", "family", "gpio", "touch",
+                               "scanIntervalMs", "policy", "relayPulseSeconds", "events", "control", "hooks", "store", "leds"]
+    static let policyNumberKeys = ["relayPulseSeconds", "idleTimeoutSeconds", "backgroundTimeoutSeconds", "graceSeconds",
+                                   "pinRequiredAfterHoursWithoutPin", "heldOpenSeconds", "forcedOpenExemptSeconds",
+                                   "verificationValiditySeconds"]
+    static let policyBoolKeys = ["fingerprintUnlockEnabled", "pinRequiredAfterRestart", "pinRequiredAfterEnrolledSetChange",
+                                 "relockOnDoorClose"]
+    static let baudRates = [9600, 19_200, 38_400, 57_600, 115_200]
+
+    /// Reads the file at `path` (see `parse`).
+    public static func load(path: String) throws(LockConfigError) -> LockConfig {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read (check its permissions)" : "does not exist"
+            throw LockConfigError(source: path, problems: ["\(path) \(reason); give another file with --config, or start from tools/config.example.json"])
+        }
+        return try parse(data, source: path)
+    }
+
+    /// Parses and checks a config; throws every problem found, each naming its key path.
+    /// Checks that need the machine (the preset file, the GPIO chip) are in `problems(preset:chip:)`.
+    public static func parse(_ data: Data, source: String = "configuration") throws(LockConfigError) -> LockConfig {
+        let root: Any
+        do {
+            root = try JSONSerialization.jsonObject(with: data, options: [])
+        } catch {
+            throw LockConfigError(source: source, problems: ["(file): not valid JSON (\(error.localizedDescription)); check commas, quotes and braces"])
+        }
+        var reader = ConfigReader()
+        var config = LockConfig()
+        if let object = reader.object(root, "(top level)") {
+            config.read(object, &reader)
+        }
+        if reader.problems.isEmpty {
+            let topLevelPulse = (root as? [String: Any])?["relayPulseSeconds"] != nil
+            for problem in config.policy.validate(keyPath: "policy") {
+                let fixed = topLevelPulse && problem.hasPrefix("policy.relayPulseSeconds:")
+                    ? String(problem.dropFirst("policy.".count)) : problem
+                reader.problem(String(fixed.prefix { $0 != ":" }), String(fixed.drop { $0 != ":" }.dropFirst(2)))
+            }
+        }
+        guard reader.problems.isEmpty else { throw LockConfigError(source: source, problems: reader.problems) }
+        return config
+    }
+
+    private mutating func read(_ root: [String: Any], _ r: inout ConfigReader) {
+        r.rejectUnknownKeys(root, known: Self.topLevelKeys, at: "")
+        if let v = root["board"] { board = r.string(v, "board") ?? board }
+        if let v = root["serialPort"] { serialPort = r.string(v, "serialPort") }
+        if let v = root["baudRate"], let rate = r.integer(v, "baudRate") {
+            if Self.baudRates.contains(rate) { baudRate = rate } else {
+                r.problem("baudRate", "\(rate) is not a module baud rate; use one of \(Self.baudRates.map(String.init).joined(separator: ", "))")
+            }
+        }
+        if let v = root["address"] { address = r.uint32(v, "address") }
+        if let v = root["password"] { password = r.uint32(v, "password") }
+        if let v = root["family"] {
+            family = r.choice(v, "family", ModuleFamily.self, choices: ["r30x", "as608", "r50x", "synochip"])
+        }
+        if let v = root["gpio"], let object = r.object(v, "gpio") { readGPIO(object, &r) }
+        if let v = root["touch"], let object = r.object(v, "touch") {
+            r.rejectUnknownKeys(object, known: ["activeLow"], at: "touch")
+            if let flag = object["activeLow"] { touchActiveLow = r.bool(flag, "touch.activeLow") }
+        }
+        if let v = root["scanIntervalMs"] {
+            scanIntervalMs = r.integer(v, "scanIntervalMs", range: 50...5000, unit: " ms") ?? scanIntervalMs
+        }
+        if let v = root["policy"], let object = r.object(v, "policy") { readPolicy(object, &r) }
+        if let v = root["relayPulseSeconds"], let seconds = r.number(v, "relayPulseSeconds") {
+            if let nested = (root["policy"] as? [String: Any])?["relayPulseSeconds"] as? NSNumber, nested.doubleValue != seconds {
+                r.problem("relayPulseSeconds", "differs from policy.relayPulseSeconds (\(nested)); set it in one place only")
+            }
+            policy.relayPulseSeconds = seconds
+        }
+        if let v = root["events"], let object = r.object(v, "events") {
+            r.rejectUnknownKeys(object, known: ["socket"], at: "events")
+            if let path = object["socket"] { eventsSocket = r.socketPath(path, "events.socket") }
+        }
+        if let v = root["control"], let object = r.object(v, "control") {
+            r.rejectUnknownKeys(object, known: ["socket"], at: "control")
+            if let path = object["socket"] { controlSocket = r.socketPath(path, "control.socket") }
+        }
+        if let v = root["hooks"], let object = r.object(v, "hooks") {
+            r.rejectUnknownKeys(object, known: ["onUnlock", "onDeny", "onLockout", "onAlarm", "onDuress"], at: "hooks")
+            if let x = object["onUnlock"] { hooks.onUnlock = r.argv(x, "hooks.onUnlock") }
+            if let x = object["onDeny"] { hooks.onDeny = r.argv(x, "hooks.onDeny") }
+            if let x = object["onLockout"] { hooks.onLockout = r.argv(x, "hooks.onLockout") }
+            if let x = object["onAlarm"] { hooks.onAlarm = r.argv(x, "hooks.onAlarm") }
+            if let x = object["onDuress"] { hooks.onDuress = r.argv(x, "hooks.onDuress") }
+        }
+        if let v = root["store"], let object = r.object(v, "store") {
+            r.rejectUnknownKeys(object, known: ["database", "key"], at: "store")
+            if let x = object["database"] { storeDatabase = r.string(x, "store.database") }
+            if let x = object["key"] { storeKey = r.string(x, "store.key") }
+        }
+        if let v = root["leds"] { leds = r.choice(v, "leds", LEDKind.self, choices: LEDKind.allCases.map(\.rawValue)) }
+    }
+
+    private mutating func readGPIO(_ object: [String: Any], _ r: inout ConfigReader) {
+        r.rejectUnknownKeys(object, known: ["chip", "lines"], at: "gpio")
+        if let v = object["chip"] { gpio.chip = r.string(v, "gpio.chip") }
+        guard let v = object["lines"], let lines = r.object(v, "gpio.lines") else { return }
+        r.rejectUnknownKeys(lines, known: LineRole.allCases.map(\.rawValue), at: "gpio.lines")
+        for role in LineRole.allCases {
+            guard let value = lines[role.rawValue] else { continue }
+            let path = "gpio.lines." + role.rawValue
+            if value is NSNull {
+                gpio.lines[role] = .some(nil)
+                continue
+            }
+            guard let line = r.object(value, path) else { continue }
+            r.rejectUnknownKeys(line, known: ["offset", "name", "activeLow", "bias"], at: path)
+            var override = LineOverride()
+            if let x = line["offset"] { override.offset = r.integer(x, path + ".offset", range: 0...1023) }
+            if let x = line["name"] { override.name = r.string(x, path + ".name") }
+            if let x = line["activeLow"] { override.activeLow = r.bool(x, path + ".activeLow") }
+            if let x = line["bias"] {
+                override.bias = r.choice(x, path + ".bias", Bias.self, choices: Bias.allCases.map(\.rawValue))
+                if override.bias != nil && role.isOutput {
+                    r.problem(path + ".bias", "\(role.rawValue) is an output; bias applies to inputs only, remove it")
+                }
+            }
+            gpio.lines[role] = .some(override)
+        }
+    }
+
+    private mutating func readPolicy(_ object: [String: Any], _ r: inout ConfigReader) {
+        let known = ["mode", "fingerprintLockout", "pinLockout"] + Self.policyNumberKeys + Self.policyBoolKeys
+        r.rejectUnknownKeys(object, known: known.sorted(), at: "policy")
+        if let v = object["mode"] { policy.mode = r.choice(v, "policy.mode", PolicyConfig.Mode.self, choices: ["door", "kiosk"]) ?? policy.mode }
+        let numbers: [(String, WritableKeyPath<PolicyConfig, Double>)] = [
+            ("relayPulseSeconds", \.relayPulseSeconds), ("idleTimeoutSeconds", \.idleTimeoutSeconds),
+            ("backgroundTimeoutSeconds", \.backgroundTimeoutSeconds), ("graceSeconds", \.graceSeconds),
+            ("pinRequiredAfterHoursWithoutPin", \.pinRequiredAfterHoursWithoutPin), ("heldOpenSeconds", \.heldOpenSeconds),
+            ("forcedOpenExemptSeconds", \.forcedOpenExemptSeconds), ("verificationValiditySeconds", \.verificationValiditySeconds),
+        ]
+        for (key, path) in numbers {
+            if let v = object[key], let number = r.number(v, "policy." + key) { policy[keyPath: path] = number }
+        }
+        let flags: [(String, WritableKeyPath<PolicyConfig, Bool>)] = [
+            ("fingerprintUnlockEnabled", \.fingerprintUnlockEnabled), ("pinRequiredAfterRestart", \.pinRequiredAfterRestart),
+            ("pinRequiredAfterEnrolledSetChange", \.pinRequiredAfterEnrolledSetChange), ("relockOnDoorClose", \.relockOnDoorClose),
+        ]
+        for (key, path) in flags {
+            if let v = object[key], let flag = r.bool(v, "policy." + key) { policy[keyPath: path] = flag }
+        }
+        for (key, path) in [("fingerprintLockout", \PolicyConfig.fingerprintLockout), ("pinLockout", \PolicyConfig.pinLockout)] {
+            guard let v = object[key], let thresholds = r.object(v, "policy." + key) else { continue }
+            let base = "policy." + key
+            r.rejectUnknownKeys(thresholds, known: ["failuresPerTimedLockout", "timedLockoutSeconds", "failuresForPermanentLockout"], at: base)
+            if let x = thresholds["failuresPerTimedLockout"], let n = r.integer(x, base + ".failuresPerTimedLockout") {
+                policy[keyPath: path].failuresPerTimedLockout = n
+            }
+            if let x = thresholds["timedLockoutSeconds"], let n = r.number(x, base + ".timedLockoutSeconds") {
+                policy[keyPath: path].timedLockoutSeconds = n
+            }
+            if let x = thresholds["failuresForPermanentLockout"], let n = r.integer(x, base + ".failuresForPermanentLockout") {
+                policy[keyPath: path].failuresForPermanentLockout = n
+            }
+        }
+    }
+}
+
+extension ConfigReader {
+    /// A Unix socket path: absolute and short enough for `sun_path` (107 bytes).
+    mutating func socketPath(_ value: Any, _ path: String) -> String? {
+        guard let text = string(value, path) else { return nil }
+        guard text.hasPrefix("/") else {
+            problem(path, "'\(text)' is not an absolute path; use e.g. /run/fpmod/\(path.hasPrefix("events") ? "events" : "control").sock")
+            return nil
+        }
+        guard text.utf8.count <= 107 else {
+            problem(path, "is \(text.utf8.count) bytes long; a Unix socket path can have at most 107")
+            return nil
+        }
+        return text
+    }
+}

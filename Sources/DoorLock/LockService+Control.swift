@@ -1,0 +1,157 @@
+import AccessPolicy
+import Foundation
+import Posix
+import TemplateStore
+
+/// The control socket: one command per line, one JSON reply line each.
+/// `status` · `pin [USER] PIN` · `unlock ADMIN PIN` · `clear ADMIN PIN` · `scan`
+extension LockService {
+    static let controlUsage = "commands: status, pin [USER] PIN, unlock ADMIN PIN, clear ADMIN PIN, scan"
+
+    func acceptClients() {
+        while let connection = try? control.accept(deadline: .now) {
+            clients.append(connection)
+        }
+    }
+
+    func serviceClient(_ client: UnixConnection) {
+        while true {
+            let line: String?
+            do { line = try client.readLine(deadline: .now) } catch {
+                dropClient(client)
+                return
+            }
+            guard let line else { break }
+            handleCommand(line, from: client)
+        }
+        if client.isClosedByPeer { dropClient(client) }
+    }
+
+    func dropClient(_ client: UnixConnection) {
+        client.close()
+        clients.removeAll { $0 === client }
+        for (id, waiting) in pendingReplies where waiting === client { pendingReplies[id] = nil }
+    }
+
+    func reply(_ client: UnixConnection, _ pairs: [(String, String)]) {
+        do { try client.send(line: JSONText.object(pairs), deadline: .now + .milliseconds(200)) } catch { dropClient(client) }
+    }
+
+    func replyError(_ client: UnixConnection, _ message: String) {
+        reply(client, [("ok", "false"), ("error", JSONText.string(message))])
+    }
+
+    func handleCommand(_ line: String, from client: UnixConnection) {
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        guard let verb = words.first?.lowercased() else { return replyError(client, "empty command; " + Self.controlUsage) }
+        let arguments = Array(words.dropFirst())
+        switch verb {
+        case "status":
+            reply(client, statusPairs())
+        case "scan":
+            guard moduleConnected else { return replyError(client, "the fingerprint module is not connected; check the wiring and the log") }
+            guard !scanInFlight else { return replyError(client, "a scan is already running; retry when it has finished") }
+            requestScan(edge: Monotonic.nanoseconds())
+            reply(client, [("ok", "true"), ("result", JSONText.string("scanning"))])
+        case "pin":
+            guard (1...2).contains(arguments.count) else { return replyError(client, "usage: pin [USER] PIN") }
+            checkPin(user: arguments.count == 2 ? arguments[0] : nil, pin: arguments.last!, action: .pin, client: client)
+        case "unlock", "clear":
+            guard arguments.count == 2 else { return replyError(client, "usage: \(verb) ADMIN PIN") }
+            checkPin(user: arguments[0], pin: arguments[1], action: verb == "unlock" ? .adminUnlock : .adminClear, client: client)
+        case "list", "enroll", "delete":
+            replyError(client, "'\(verb)' through the service is not available in this build; stop the service (systemctl stop fpmod) and run fpmod \(verb) directly")
+        default:
+            replyError(client, "unknown command '\(verb)'; " + Self.controlUsage)
+        }
+    }
+
+    func statusPairs() -> [(String, String)] {
+        let status = state.status(at: clock.now(), config: policy.config)
+        let lockout: String
+        var pairs: [(String, String)] = [("ok", "true")]
+        switch status.fingerprintLockout {
+        case .none: lockout = "none"
+        case .timed(let remaining):
+            lockout = "timed"
+            pairs.append(("lockoutRemainingSeconds", JSONText.number(remaining.rounded(.up))))
+        case .permanent: lockout = "permanent"
+        }
+        pairs += [
+            ("locked", status.isUnlocked ? "false" : "true"),
+            ("relay", relayOn ? "true" : "false"),
+            ("door", JSONText.string(status.doorOpen.map { $0 ? "open" : "closed" } ?? "unknown")),
+            ("module", JSONText.string(moduleConnected ? "connected" : "disconnected")),
+            ("scanInFlight", scanInFlight ? "true" : "false"),
+            ("fingerprintLockout", JSONText.string(lockout)),
+            ("failures", String(status.consecutiveFingerprintFailures)),
+            ("pinFailures", String(status.consecutivePinFailures)),
+            ("pinRequired", "[" + status.pinRequired.map { JSONText.string($0.rawValue) }.joined(separator: ",") + "]"),
+            ("pinOnly", status.pinOnly.map { JSONText.string($0.description) } ?? "null"),
+            ("tamper", status.tamperSwitchActive ? "true" : "false"),
+        ]
+        return pairs
+    }
+
+    /// Verifies off the loop (memory-hard hash), then `finishPinCheck` decides on the loop.
+    func checkPin(user: String?, pin: String, action: PinCheck.Action, client: UnixConnection) {
+        let id = nextRequestID
+        nextRequestID += 1
+        pendingReplies[id] = client
+        let store = self.store
+        let thread = Thread { [weak self] in
+            var check = PinCheck(requestID: id, action: action, user: user, correct: false, isAdmin: false)
+            do {
+                if let user {
+                    if let record = try store.user(named: user) {
+                        check.isAdmin = record.role == .admin
+                        check.correct = try store.verifyPIN(pin, for: user)
+                    }
+                } else {
+                    for record in try store.users() where record.hasPIN {
+                        if try store.verifyPIN(pin, for: record.name) {
+                            check.user = record.name
+                            check.isAdmin = record.role == .admin
+                            check.correct = true
+                            break
+                        }
+                    }
+                }
+            } catch {
+                check.problem = String(describing: error)
+            }
+            self?.post(.pinChecked(check))
+        }
+        thread.start()
+    }
+
+    func finishPinCheck(_ check: PinCheck) {
+        let client = pendingReplies.removeValue(forKey: check.requestID)
+        if let problem = check.problem {
+            if let client { replyError(client, "PIN check failed: \(problem)") }
+            return
+        }
+        let needsAdmin = check.action != .pin
+        if needsAdmin && check.correct && !check.isAdmin {
+            decide(.pinEntered(user: check.user, correct: false))
+            if let client { replyError(client, "\(check.user ?? "that user") is not an admin; admin commands need an admin's name and PIN") }
+            return
+        }
+        let effects: [PolicyEffect]
+        if check.action == .adminClear && check.correct {
+            effects = decide(.adminClear)
+        } else {
+            effects = decide(.pinEntered(user: check.user, correct: check.correct, isAdmin: check.isAdmin && needsAdmin || check.isAdmin))
+        }
+        guard let client else { return }
+        if let denial = effects.lazy.compactMap({ effect -> DenyReason? in
+            if case .deny(let reason) = effect { return reason } else { return nil }
+        }).first {
+            reply(client, [("ok", "false"), ("result", JSONText.string("denied")), ("reason", JSONText.string(denial.description))])
+        } else if effects.contains(where: { if case .unlock = $0 { true } else { false } }) {
+            reply(client, [("ok", "true"), ("result", JSONText.string("unlocked"))] + (check.user.map { [("user", JSONText.string($0))] } ?? []))
+        } else {
+            reply(client, [("ok", "true"), ("result", JSONText.string(check.action == .adminClear ? "cleared" : "accepted"))])
+        }
+    }
+}

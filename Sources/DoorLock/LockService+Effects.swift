@@ -1,0 +1,150 @@
+import AccessPolicy
+import Foundation
+import GPIO
+import Posix
+import TemplateStore
+
+/// What a decision is about, for the audit row, the events and the hooks.
+struct DecisionContext {
+    var timing: ScanTiming?
+    var user: String?
+    var slot: Int?
+    var score: Int?
+}
+
+extension LockService {
+    /// Runs the policy on `event` and executes its effects: actuators first (so the relay is
+    /// not kept waiting by the audit write), then audit, events, hooks and persistence.
+    @discardableResult
+    func decide(_ event: PolicyEvent, context: DecisionContext = DecisionContext()) -> [PolicyEffect] {
+        let (next, effects) = policy.decide(state, event, now: clock.now())
+        state = next
+        var context = context
+        if context.timing != nil { context.timing?.decision = Monotonic.nanoseconds() }
+        for effect in effects {
+            switch effect {
+            case .unlock:
+                setRelay(true)
+                if context.timing != nil { context.timing?.relayOn = Monotonic.nanoseconds() }
+                relayOffAt = nil
+            case .relayPulse(let seconds):
+                relayOffAt = .now + .milliseconds(Int64(seconds * 1000))
+            case .lock:
+                setRelay(false)
+                relayOffAt = nil
+            case .led(let pattern):
+                showLED(pattern, revert: pattern == .match || pattern == .deny)
+            case .buzzer(let pattern):
+                sound(pattern)
+            default:
+                break
+            }
+        }
+        for effect in effects { record(effect, context) }
+        return effects
+    }
+
+    private func record(_ effect: PolicyEffect, _ context: DecisionContext) {
+        switch effect {
+        case let .unlock(reason, user, _):
+            runHook(config.hooks.onUnlock, event: "unlock", user: user, slot: context.slot, extra: ["FPMOD_REASON": reason.rawValue])
+        case .deny(let reason):
+            runHook(config.hooks.onDeny, event: "deny", user: context.user, slot: context.slot, extra: ["FPMOD_REASON": reason.description])
+        case let .audit(name, user, detail):
+            let scanRow = context.timing != nil
+            do {
+                try store.appendAudit(event: name, user: user, slot: scanRow ? context.slot : nil,
+                                      score: scanRow ? context.score : nil, latencyJSON: context.timing?.json, detail: detail)
+            } catch {
+                log("audit row '\(name)' not written: \(error)")
+            }
+        case let .event(name, fields):
+            emit(LockEvent(name: name, fields: fields, timing: context.timing))
+            if name == "lockout" || name == "lockout-permanent" {
+                runHook(config.hooks.onLockout, event: name, user: nil, slot: nil, extra: [:])
+            }
+        case .alarm(let kind):
+            runHook(config.hooks.onAlarm, event: "alarm", user: nil, slot: nil, extra: ["FPMOD_ALARM": kind.rawValue])
+        case .duressAlarm(let user):
+            // Silent: no public event, LED or buzzer; only the hook, the audit log and the observer.
+            runHook(config.hooks.onDuress, event: "duress", user: user, slot: context.slot, extra: [:])
+            _ = try? store.appendAudit(event: "duress", user: user, slot: context.slot, score: context.score,
+                                   latencyJSON: context.timing?.json, detail: "duress finger used")
+            emit(LockEvent(name: "duress", fields: ["user": user], timing: context.timing, isPublic: false))
+        case let .setFingerprintUnlock(user, enabled):
+            try? store.setFingerprintUnlock(enabled, for: user)
+        case .persist:
+            if let data = try? JSONEncoder().encode(state), let json = String(data: data, encoding: .utf8) {
+                do { try store.setValue(json, forKey: Self.policyStateKey) } catch { log("policy state not saved: \(error)") }
+            }
+        default:
+            break
+        }
+    }
+
+    func emit(_ event: LockEvent) {
+        if event.isPublic { events?.publish(event.jsonLine) }
+        shared.withLock { $0.eventCount += 1 }
+        onEvent?(event)
+    }
+
+    func setRelay(_ on: Bool) {
+        relayOn = on
+        do { try outputs[.relay]?.set(on) } catch { log("relay: \(error)") }
+    }
+
+    func showLED(_ pattern: LedPattern, revert: Bool) {
+        if usesAura {
+            worker?.submit(.aura(pattern))
+        } else {
+            try? outputs[.ledGreen]?.set(pattern == .match)
+            try? outputs[.ledRed]?.set(pattern == .deny || pattern == .lockout)
+        }
+        ledRevertAt = revert ? .now + options.feedbackDuration : (pattern == .idle ? nil : ledRevertAt)
+        if pattern == .lockout { ledRevertAt = nil }
+    }
+
+    func sound(_ pattern: BuzzerPattern) {
+        guard let buzzer = outputs[.buzzer] else { return }
+        let length: Duration = switch pattern {
+        case .accept: .milliseconds(120)
+        case .deny: .milliseconds(400)
+        case .retry: .milliseconds(60)
+        case .lockout: .seconds(1)
+        }
+        try? buzzer.set(true)
+        buzzerOffAt = .now + length
+    }
+
+    func runHook(_ argv: [String]?, event: String, user: String?, slot: Int?, extra: [String: String]) {
+        guard let argv, !argv.isEmpty else { return }
+        var environment = extra
+        environment["FPMOD_EVENT"] = event
+        environment["FPMOD_USER"] = user ?? ""
+        environment["FPMOD_SLOT"] = slot.map(String.init) ?? ""
+        hooks.spawn(argv, environment: environment)
+    }
+
+    /// SIGHUP: a valid new config replaces the policy, hooks and LEDs; an invalid one is refused
+    /// and the old one kept. Lines, sockets and the port change only with a restart.
+    func reloadConfiguration() {
+        guard let configLoader else { return }
+        do {
+            let fresh = try configLoader()
+            var restart: [String] = []
+            if fresh.board != config.board || fresh.gpio != config.gpio || fresh.touchActiveLow != config.touchActiveLow { restart.append("gpio") }
+            if fresh.serialPort != config.serialPort || fresh.baudRate != config.baudRate || fresh.address != config.address
+                || fresh.password != config.password || fresh.family != config.family { restart.append("module") }
+            if fresh.eventsSocket != config.eventsSocket || fresh.controlSocket != config.controlSocket { restart.append("sockets") }
+            config = fresh
+            policy = AccessPolicy(config: fresh.policy)
+            var fields: [String: String] = [:]
+            if !restart.isEmpty { fields["restartNeededFor"] = restart.joined(separator: ",") }
+            emit(LockEvent(name: "config-reloaded", fields: fields))
+            log("configuration reloaded" + (restart.isEmpty ? "" : "; restart to apply changes to " + restart.joined(separator: ", ")))
+        } catch {
+            emit(LockEvent(name: "config-invalid", fields: ["reason": String(describing: error)]))
+            log("configuration NOT reloaded, keeping the running one: \(error)")
+        }
+    }
+}

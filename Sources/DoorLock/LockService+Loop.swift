@@ -1,0 +1,293 @@
+import AccessPolicy
+import Foundation
+import GPIO
+import Glibc
+import Posix
+import TemplateStore
+import FingerprintProtocol
+
+extension LockService {
+    /// Requests the lines, opens the sockets, restores the policy state and starts the worker.
+    func prepare() throws {
+        guard !prepared else { return }
+        let identity = try? store.moduleIdentity()
+        let family = config.family ?? identity.flatMap { ModuleFamilyName.parse($0.family) }
+        let lines = config.resolvedLines(preset: preset, family: family)
+        do {
+            for (role, line) in lines.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                let offset = line.name.flatMap { chip.lineOffset(named: $0) } ?? line.offset
+                do {
+                    if role.isOutput {
+                        outputs[role] = try chip.requestOutput(offset: offset, consumer: "fpmod-\(role.rawValue)",
+                                                               initialValue: false, activeLow: line.activeLow)
+                    } else {
+                        inputs[role] = try chip.requestInput(offset: offset, consumer: "fpmod-\(role.rawValue)",
+                                                             edges: .both, bias: line.bias, activeLow: line.activeLow)
+                    }
+                } catch { throw LockServiceError.line(role, error) }
+            }
+            for path in [options.eventsSocket, options.controlSocket] {
+                try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                         withIntermediateDirectories: true)
+            }
+            do { events = try EventHub(path: options.eventsSocket) } catch { throw LockServiceError.socket(path: options.eventsSocket, error) }
+            do { control = try UnixListener(path: options.controlSocket, mode: 0o660) } catch {
+                throw LockServiceError.socket(path: options.controlSocket, error)
+            }
+        } catch {
+            releaseLines()
+            events?.close()
+            throw error
+        }
+        if let json = try? store.value(forKey: Self.policyStateKey), let data = json.data(using: .utf8),
+           let restored = try? JSONDecoder().decode(PolicyState.self, from: data) {
+            state = restored
+        }
+        hooks.onFailure = { [log] in log($0) }
+        decide(.started)
+        if let digest = try? store.enrolledSetDigest() { decide(.enrolledSetChanged(digest: digest)) }
+        if let door = inputs[.doorContact], let open = try? door.value() { decide(open ? .doorOpened : .doorClosed) }
+        if let tamper = inputs[.tamper], (try? tamper.value()) == true { decide(.tamper(active: true)) }
+        touchArmed = !((try? inputs[.touch]?.value()) ?? false)
+
+        var settings = ModuleWorker.Settings()
+        settings.pollInterval = inputs[.touch] == nil ? .milliseconds(config.scanIntervalMs) : nil
+        settings.backoffInitial = options.backoffInitial
+        settings.backoffMaximum = options.backoffMaximum
+        settings.healthCheckInterval = options.healthCheckInterval
+        settings.useAura = usesAura
+        settings.expectedIdentity = identity
+        worker = ModuleWorker(factory: moduleFactory, settings: settings) { [weak self] report in
+            self?.post(.worker(report))
+        }
+        worker.start()
+        if let interval = notifier.watchdogInterval { watchdogAt = .now + interval }
+        notifier.notify("READY=1\nSTATUS=locked; waiting for the fingerprint module")
+        prepared = true
+        publishSnapshot(running: true)
+    }
+
+    var usesAura: Bool {
+        switch config.leds {
+        case .aura?: true
+        case .gpio?, .none?: false
+        case nil: config.family == .r50x && outputs[.ledGreen] == nil && outputs[.ledRed] == nil
+        }
+    }
+
+    /// The loop: one poll, then everything that became ready, until stopped.
+    func loop() {
+        while !stopFlag.withLock({ $0 }) {
+            var descriptors: [(FileDescriptor, PollEvents)] = [(wakeup.fileDescriptor, .readable)]
+            if let signals { descriptors.append((signals.fileDescriptor, .readable)) }
+            descriptors.append((control.fileDescriptor, .readable))
+            descriptors.append((events.listener.fileDescriptor, .readable))
+            let clientList = clients
+            let subscriberList = events.subscribers
+            for client in clientList { descriptors.append((client.fileDescriptor, .readable)) }
+            for subscriber in subscriberList { descriptors.append((subscriber.fileDescriptor, .readable)) }
+            let inputList = inputs.filter { $0.value.fileDescriptor >= 0 }.sorted { $0.key.rawValue < $1.key.rawValue }
+            for (_, line) in inputList { descriptors.append((FileDescriptor(rawValue: line.fileDescriptor), .readable)) }
+
+            let ready: [PollEvents]
+            do {
+                ready = try poll(descriptors, deadline: nextWake())
+            } catch {
+                log("poll failed: \(error); retrying")
+                continue
+            }
+            var index = 0
+            func take() -> Bool {
+                defer { index += 1 }
+                return !ready[index].isEmpty
+            }
+            if take() { _ = wakeup.drain() }
+            if signals != nil, take() { handleSignals() }
+            if take() { acceptClients() }
+            if take() { events.acceptAll() }
+            for client in clientList where take() { serviceClient(client) }
+            for subscriber in subscriberList where take() { events.serviceReadable(subscriber) }
+            for (role, line) in inputList where take() { handleEdges(role, line) }
+            drainInbox()
+            fireTimers()
+            publishSnapshot(running: true)
+        }
+        shutdown()
+    }
+
+    /// The earliest timer: policy deadline, relay pulse end, LED/buzzer, watchdog, hook reaping.
+    func nextWake() -> ContinuousClock.Instant? {
+        var candidates: [ContinuousClock.Instant] = [relayOffAt, ledRevertAt, buzzerOffAt, watchdogAt].compactMap { $0 }
+        if let deadline = policy.nextDeadline(state) {
+            let seconds = deadline.monotonic - clock.now().monotonic
+            candidates.append(.now + .milliseconds(Int64(max(0, seconds) * 1000) + 1))
+        }
+        if !hooks.running.isEmpty { candidates.append(.now + .milliseconds(500)) }
+        return candidates.min()
+    }
+
+    func fireTimers() {
+        let now = ContinuousClock.now
+        if let at = relayOffAt, at <= now {
+            relayOffAt = nil
+            setRelay(false)
+        }
+        if let at = ledRevertAt, at <= now {
+            ledRevertAt = nil
+            showLED(.idle, revert: false)
+        }
+        if let at = buzzerOffAt, at <= now {
+            buzzerOffAt = nil
+            try? outputs[.buzzer]?.set(false)
+        }
+        if let at = watchdogAt, at <= now, let interval = notifier.watchdogInterval {
+            notifier.notify("WATCHDOG=1")
+            watchdogAt = now + interval
+        }
+        if let deadline = policy.nextDeadline(state), deadline.monotonic <= clock.now().monotonic {
+            decide(.tick)
+        }
+        hooks.reap()
+    }
+
+    func handleEdges(_ role: LineRole, _ line: any InputLine) {
+        guard let edges = try? line.readEvents() else { return }
+        for edge in edges {
+            let active = edge.kind == .rising
+            switch role {
+            case .touch:
+                if active {
+                    emit(LockEvent(name: "touch"))
+                    if touchArmed && !scanInFlight && moduleConnected {
+                        touchArmed = false
+                        requestScan(edge: edge.timestampNanoseconds)
+                    }
+                } else {
+                    touchArmed = true
+                }
+            case .exitButton:
+                if active { decide(.exitButton) }
+            case .doorContact:
+                decide(active ? .doorOpened : .doorClosed)
+            case .tamper:
+                decide(.tamper(active: active))
+            default:
+                break
+            }
+        }
+    }
+
+    func requestScan(edge: UInt64) {
+        scanInFlight = true
+        worker.submit(.scan(edge: edge))
+    }
+
+    func handleSignals() {
+        guard let received = try? signals?.read() else { return }
+        for signal in received {
+            switch signal {
+            case SIGTERM, SIGINT: stopFlag.withLock { $0 = true }
+            case SIGHUP: reloadConfiguration()
+            default: break  // SIGCHLD: hooks are reaped below
+            }
+        }
+        hooks.reap()
+    }
+
+    func drainInbox() {
+        let messages = inbox.withLock { inbox in
+            defer { inbox.removeAll() }
+            return inbox
+        }
+        for message in messages {
+            switch message {
+            case .worker(let report): handleWorker(report)
+            case .pinChecked(let check): finishPinCheck(check)
+            }
+        }
+    }
+
+    func handleWorker(_ report: WorkerReport) {
+        switch report {
+        case .connected(let family, let capacity):
+            moduleConnected = true
+            notifier.notify("STATUS=locked; module \(family) connected")
+            if !state.moduleConnected { decide(.moduleReconnected) } else {
+                emit(LockEvent(name: "module-ready", fields: ["family": family, "capacity": capacity.map(String.init) ?? "unknown"]))
+            }
+        case .disconnected(let reason):
+            moduleConnected = false
+            notifier.notify("STATUS=locked; fingerprint module not answering, retrying")
+            decide(.moduleDisconnected)
+            log("fingerprint module: \(reason)")
+        case .scanned(let outcome, var timing):
+            scanInFlight = false
+            handleScan(outcome, &timing)
+        case .lifted:
+            touchArmed = true
+        case .tamper(let reason):
+            decide(.moduleTamper(reason))
+        }
+    }
+
+    /// Maps a scan to a policy event (looking the slot up in the store) and executes the decision.
+    func handleScan(_ outcome: ScanOutcome, _ timing: inout ScanTiming) {
+        var context = DecisionContext(timing: timing)
+        let event: PolicyEvent
+        switch outcome {
+        case let .match(slot, score):
+            context.slot = slot
+            context.score = score
+            guard let finger = try? store.finger(atSlot: slot) else {
+                event = .moduleTamper(.unknownSlot(slot))
+                break
+            }
+            let user = try? store.user(named: finger.user)
+            context.user = finger.user
+            event = .fingerMatched(user: finger.user, slot: slot, score: score, isAdmin: user?.role == .admin,
+                                   isDuress: finger.label.lowercased().hasPrefix("duress"),
+                                   fingerprintUnlockEnabled: user?.fingerprintUnlock ?? true)
+        case .noMatch: event = .fingerNotMatched
+        case .retryScan: event = .captureRejected(.poorQuality)
+        case .misplaced: event = .captureRejected(.misplaced)
+        case .disconnected: return
+        }
+        decide(event, context: context)
+    }
+
+    func publishSnapshot(running: Bool) {
+        let snapshot = Snapshot(running: running, relayOn: relayOn, scanInFlight: scanInFlight,
+                                moduleConnected: moduleConnected, policy: state,
+                                eventCount: shared.withLock { $0.eventCount })
+        shared.withLock { $0 = snapshot }
+    }
+
+    func releaseLines() {
+        for (_, line) in outputs { line.release() }
+        for (_, line) in inputs { line.release() }
+        outputs.removeAll()
+        inputs.removeAll()
+    }
+
+    /// Fail secure: relay off and the policy locked, then everything released.
+    func shutdown() {
+        notifier.notify("STOPPING=1")
+        setRelay(false)
+        relayOffAt = nil
+        worker.stop()
+        drainInbox()
+        for client in clients { client.close() }
+        clients.removeAll()
+        control.close()
+        events.close()
+        _ = try? store.appendAudit(event: "stopped", detail: "service stopped; relay off, door locked")
+        releaseLines()
+        hooks.reap()
+        publishSnapshot(running: false)
+    }
+}
+
+/// Family names as the store keeps them.
+enum ModuleFamilyName {
+    static func parse(_ text: String) -> FingerprintProtocol.ModuleFamily? { FingerprintProtocol.ModuleFamily(rawValue: text) }
+}

@@ -1,0 +1,132 @@
+import AccessPolicy
+import FingerprintModule
+import FingerprintProtocol
+import Foundation
+import Posix
+import SerialPort
+import TemplateStore
+
+/// What the worker tells the service loop.
+public enum WorkerReport: Sendable, Equatable {
+    /// The module answered the opening sequence (at start or after a loss).
+    case connected(family: String, capacity: Int?)
+    /// The module stopped answering or could not be opened; retries follow with backoff.
+    case disconnected(String)
+    /// A scan finished (`timing.edge` is the request's edge stamp).
+    case scanned(ScanOutcome, ScanTiming)
+    /// Without a touch line: the finger was lifted after a scan (the next scan may start).
+    case lifted
+    /// The module is not the paired one.
+    case tamper(ModuleTamperReason)
+}
+
+/// The one thread that owns the `FingerprintModule` (which is not thread-safe): it runs scans
+/// and LED commands from a queue, polls GenImg when there is no touch line, and re-opens a
+/// module that stopped answering with growing backoff. The service loop never waits for it:
+/// results come back through `post`.
+final class ModuleWorker: @unchecked Sendable {
+    enum Job: Sendable, Equatable {
+        case scan(edge: UInt64)
+        case aura(LedPattern)
+    }
+
+    struct Settings: Sendable {
+        /// nil: a touch line triggers scans; otherwise GenImg polls at this interval.
+        var pollInterval: Duration?
+        var backoffInitial: Duration = .seconds(1)
+        var backoffMaximum: Duration = .seconds(30)
+        /// How often an idle module is asked whether it is alive (with a touch line).
+        var healthCheckInterval: Duration = .seconds(60)
+        var useAura = false
+        /// The paired module, to recognise a swapped one.
+        var expectedIdentity: ModuleIdentity?
+    }
+
+    private let factory: @Sendable () throws -> FingerprintModule
+    private let settings: Settings
+    private let post: @Sendable (WorkerReport) -> Void
+    private let condition = NSCondition()
+    private var jobs: [Job] = []
+    private var stopping = false
+    private var pollingEnabled = true
+    private let finished = DispatchSemaphore(value: 0)
+    private var started = false
+
+    init(factory: @escaping @Sendable () throws -> FingerprintModule, settings: Settings,
+         post: @escaping @Sendable (WorkerReport) -> Void) {
+        self.factory = factory
+        self.settings = settings
+        self.post = post
+    }
+
+    func start() {
+        started = true
+        let thread = Thread { [self] in
+            var loop = WorkerLoop(worker: self)
+            loop.run()
+            finished.signal()
+        }
+        thread.name = "fpmod-module"
+        thread.start()
+    }
+
+    func submit(_ job: Job) {
+        condition.lock()
+        // A newer LED state replaces one not yet shown.
+        if case .aura = job { jobs.removeAll { if case .aura = $0 { true } else { false } } }
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Asks the thread to finish (after the command in flight) and waits up to `timeout` for it.
+    func stop(timeout: Duration = .seconds(5)) {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        condition.unlock()
+        if started { _ = finished.wait(timeout: .now() + .milliseconds(Int(timeout.components.seconds * 1000))) }
+    }
+
+    // MARK: Used by the loop on the worker thread
+
+    var config: Settings { settings }
+
+    func report(_ report: WorkerReport) { post(report) }
+
+    func open() throws -> FingerprintModule { try factory() }
+
+    /// The next job, or nil when `until` passes first; `.none` overall when stopping.
+    func nextJob(until deadline: Date) -> Job?? {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if stopping { return .none }
+            if !jobs.isEmpty { return .some(jobs.removeFirst()) }
+            if !condition.wait(until: deadline) { return stopping ? .none : .some(nil) }
+        }
+    }
+
+    /// Sleeps until `deadline` unless stopping; false when stopping.
+    func pause(until deadline: Date) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while !stopping {
+            if !condition.wait(until: deadline) { break }
+        }
+        return !stopping
+    }
+
+    var isStopping: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return stopping
+    }
+}
+
+extension Duration {
+    var timeInterval: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}

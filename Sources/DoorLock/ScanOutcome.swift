@@ -1,0 +1,57 @@
+import FingerprintProtocol
+
+/// What one scan found, in fprintd's vocabulary (plus the slot and score of a match).
+public enum ScanOutcome: Sendable, Equatable {
+    case match(slot: Int, score: Int)
+    case noMatch
+    /// Poor image: extraction failed; lift and press again.
+    case retryScan(ConfirmationCode)
+    /// The touch line fired but the sensor saw no finger.
+    case misplaced
+    /// The module stopped answering during the scan.
+    case disconnected(String)
+
+    /// The public event name (`match`, `no-match`, `retry-scan`, `misplaced`, `disconnected`).
+    public var name: String {
+        switch self {
+        case .match: "match"
+        case .noMatch: "no-match"
+        case .retryScan: "retry-scan"
+        case .misplaced: "misplaced"
+        case .disconnected: "disconnected"
+        }
+    }
+}
+
+/// Monotonic nanosecond stamps (CLOCK_MONOTONIC, the GPIO event clock) of one unlock's stages;
+/// 0 = the stage did not happen.
+public struct ScanTiming: Sendable, Equatable {
+    /// The touch edge (kernel timestamp), or when the scan was requested without one.
+    public var edge: UInt64 = 0
+    public var captureStart: UInt64 = 0
+    public var captureEnd: UInt64 = 0
+    public var extractEnd: UInt64 = 0
+    public var searchEnd: UInt64 = 0
+    /// The policy decided.
+    public var decision: UInt64 = 0
+    /// The relay was energised (0 when the decision did not unlock).
+    public var relayOn: UInt64 = 0
+
+    public init() {}
+
+    /// Milliseconds from the edge to each stage that happened, in stage order.
+    public var millisecondsFromEdge: [(stage: String, milliseconds: Double)] {
+        let stages: [(String, UInt64)] = [("captureStart", captureStart), ("captureEnd", captureEnd),
+                                          ("extractEnd", extractEnd), ("searchEnd", searchEnd),
+                                          ("decision", decision), ("relayOn", relayOn)]
+        return stages.compactMap { name, stamp in
+            guard stamp != 0, edge != 0, stamp >= edge else { return nil }
+            return (name, Double((stamp - edge) / 1000) / 1000)
+        }
+    }
+
+    /// `{"captureStart":0.4,…}` for the audit row and the event.
+    public var json: String {
+        "{" + millisecondsFromEdge.map { "\"\($0.stage)\":\(JSONText.number($0.milliseconds))" }.joined(separator: ",") + "}"
+    }
+}

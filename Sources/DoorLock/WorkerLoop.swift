@@ -1,0 +1,152 @@
+import AccessPolicy
+import FingerprintModule
+import FingerprintProtocol
+import Foundation
+import Posix
+import SerialPort
+import TemplateStore
+
+/// The worker thread's state and loop; the module never leaves this thread.
+struct WorkerLoop {
+    let worker: ModuleWorker
+    var module: FingerprintModule?
+    var backoff: Duration
+    /// Polling mode: a scan happened and the finger has not been lifted yet.
+    var awaitingLift = false
+    var reportedDown = false
+
+    init(worker: ModuleWorker) {
+        self.worker = worker
+        backoff = worker.config.backoffInitial
+    }
+
+    mutating func run() {
+        while !worker.isStopping {
+            guard let module else {
+                connect()
+                continue
+            }
+            let idle = worker.config.pollInterval ?? worker.config.healthCheckInterval
+            guard case .some(let job) = worker.nextJob(until: Date().addingTimeInterval(idle.timeInterval)) else { break }
+            switch job {
+            case .scan(let edge)?:
+                scan(module, edge: edge, misplacedIfEmpty: true)
+            case .aura(let pattern)?:
+                do { try Self.show(pattern, on: module) } catch { lost(error) }
+            case nil:
+                if worker.config.pollInterval != nil { poll(module) } else { checkHealth(module) }
+            }
+        }
+        if let module { Self.close(module) }
+    }
+
+    /// One opening attempt; on failure, waits out the backoff (doubling up to the maximum).
+    private mutating func connect() {
+        do {
+            let opened = try worker.open()
+            if let expected = worker.config.expectedIdentity, let reason = Self.mismatch(opened, expected) {
+                Self.close(opened)
+                worker.report(.tamper(reason))
+                throw WorkerFailure(reason.description)
+            }
+            _ = try? opened.readIndexTable()
+            module = opened
+            backoff = worker.config.backoffInitial
+            reportedDown = false
+            worker.report(.connected(family: opened.family?.rawValue ?? "unknown", capacity: opened.capacity))
+            if worker.config.useAura { try? Self.show(.idle, on: opened) }
+        } catch {
+            if let error = error as? ModuleError, error.confirmationCode == .wrongPassword {
+                worker.report(.tamper(.moduleSwapped))
+            }
+            if !reportedDown {
+                reportedDown = true
+                worker.report(.disconnected(String(describing: error)))
+            }
+            _ = worker.pause(until: Date().addingTimeInterval(backoff.timeInterval))
+            backoff = min(backoff * 2, worker.config.backoffMaximum)
+        }
+    }
+
+    private mutating func scan(_ module: FingerprintModule, edge: UInt64, misplacedIfEmpty: Bool) {
+        var timing = ScanTiming()
+        timing.edge = edge
+        var stages = IdentifyTiming()
+        let outcome: ScanOutcome
+        do {
+            switch try module.identify(timing: &stages) {
+            case let .match(slot, score): outcome = .match(slot: slot, score: score)
+            case .noMatch: outcome = .noMatch
+            case .noFinger:
+                if !misplacedIfEmpty { return }
+                outcome = .misplaced
+            case let .poorImage(code): outcome = .retryScan(code)
+            }
+        } catch let error where !error.isTransportFailure && error.confirmationCode != nil {
+            outcome = .retryScan(error.confirmationCode!)
+        } catch {
+            worker.report(.scanned(.disconnected(error.description), timing))
+            lost(error)
+            return
+        }
+        timing.captureStart = stages.captureStart
+        timing.captureEnd = stages.captureEnd
+        timing.extractEnd = stages.extractEnd
+        timing.searchEnd = stages.searchEnd
+        if timing.edge == 0 { timing.edge = stages.captureStart }
+        if worker.config.pollInterval != nil { awaitingLift = true }
+        worker.report(.scanned(outcome, timing))
+    }
+
+    /// No touch line: GenImg says whether a finger is there.
+    private mutating func poll(_ module: FingerprintModule) {
+        if awaitingLift {
+            do {
+                if try module.captureImage() == .noFinger {
+                    awaitingLift = false
+                    worker.report(.lifted)
+                }
+            } catch { lost(error) }
+            return
+        }
+        scan(module, edge: Monotonic.nanoseconds(), misplacedIfEmpty: false)
+    }
+
+    private mutating func checkHealth(_ module: FingerprintModule) {
+        do { try module.handshake() } catch { lost(error) }
+    }
+
+    private mutating func lost(_ error: any Error) {
+        if let module { Self.close(module) }
+        module = nil
+        awaitingLift = false
+        reportedDown = true
+        worker.report(.disconnected(String(describing: error)))
+        _ = worker.pause(until: Date().addingTimeInterval(backoff.timeInterval))
+        backoff = min(backoff * 2, worker.config.backoffMaximum)
+    }
+
+    static func close(_ module: FingerprintModule) {
+        (module.transport as? SerialPort)?.close()
+    }
+
+    static func mismatch(_ module: FingerprintModule, _ expected: ModuleIdentity) -> ModuleTamperReason? {
+        if let family = module.family, family.rawValue != expected.family { return .moduleSwapped }
+        if let capacity = module.capacity, expected.capacity > 0, capacity != expected.capacity { return .moduleSwapped }
+        return nil
+    }
+
+    static func show(_ pattern: LedPattern, on module: FingerprintModule) throws {
+        switch pattern {
+        case .idle: try module.setAuraLED(.breathing, color: .blue, speed: 0x80, count: 0)
+        case .match: try module.setAuraLED(.on, color: .green, speed: 0, count: 0)
+        case .deny: try module.setAuraLED(.flashing, color: .red, speed: 0x20, count: 3)
+        case .lockout: try module.setAuraLED(.on, color: .red, speed: 0, count: 0)
+        }
+    }
+}
+
+struct WorkerFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
