@@ -127,12 +127,20 @@ enum Program {
                 options: [.flag("fast", help: "Skip the pauses between scenes.")]),
             CommandSpec(
                 name: "bench", abstract: "Measure identify latency per stage against the wire and module limit.",
+                discussion: """
+                    Without --port, runs against a simulator in this process (datasheet timing, replies paced at \
+                    --baud) with --templates templates written straight into its library. Each stage is set against \
+                    its limit: wire time of the bytes (bytes × 10 / baud) plus the module's own time (the simulator's \
+                    timing model; unknown on real hardware). The default run takes about 30 s; --sweep adds a few minutes.
+                    """,
                 options: [
-                    .option("cycles", short: "n", valueName: "N", help: "Identify cycles.", default: "100"),
+                    .option("cycles", short: "n", valueName: "N", help: "Identify cycles (0 skips them).", default: "50"),
                     .option("templates", valueName: "N", help: "Templates enrolled before measuring (simulator only).", default: "10"),
                     .option("timing", valueName: "MODE", help: "Simulator timing.", default: "datasheet", choices: ["instant", "datasheet"]),
+                    .option("commands", valueName: "N", help: "Also time N round trips each of ReadSysPara, TempleteNum and GenImg.", default: "0"),
+                    .option("transfers", valueName: "N", help: "Also time N template uploads (UpChar) against the wire limit.", default: "0"),
                     .flag("sweep", help: "Also sweep templates, baud rates and packet sizes, and measure transfers."),
-                    .flag("idle", help: "Also measure the idle CPU of the service."),
+                    .flag("idle", help: "Also measure the idle CPU of fpmod run --sim --sim-gpio."),
                 ]),
         ])
 }

@@ -1,0 +1,120 @@
+import ArgumentParsing
+
+/// Collects each part of a bench run: printed as it completes (text), or as one JSON object at
+/// the end (--json).
+struct BenchOutput {
+    let json: Bool
+    private var object: [String: JSONValue] = [:]
+    private var notes: [String] = []
+
+    init(json: Bool) { self.json = json }
+
+    private func print(_ text: String) {
+        if !json { StandardStreams.writeOutput(text.hasSuffix("\n") ? text : text + "\n") }
+    }
+
+    mutating func note(_ text: String) {
+        notes.append(text)
+        print(text)
+    }
+
+    mutating func describe(target: BenchTarget, settings: BenchCommand.Settings) {
+        let module = target.module
+        let baud = module.transport.baudRate
+        let what: String
+        if let simulator = target.simulator {
+            what = "\(simulator.configuration.profile.name) simulator in this process, \(settings.timing.rawValue) timing"
+                + (settings.timing.pacesWire ? ", replies paced at \(baud) baud" : ", no wire pacing")
+        } else {
+            what = "module on \(module.transport.description) at \(baud) baud (its own processing time is unknown: limits are wire time only)"
+        }
+        let templates = module.indexTable?.occupied.count ?? 0
+        print("fpmod bench: \(what); \(templates) templates of \(module.capacity ?? 0); packet size \(module.packetSize ?? 0)\n")
+        object["target"] = .object([
+            "simulated": .bool(target.simulator != nil), "profile": target.simulator.map { .string($0.configuration.profile.name) } ?? .null,
+            "timing": target.simulator != nil ? .string(settings.timing.rawValue) : .null,
+            "baud": .int(Int64(baud)), "templates": .int(Int64(templates)), "capacity": .int(Int64(module.capacity ?? 0)),
+            "packet_size": .int(Int64(module.packetSize ?? 0)),
+            "host_to_module_paced": .bool(target.limits.pacesHostToModule),
+        ])
+    }
+
+    mutating func identify(_ result: IdentifyBench.Result, range: Range<Int>, searched: Int) {
+        let summaries = result.summaries
+        print("Identify: \(result.cycles) cycles (GenImg → Img2Tz → Search over slots \(range.lowerBound)…\(range.upperBound - 1), "
+            + "\(searched) compared), \(result.misses) without a match")
+        print(BenchReport.stageTable(summaries).rendered())
+        print("limit = wire time of the bytes (bytes × 10 / baud) + the module's own time; over = measured − limit;\n"
+            + "host code = time in fpmod outside the exchange (encode, write, decode, decide); the rest of\n"
+            + "'over' is wake-up and scheduling slack (on the simulator, including its own millisecond timer).")
+        var verdict: JSONValue = .null
+        if let total = summaries.first(where: { $0.stage == .total }), let overhead = total.overhead, let host = total.hostCode {
+            let met = overhead.p99 <= 1_000_000
+            print("Target: host overhead per identify ≤ 1 ms at p99 — \(met ? "met" : "MISSED"): "
+                + "\(BenchReport.ms(overhead.p99)) ms over the limit at p99, of which fpmod's own code \(BenchReport.ms(host.p99)) ms"
+                + (met ? "." : "; the remainder is timer and wake-up slack, not fpmod's code."))
+            verdict = .object(["overhead_p99_ms": .double(DurationText.milliseconds(overhead.p99)),
+                               "host_code_p99_ms": .double(DurationText.milliseconds(host.p99)), "met": .bool(met)])
+        }
+        print("")
+        object["identify"] = .object([
+            "cycles": .int(Int64(result.cycles)), "misses": .int(Int64(result.misses)),
+            "search_range": .array([.int(Int64(range.lowerBound)), .int(Int64(range.upperBound))]),
+            "templates_searched": .int(Int64(searched)),
+            "stages": .array(summaries.map(\.json)), "target_host_overhead": verdict,
+        ])
+    }
+
+    mutating func roundTrips(_ results: [(name: String, samples: [Int64])]) {
+        print("Per-command round trips (write → decoded reply):")
+        print(BenchReport.roundTripTable(results).rendered())
+        object["round_trips"] = BenchReport.json(results)
+    }
+
+    mutating func transfers(_ summaries: [TransferBench.Summary], title: String) {
+        print("\(title) (throughput of the payload; limit = wire time of every byte, framing included, + module time):")
+        print(BenchReport.transferTable(summaries).rendered())
+        let all = summaries.compactMap(\.shareOfLimit)
+        if !all.isEmpty {
+            let worst = all.min()!
+            print("Target: transfers ≥ 95 % of the wire limit — \(worst >= 0.95 ? "met" : "MISSED") (worst \(BenchReport.percent(worst))).\n")
+        }
+        var list: [JSONValue] = []
+        if case let .array(items)? = object[key(title)] { list = items }
+        list += summaries.map(BenchReport.json)
+        object[key(title)] = .array(list)
+    }
+
+    mutating func sweep(_ name: String, table: TextTable, json: JSONValue, conclusion: String?) {
+        print(name)
+        print(table.rendered())
+        if let conclusion { print(conclusion + "\n") }
+        var sweeps: [String: JSONValue] = [:]
+        if case let .object(items)? = object["sweeps"] { sweeps = items }
+        sweeps[key(name)] = json
+        object["sweeps"] = .object(sweeps)
+    }
+
+    mutating func idle(_ result: IdleBench.Result) {
+        print("Idle CPU of `fpmod run --sim --sim-gpio` (utime + stime from /proc over \(result.seconds) s, per minute):")
+        print(result.table.rendered())
+        if let conclusion = result.conclusion { print(conclusion + "\n") }
+        object["idle"] = result.json
+    }
+
+    func finish() {
+        guard json else { return }
+        var final = object
+        if !notes.isEmpty { final["notes"] = .array(notes.map(JSONValue.string)) }
+        JSONOutput.print(.object(final))
+    }
+
+    private func key(_ title: String) -> String {
+        String(title.lowercased().prefix { $0 != "(" && $0 != ":" }).trimmingTrailingSpaces()
+            .replacingSpaces()
+    }
+}
+
+extension String {
+    func replacingSpaces() -> String { String(map { $0 == " " || $0 == "-" ? "_" : $0 }) }
+}

@@ -1,0 +1,82 @@
+import FingerprintModule
+import FingerprintProtocol
+import ModuleSimulator
+import SerialPort
+
+/// The module a measurement runs against: a simulator started for it (own library, no state
+/// file, so the user's `--sim` module is untouched) or the real module on `--port`.
+final class BenchTarget {
+    /// The finger touched for every cycle; its template is the last one enrolled.
+    static let fingerName = "bench-finger"
+
+    let module: FingerprintModule
+    let simulator: ModuleSimulatorServer?
+    let limits: LimitModel
+    private let session: ModuleSession?
+
+    private init(module: FingerprintModule, simulator: ModuleSimulatorServer?, limits: LimitModel, session: ModuleSession?) {
+        self.module = module
+        self.simulator = simulator
+        self.limits = limits
+        self.session = session
+    }
+
+    /// Starts a simulator at `baudRate` with `templates` templates written straight into its
+    /// flash (no captures: fast at any timing), the bench finger resting on the sensor.
+    static func simulated(profile: SimulatorProfile, timing: TimingMode, baudRate: Int, templates: Int) throws -> BenchTarget {
+        let server = try ModuleSimulatorServer(.init(profile: profile, timing: timing, baudRate: baudRate))
+        let count = min(max(templates, 1), profile.capacity)
+        server.withModule { module in
+            module.configure { flash in
+                for slot in 0..<count {
+                    let name = slot == count - 1 ? fingerName : "bench-filler-\(slot)"
+                    flash.library[slot] = enrolledTemplate(of: name, profile: profile)
+                }
+            }
+        }
+        server.place(fingerName)
+        server.start()
+        do {
+            let module = try FingerprintModule.open(port: server.devicePath, baudRate: baudRate)
+            _ = try module.readIndexTable()
+            return BenchTarget(module: module, simulator: server,
+                               limits: LimitModel(timing: TimingModel(profile: profile, mode: timing), pacesHostToModule: false),
+                               session: nil)
+        } catch {
+            server.stop()
+            throw error
+        }
+    }
+
+    /// The module on --port: its own processing time is unknown, so only wire time is a known limit.
+    static func hardware(_ invocation: Invocation) throws -> BenchTarget {
+        let session = try ModuleSession.open(invocation)
+        _ = try session.module.readIndexTable()
+        return BenchTarget(module: session.module, simulator: nil,
+                           limits: LimitModel(timing: nil, pacesHostToModule: true), session: session)
+    }
+
+    /// A template as enrollment would make it: two captures of the finger merged.
+    static func enrolledTemplate(of name: String, profile: SimulatorProfile) -> [UInt8] {
+        let finger = VirtualFinger(name: name)
+        var random = SeededRandom(name: "enroll:" + name)
+        let captures = (0..<2).map { _ in
+            CharFile.encode(finger.capture(quality: .good, using: &random), quality: 0x58, size: profile.charFileSize)
+        }
+        return CharFile.template(from: captures, templateSize: profile.templateSize)
+    }
+
+    /// Occupied slots in `range` — what the module's Search actually compares.
+    func templatesSearched(in range: Range<Int>) -> Int {
+        module.indexTable.map { table in table.occupied.filter { range.contains($0) }.count } ?? range.count
+    }
+
+    func close() {
+        if let session {
+            session.close()
+        } else {
+            (module.transport as? SerialPort)?.close()
+            simulator?.stop()
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import ArgumentParsing
+import Foundation
+import Glibc
+
+/// `--idle`: CPU time of `fpmod run --sim --sim-gpio` while nobody touches the sensor, read from
+/// /proc/<pid>/stat (utime + stime) over a window after start-up, scaled to a minute.
+enum IdleBench {
+    struct Result {
+        var seconds: Int
+        var table: TextTable
+        var conclusion: String?
+        var json: JSONValue
+    }
+
+    /// Seconds measured after a settling period (start-up work is not idle cost).
+    static let window = 20
+    static let settle = 3
+
+    static func run() -> Result {
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
+        let directory = NSTemporaryDirectory() + "fpmod-bench-idle-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let arguments = ["--sim", "--store", directory + "/store.db", "--key", directory + "/store.key", "run", "--sim-gpio"]
+        var table = TextTable(["fpmod run --sim --sim-gpio", "CPU s/min", "% of one core"])
+        switch measure(executable: executable, arguments: arguments) {
+        case let .success(perMinute):
+            let percent = perMinute / 60 * 100
+            table.add(["with a touch line (no polling)", DurationText.fixed(perMinute, digits: 4), DurationText.fixed(percent, digits: 3) + " %"])
+            let met = percent <= 0.1
+            return Result(seconds: window, table: table,
+                          conclusion: "Target: idle with a touch line ≤ 0.1 % of one core — \(met ? "met" : "MISSED").",
+                          json: .object(["measured": .bool(true), "with_touch_line": .object([
+                              "cpu_seconds_per_minute": .double(perMinute), "percent_of_core": .double(percent)]),
+                                         "met": .bool(met)]))
+        case let .failure(reason):
+            table.add(["with a touch line", "not measured", "–"])
+            return Result(seconds: 0, table: table, conclusion: "Not measured: \(reason)",
+                          json: .object(["measured": .bool(false), "reason": .string(reason)]))
+        }
+    }
+
+    enum Outcome { case success(Double), failure(String) }
+
+    static func measure(executable: String, arguments: [String]) -> Outcome {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        do { try process.run() } catch { return .failure("cannot start \(executable): \(error)") }
+        defer {
+            if process.isRunning { process.terminate(); process.waitUntilExit() }
+        }
+        sleep(UInt32(settle))
+        guard process.isRunning, let before = cpuTicks(pid: process.processIdentifier) else {
+            let message = String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            return .failure("fpmod run exited at start-up (\(message.isEmpty ? "no message" : message)).")
+        }
+        let start = Date()
+        sleep(UInt32(window))
+        guard let after = cpuTicks(pid: process.processIdentifier) else { return .failure("fpmod run exited while measured.") }
+        let elapsed = Date().timeIntervalSince(start)
+        let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+        return .success(Double(after - before) / ticksPerSecond / elapsed * 60)
+    }
+
+    /// utime + stime of a process, in clock ticks (fields 14 and 15 of /proc/<pid>/stat).
+    static func cpuTicks(pid: Int32) -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return nil }
+        return parseCPUTicks(stat: text)
+    }
+
+    /// Fields after the command name, which is in parentheses and may contain spaces.
+    static func parseCPUTicks(stat: String) -> Int? {
+        guard let close = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // fields[0] is the state (field 3), so utime (field 14) is fields[11], stime fields[12].
+        guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
+        return user + system
+    }
+}
