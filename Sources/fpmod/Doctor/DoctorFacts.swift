@@ -1,0 +1,171 @@
+import GPIO
+
+/// Everything `fpmod doctor` looked at, gathered once from the real system (DoctorCommand) and
+/// then judged by pure functions, so every verdict can be tested with fixture facts.
+struct DoctorFacts: Sendable {
+    /// `/proc/device-tree/model` without its trailing NUL; nil when the file does not exist.
+    var deviceTreeModel: String?
+    /// `uname -m`, e.g. `aarch64`, `x86_64`.
+    var machine: String = ""
+
+    /// Serial devices present (ttyAMA*, ttyS* with hardware, ttyUSB*, ttyACM*, serial*, by-id links).
+    var serialDevices: [String] = []
+    /// The serial port under examination; nil when none was given and the board suggests none.
+    var port: PortFacts?
+    /// `/dev/serial0` and `/dev/serial1` targets by alias (`"serial0": "ttyS0"`).
+    var serialAliases: [String: String] = [:]
+    /// Whether `/dev/ttyAMA0` exists (the Pi 5's pins 8/10 UART once uart0 is enabled).
+    var ttyAMA0Exists = false
+    /// The firmware's config.txt, from /boot/firmware or /boot; nil when neither exists.
+    var bootConfig: TextFile?
+    /// The kernel command line file cmdline.txt next to config.txt.
+    var bootCmdline: TextFile?
+    /// `/proc/cmdline`: the command line the running kernel was booted with.
+    var kernelCmdline: String?
+    /// Serial gettys running, by tty name (`"ttyS0": "serial-getty@ttyS0.service is active"`);
+    /// nil when it could not be found out.
+    var activeGettys: [String: String]? = [:]
+    /// Whether ModemManager runs; nil when unknown.
+    var modemManagerActive: Bool?
+
+    var user = UserFacts()
+    /// `/dev/gpiochipN` character devices as `LibgpiodChip.listChips()` saw them.
+    var gpioChips: [GPIOChipInfo] = []
+    /// Symlinked chip names and their targets (`"gpiochip4": "gpiochip0"` on current Pi 5 kernels).
+    var gpioChipAliases: [String: String] = [:]
+    /// The gpiochip device nodes, for the permission check.
+    var gpioNodes: [FileNode] = []
+
+    var module: ModuleProbe = .notRequested
+    var store = StoreFacts(databasePath: "", keyPath: "")
+}
+
+/// A text file and where it was read from.
+struct TextFile: Sendable, Equatable {
+    var path: String
+    var text: String
+}
+
+/// A file or device node as `stat` saw it.
+struct FileNode: Sendable, Equatable {
+    var path: String
+    /// Permission bits only (`0o660`).
+    var mode: UInt32
+    var owner: String
+    var group: String
+    /// Whether this process may read and write it (`access(R_OK|W_OK)`).
+    var readWritable: Bool
+
+    var modeText: String { "0" + String(mode, radix: 8) }
+}
+
+/// Who runs fpmod.
+struct UserFacts: Sendable, Equatable {
+    var name = "unknown"
+    var uid: UInt32 = 0
+    /// Groups of this process (the login session's).
+    var sessionGroups: [String] = []
+    /// Groups the account belongs to in /etc/group (getgrouplist); a group here but not in
+    /// `sessionGroups` was added after login.
+    var accountGroups: [String] = []
+
+    var isRoot: Bool { uid == 0 }
+}
+
+/// The serial port being examined and what opening it did.
+struct PortFacts: Sendable, Equatable {
+    enum Source: String, Sendable {
+        case commandLine = "--port/FPMOD_PORT"
+        case boardPreset = "board preset"
+        case simulator = "--sim"
+    }
+
+    var path: String
+    /// The device after following symlinks (`/dev/serial0` → `/dev/ttyS0`).
+    var resolvedPath: String
+    var source: Source
+    /// nil when the path does not exist.
+    var node: FileNode?
+    var open: PortOpenResult
+
+    /// `ttyS0` for `/dev/ttyS0`, `pts/4` for `/dev/pts/4`.
+    var deviceName: String { resolvedPath.hasPrefix("/dev/") ? String(resolvedPath.dropFirst(5)) : resolvedPath }
+
+    /// A pseudo-terminal (`fpmod sim --link`, a test harness): no console or getty concerns.
+    var isPseudoTerminal: Bool { resolvedPath.hasPrefix("/dev/pts/") }
+}
+
+/// What a trial exclusive open of the port did.
+enum PortOpenResult: Sendable, Equatable {
+    case opened
+    /// Held by another process (flock or TIOCEXCL); the holder's PID and command name when known.
+    case busy(pid: Int32?, command: String?)
+    case noSuchDevice(candidates: [String])
+    case permissionDenied
+    case notATerminal
+    case failed(String)
+    /// The in-process simulator's pseudo-terminal: not opened separately.
+    case simulated
+}
+
+/// What talking to the module gave.
+enum ModuleProbe: Sendable, Equatable {
+    /// No --port, FPMOD_PORT or --sim: the module is not contacted.
+    case notRequested
+    /// Not tried because the port could not be opened (the port check says why).
+    case portUnavailable
+    case answered(ModuleReport)
+    case failed(ModuleFailure)
+}
+
+/// A module that answered.
+struct ModuleReport: Sendable, Equatable {
+    enum PasswordSource: String, Sendable {
+        case factory
+        case commandLine = "--password/FPMOD_PASSWORD"
+        case pairing = "the store's pairing"
+    }
+
+    var familyName: String
+    var familyCode: String
+    var port: String
+    var configuredBaud: Int
+    var answeredBaud: Int
+    var address: UInt32
+    var passwordSource: PasswordSource
+    var capacity: Int?
+    var templatesUsed: Int?
+}
+
+/// Why the module did not open.
+enum ModuleFailure: Sendable, Equatable {
+    /// Nothing answered at any rate tried.
+    case silent(port: String, triedBaudRates: [Int])
+    /// The module answered 0x13 (wrong password) or 0x21 (password required).
+    case passwordRequired(code: UInt8)
+    /// Frames came from another address.
+    case wrongAddress(expected: UInt32, seen: UInt32?)
+    /// Bytes came but no valid frames.
+    case corrupted(String)
+    case other(String)
+}
+
+/// The template store's files and pairing.
+struct StoreFacts: Sendable, Equatable {
+    enum Pairing: Sendable, Equatable {
+        /// Not read: no store, no key, or the store could not be opened (`reason`).
+        case unknown(reason: String)
+        case none
+        case paired(family: String, address: UInt32, pairedAt: String)
+    }
+
+    var databasePath: String
+    var keyPath: String
+    /// nil when the file does not exist.
+    var database: FileNode?
+    var directory: FileNode?
+    var key: FileNode?
+    var pairing: Pairing = .unknown(reason: "not read")
+    /// The store exists but could not be opened (the error's description).
+    var openError: String?
+}
