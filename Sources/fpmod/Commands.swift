@@ -26,6 +26,7 @@ enum Commands {
         "run": RunCommand.run,
         "config check": ConfigCheckCommand.run,
         "setup": SetupCommand.run,
+        "doctor": DoctorCommand.run,
         "demo": DemoCommand.run,
         "bench": BenchCommand.run,
     ]
