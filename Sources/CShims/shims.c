@@ -1,5 +1,7 @@
 #define _GNU_SOURCE
 #include "CShims.h"
+#include <poll.h>
+#include <time.h>
 #include <stdlib.h>
 #include <fcntl.h>
 #include <sys/eventfd.h>
@@ -17,3 +19,9 @@ int fpmod_signalfd(const sigset_t *mask) { return signalfd(-1, mask, SFD_NONBLOC
 size_t fpmod_signalfd_siginfo_size(void) { return sizeof(struct signalfd_siginfo); }
 
 int fpmod_accept(int fd) { return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC); }
+
+int fpmod_ppoll(struct pollfd *fds, unsigned long count, long long timeout_ns) {
+    if (timeout_ns < 0) return ppoll(fds, (nfds_t)count, NULL, NULL);
+    struct timespec timeout = { .tv_sec = timeout_ns / 1000000000LL, .tv_nsec = timeout_ns % 1000000000LL };
+    return ppoll(fds, (nfds_t)count, &timeout, NULL);
+}

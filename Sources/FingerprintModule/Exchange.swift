@@ -26,15 +26,23 @@ extension FingerprintModule {
             throw .unsupported(instruction, family)
         }
         let recoverable = options.recover && !inOpeningSequence
-        if recoverable, try bootByteArrivedSinceLastExchange() {
-            try rerunOpeningSequence()
+        // The boot-byte check drains the port, so the first attempt needs no second flush:
+        // one non-blocking read instead of a tcflush and another read on every command.
+        var drained = false
+        if recoverable {
+            drained = true
+            if try bootByteArrivedSinceLastExchange() {
+                try rerunOpeningSequence()
+                drained = false
+            }
         }
         let attempts = options.retry && instruction.isIdempotent ? 2 : 1
         var attempt = 0
         var recovered = false
         while true {
             do throws(ModuleError) {
-                let ack = try exchangeOnce(command, attempt: attempt, options: options)
+                let ack = try exchangeOnce(command, attempt: attempt, options: options,
+                                           portAlreadyDrained: drained && attempt == 0 && !recovered)
                 // 0x21: the module was re-powered and wants its password again (protocol.md §9 #12).
                 // It refused the command, so sending it again is safe whatever the instruction.
                 if ack.code == .passwordRequired, recoverable, !recovered, password != 0 {
@@ -67,8 +75,9 @@ extension FingerprintModule {
     }
 
     /// One try: flush, write, read the ack.
-    private func exchangeOnce(_ command: Command, attempt: Int, options: ExchangeOptions) throws(ModuleError) -> Acknowledgement {
-        try flushInput()
+    private func exchangeOnce(_ command: Command, attempt: Int, options: ExchangeOptions,
+                              portAlreadyDrained: Bool = false) throws(ModuleError) -> Acknowledgement {
+        if portAlreadyDrained { resetDecoder() } else { try flushInput() }
         decoder.expectedAddress = options.alternateAddress == nil ? address : nil
         sendBuffer.removeAll(keepingCapacity: true)
         command.frame(address: address).appendEncoded(to: &sendBuffer)
@@ -157,6 +166,11 @@ extension FingerprintModule {
     /// Drops whatever is pending on the port and in the decoder (protocol.md §9.1 step 1).
     func flushInput() throws(ModuleError) {
         do { try transport.discardInput() } catch { throw .transport(error) }
+        resetDecoder()
+    }
+
+    /// Forgets partial frames, statistics and diagnostics of the previous exchange.
+    func resetDecoder() {
         decoder.reset()
         decoder.resetStatistics()
         receivedHead.removeAll(keepingCapacity: true)
@@ -174,10 +188,15 @@ extension FingerprintModule {
     /// A bare 0x55 waiting on the port means the module rebooted since the last exchange.
     /// Reading it costs one non-blocking read, and it is the only way to notice a power cycle
     /// before the module refuses a command.
+    /// It drains everything queued, which doubles as the flush before the command.
     private func bootByteArrivedSinceLastExchange() throws(ModuleError) -> Bool {
-        let pending: [UInt8]
-        do { pending = try transport.receive(maxCount: 256, deadline: .now) } catch { throw .transport(error) }
-        return pending.contains(0x55) && !pending.contains(Frame.header.0)
+        var bootByte = false
+        while true {
+            let pending: [UInt8]
+            do { pending = try transport.receive(maxCount: 4096, deadline: .now) } catch { throw .transport(error) }
+            if pending.isEmpty { return bootByte }
+            if pending.contains(0x55) && !pending.contains(Frame.header.0) { bootByte = true }
+        }
     }
 
     /// The address of the first header in the bytes received, for a wrong-address message.

@@ -1,3 +1,4 @@
+import CShims
 import Glibc
 
 /// The `POLL*` event bits of `poll(2)`.
@@ -28,26 +29,50 @@ public struct PollEvents: OptionSet, Hashable, Sendable, CustomStringConvertible
 
 /// `poll(2)` on several descriptors until one is ready or `deadline` passes (`nil` waits
 /// forever). Returns the `revents` of each descriptor, in order; all empty means the deadline
-/// passed. EINTR is retried with the remaining time.
+/// passed. EINTR is retried with the remaining time. The wait is `ppoll(2)` with nanosecond
+/// precision: a millisecond-rounded timeout would add up to 1 ms to every paced reply.
 public func poll(_ fds: [(FileDescriptor, PollEvents)], deadline: ContinuousClock.Instant?) throws(Errno) -> [PollEvents] {
     var entries = fds.map { pollfd(fd: $0.0.rawValue, events: $0.1.rawValue, revents: 0) }
     while true {
-        let timeout = milliseconds(until: deadline)
+        let timeout = nanoseconds(until: deadline)
         let count = entries.withUnsafeMutableBufferPointer {
-            Glibc.poll($0.baseAddress, nfds_t($0.count), timeout)
+            fpmod_ppoll($0.baseAddress, UInt($0.count), timeout)
         }
         if count == -1 {
             let error = Errno.current
             if error == .interrupted { continue }
             throw error
         }
-        // Rounding the timeout up to whole milliseconds means poll never wakes early, but be
-        // safe anyway: an empty result before the deadline goes round again.
         if count == 0, let deadline, ContinuousClock.now < deadline { continue }
         return entries.map { PollEvents(rawValue: $0.revents) }
     }
 }
 
+/// `poll(2)` on one descriptor, without the allocations of the array form: the hot path of
+/// every serial read.
+public func poll(_ fd: FileDescriptor, _ events: PollEvents, deadline: ContinuousClock.Instant?) throws(Errno) -> PollEvents {
+    var entry = pollfd(fd: fd.rawValue, events: events.rawValue, revents: 0)
+    while true {
+        let count = fpmod_ppoll(&entry, 1, nanoseconds(until: deadline))
+        if count == -1 {
+            let error = Errno.current
+            if error == .interrupted { continue }
+            throw error
+        }
+        if count == 0, let deadline, ContinuousClock.now < deadline { continue }
+        return PollEvents(rawValue: entry.revents)
+    }
+}
+
+/// The ppoll(2) timeout for `deadline` in nanoseconds: -1 for none, 0 if past.
+func nanoseconds(until deadline: ContinuousClock.Instant?) -> Int64 {
+    guard let deadline else { return -1 }
+    let remaining = ContinuousClock.now.duration(to: deadline)
+    if remaining <= .zero { return 0 }
+    let (seconds, attoseconds) = remaining.components
+    if seconds >= Int64.max / 1_000_000_000 - 1 { return Int64.max / 2 }
+    return seconds * 1_000_000_000 + (attoseconds + 999_999_999) / 1_000_000_000
+}
 /// The poll(2) timeout for `deadline`: -1 for none, 0 if past, else whole milliseconds rounded up.
 func milliseconds(until deadline: ContinuousClock.Instant?) -> Int32 {
     guard let deadline else { return -1 }

@@ -91,27 +91,41 @@ public final class SerialPort: ByteTransport, Sendable {
 
     public func receive(maxCount: Int, deadline: ContinuousClock.Instant) throws(SerialPortError) -> [UInt8] {
         try checkOpen()
+        // A deadline already past asks for what is queued: one non-blocking read, no poll.
+        if deadline <= .now { return try readAvailable(maxCount: maxCount) }
         while true {
             let events: PollEvents
             do {
-                events = try poll([(fileDescriptor, .readable)], deadline: deadline)[0]
+                events = try poll(fileDescriptor, .readable, deadline: deadline)
             } catch {
                 throw ioError(error, "poll")
             }
             if events.isEmpty { return [] }
             if events.contains(.invalid) { throw .io(.badFileDescriptor, operation: "poll \(path)") }
-            let bytes: [UInt8]
-            do {
-                bytes = try fileDescriptor.read(maxCount: maxCount)
-            } catch .wouldBlock {
-                continue
-            } catch {
-                throw ioError(error, "read")
-            }
+            let bytes = try readAvailable(maxCount: maxCount)
             if !bytes.isEmpty { return bytes }
             // With VMIN = 0 a read of an empty queue returns 0 rather than EAGAIN, so 0 alone
             // proves nothing; 0 together with a hang-up or error does.
             if !events.isDisjoint(with: [.hangUp, .error]) { throw .disconnected(path: path) }
+            if deadline <= .now { return [] }
+        }
+    }
+
+    /// One non-blocking read of whatever is queued ([] when nothing is), into a buffer sized to
+    /// what came rather than to `maxCount`.
+    private func readAvailable(maxCount: Int) throws(SerialPortError) -> [UInt8] {
+        let result = withUnsafeTemporaryAllocation(byteCount: min(maxCount, 4096), alignment: 1) { buffer in
+            Result { () throws(Errno) -> [UInt8] in
+                let count = try fileDescriptor.read(into: buffer)
+                return count > 0 ? Array(UnsafeRawBufferPointer(rebasing: buffer[..<count])) : []
+            }
+        }
+        do {
+            return try result.get()
+        } catch .wouldBlock {
+            return []
+        } catch {
+            throw ioError(error, "read")
         }
     }
 
@@ -120,7 +134,7 @@ public final class SerialPort: ByteTransport, Sendable {
     public func discardInput() throws(SerialPortError) {
         try checkOpen()
         _ = try SerialPort.call("tcflush \(path)") { tcflush(fileDescriptor.rawValue, TCIFLUSH) }
-        while try !receive(maxCount: 4096, deadline: .now).isEmpty {}
+        while try !readAvailable(maxCount: 4096).isEmpty {}
     }
 
     /// Closes the port, releasing its lock. Idempotent.

@@ -32,4 +32,8 @@ int fpmod_set_baud(int fd, unsigned int rate);
 /// alike; on a pseudo-terminal master it reports what the slave's user set).
 int fpmod_get_baud(int fd, unsigned int *rate);
 
+/// ppoll(2) with a timeout in nanoseconds (negative: wait forever); hidden behind _GNU_SOURCE.
+struct pollfd;
+int fpmod_ppoll(struct pollfd *fds, unsigned long count, long long timeout_ns);
+
 #endif
