@@ -1,7 +1,9 @@
+import Administration
 import ArgumentParsing
 import FingerprintModule
 import FingerprintProtocol
 import Foundation
+import Glibc
 import ModuleSimulator
 import SerialPort
 import TemplateStore
@@ -24,13 +26,92 @@ final class ModuleSession {
         let parsed = invocation.parsed
         let address = try parsed.hexUInt32("address") ?? identity?.address ?? Frame.defaultAddress
         let password = try parsed.hexUInt32("password") ?? identity?.password ?? 0
-        let family = try parsed.choice("family", as: ModuleFamily.self)
-            ?? identity.flatMap { ModuleFamily(rawValue: $0.family) }
-        let baud = try parsed.int("baud", range: 9600...115_200)
+        let endpoint = try Endpoint(invocation, virtualFinger: virtualFinger)
+        do {
+            let module = try endpoint.connect(invocation, address: address, password: password,
+                                              family: try parsed.choice("family", as: ModuleFamily.self)
+                                                  ?? identity.flatMap { ModuleFamily(rawValue: $0.family) })
+            return ModuleSession(module: module, simulator: endpoint.simulator)
+        } catch {
+            endpoint.simulator?.stop()
+            throw error
+        }
+    }
 
-        var simulator: ModuleSimulatorServer?
+    /// Opens the module for an administration command: with the store's pairing (re-checking
+    /// what answers: reset, swapped, an interrupted pairing), then reconciles interrupted
+    /// operations with an audit row each. Repairs and findings are reported on stderr.
+    /// FPMOD_FAILPOINT=<name> (a test hook) kills the process at that point of a crash-sensitive
+    /// sequence — after stopping the in-process simulator, so its flash holds what it acked.
+    static func openAdministrator(_ invocation: Invocation, store: TemplateStore, virtualFinger: String? = nil,
+                                  allowUntrusted: Bool = false) throws -> (ModuleSession, Administrator) {
+        let parsed = invocation.parsed
+        let endpoint = try Endpoint(invocation, virtualFinger: virtualFinger)
+        let family = try parsed.choice("family", as: ModuleFamily.self)
+        let explicitAddress = try parsed.hexUInt32("address")
+        let explicitPassword = try parsed.hexUInt32("password")
+        let before = try store.auditEntries(limit: 1).last?.id ?? 0
+        var opened: FingerprintModule?
+        do {
+            let administrator = try AdministrationOpener.open(
+                store: store, unpaired: (explicitAddress ?? Frame.defaultAddress, explicitPassword ?? 0),
+                allowUntrusted: allowUntrusted
+            ) { address, password, probe in
+                if let module = opened { (module.transport as? SerialPort)?.close() }
+                let module = try endpoint.connect(invocation, address: explicitAddress ?? address,
+                                                  password: explicitPassword ?? password, family: family,
+                                                  probeBaudRates: probe)
+                opened = module
+                return module
+            }
+            let session = ModuleSession(module: administrator.module, simulator: endpoint.simulator)
+            // Only the commands that wait for a finger declare --timeout.
+            if ["enroll", "identify", "verify", "enable", "disable"].contains(parsed.path.last ?? ""),
+               let timeout = try parsed.duration("timeout") {
+                administrator.fingerTimeout = timeout
+            }
+            if let failpoint = invocation.environment["FPMOD_FAILPOINT"], !failpoint.isEmpty {
+                administrator.failpoint = { name in
+                    guard name == failpoint else { return }
+                    StandardStreams.writeError("FPMOD_FAILPOINT: killing fpmod at \(name)\n")
+                    endpoint.simulator?.stop()
+                    kill(getpid(), SIGKILL)
+                }
+            }
+            for entry in try store.auditEntries(limit: 1000) where entry.id > before {
+                invocation.progress("\(entry.event): \(entry.detail ?? "")")
+            }
+            return (session, administrator)
+        } catch {
+            if let module = opened { (module.transport as? SerialPort)?.close() }
+            endpoint.simulator?.stop()
+            throw error
+        }
+    }
+
+    func close() {
+        (module.transport as? SerialPort)?.close()
+        simulator?.stop()
+    }
+
+    /// Where the module is: a port path, and with --sim the simulator serving it.
+    private struct Endpoint {
         let port: String
-        if parsed.flag("sim") {
+        let simulator: ModuleSimulatorServer?
+
+        init(_ invocation: Invocation, virtualFinger: String?) throws {
+            let parsed = invocation.parsed
+            guard parsed.flag("sim") else {
+                guard let configured = parsed.string("port") else {
+                    throw CommandFailure(.config, """
+                        No module port given. Use --port PATH (or FPMOD_PORT), e.g. --port /dev/serial0 on a Raspberry Pi \
+                        or --port /dev/ttyUSB0 for a USB adapter; or try without hardware: --sim.
+                        """)
+                }
+                port = configured
+                simulator = nil
+                return
+            }
             let profileName = parsed.string("sim-profile") ?? "r307"
             guard let profile = SimulatorProfile.named(profileName) else {
                 throw UsageError(.invalidValue(subject: "--sim-profile", value: profileName, expected: "r307, as608 or r503"),
@@ -46,33 +127,31 @@ final class ModuleSession {
             }
             simulator = server
             port = server.devicePath
-        } else {
-            guard let configured = parsed.string("port") else {
-                throw CommandFailure(.config, """
-                    No module port given. Use --port PATH (or FPMOD_PORT), e.g. --port /dev/serial0 on a Raspberry Pi \
-                    or --port /dev/ttyUSB0 for a USB adapter; or try without hardware: --sim.
-                    """)
-            }
-            port = configured
         }
-        do {
-            let module = try FingerprintModule.open(port: port, baudRate: baud, address: address,
+
+        func connect(_ invocation: Invocation, address: UInt32, password: UInt32, family: ModuleFamily?,
+                     probeBaudRates: Bool = true) throws -> FingerprintModule {
+            let baud = try invocation.parsed.int("baud", range: 9600...115_200)
+            let module: FingerprintModule
+            if probeBaudRates {
+                module = try FingerprintModule.open(port: port, baudRate: baud, address: address,
                                                     password: password, family: family)
+            } else {
+                // One rate only: trying several credentials must not cost a baud probe each.
+                let serial = try SerialPort.open(path: port, baudRate: baud ?? 57600)
+                module = FingerprintModule(transport: serial, address: address, password: password, family: family)
+                do { try module.connect() } catch {
+                    serial.close()
+                    throw error
+                }
+            }
             if invocation.verbosity > 0 {
                 module.exchangeObserver = { record in
                     StandardStreams.writeError("  \(record.instruction) → \(record.code.map { "\($0)" } ?? "no reply") "
                         + "(\(record.bytesSent)+\(record.bytesReceived) B, \((record.doneAt - record.sentAt) / 1000) µs)\n")
                 }
             }
-            return ModuleSession(module: module, simulator: simulator)
-        } catch {
-            simulator?.stop()
-            throw error
+            return module
         }
-    }
-
-    func close() {
-        (module.transport as? SerialPort)?.close()
-        simulator?.stop()
     }
 }

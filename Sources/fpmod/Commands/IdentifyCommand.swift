@@ -1,8 +1,13 @@
+import Administration
 import ArgumentParsing
 
-// PLACEHOLDER: replaced by the real command.
+/// `fpmod identify`: 1:N over the occupied range; exit 0 on a match, 1 otherwise.
 enum IdentifyCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
-        throw CommandFailure(.unavailable, "'\(invocation.parsed.path.joined(separator: " "))' is not built yet.")
+        try AdminCommand.requireSimFinger(invocation)
+        let (_, session, administrator) = try AdminCommand.open(invocation)
+        defer { session.close() }
+        invocation.progress("Place your finger")
+        return AdminCommand.report(try administrator.identify(), invocation)
     }
 }

@@ -1,8 +1,20 @@
+import Administration
 import ArgumentParsing
 
-// PLACEHOLDER: replaced by the real command.
+/// `fpmod pin NAME [--pin DIGITS | stdin] [--clear]`: stored as a memory-hard hash.
 enum PINCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
-        throw CommandFailure(.unavailable, "'\(invocation.parsed.path.joined(separator: " "))' is not built yet.")
+        let name = try invocation.parsed.require("name")
+        let store = try invocation.openStore()
+        guard try store.user(named: name) != nil else { throw StoreErrorBridge.unknownUser(name) }
+        if invocation.parsed.flag("clear") {
+            try StoreAdministration.setPIN(store, user: name, pin: nil)
+            invocation.emit("Cleared \(name)'s PIN.", json: ["user": .string(name), "hasPIN": false])
+            return .ok
+        }
+        let pin = try AdminCommand.secret(invocation, option: "pin", prompt: "PIN for \(name):")
+        try StoreAdministration.setPIN(store, user: name, pin: pin)
+        invocation.emit("Set \(name)'s PIN.", json: ["user": .string(name), "hasPIN": true])
+        return .ok
     }
 }

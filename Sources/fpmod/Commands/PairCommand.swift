@@ -1,8 +1,18 @@
+import Administration
 import ArgumentParsing
+import FingerprintProtocol
 
-// PLACEHOLDER: replaced by the real command.
+/// `fpmod pair [--force]`: random password and address, kept encrypted in the store.
 enum PairCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
-        throw CommandFailure(.unavailable, "'\(invocation.parsed.path.joined(separator: " "))' is not built yet.")
+        let force = invocation.parsed.flag("force")
+        let (_, session, administrator) = try AdminCommand.open(invocation, allowUntrusted: force)
+        defer { session.close() }
+        let identity = try administrator.pair(force: force)
+        invocation.emit("Paired: the \(identity.family) module (\(identity.capacity) slots) now has a random password and address, stored encrypted. "
+                        + "Every open re-checks them.",
+                        json: ["family": .string(identity.family), "capacity": .int(Int64(identity.capacity)),
+                               "address": .string(identity.address.hex8)])
+        return .ok
     }
 }

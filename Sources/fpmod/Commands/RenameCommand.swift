@@ -1,8 +1,14 @@
+import Administration
 import ArgumentParsing
 
-// PLACEHOLDER: replaced by the real command.
+/// `fpmod rename OLD NEW`: store only.
 enum RenameCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
-        throw CommandFailure(.unavailable, "'\(invocation.parsed.path.joined(separator: " "))' is not built yet.")
+        let old = try invocation.parsed.require("name")
+        let new = try invocation.parsed.require("new-name")
+        let store = try invocation.openStore()
+        try StoreAdministration.renameUser(store, user: old, to: new)
+        invocation.emit("Renamed \(old) to \(new).", json: ["from": .string(old), "to": .string(new)])
+        return .ok
     }
 }

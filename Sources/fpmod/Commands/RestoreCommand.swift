@@ -1,8 +1,24 @@
+import Administration
 import ArgumentParsing
+import Foundation
+import TemplateStore
 
-// PLACEHOLDER: replaced by the real command.
+/// `fpmod restore FILE [--yes]`: into the store and the module, every template read back.
 enum RestoreCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
-        throw CommandFailure(.unavailable, "'\(invocation.parsed.path.joined(separator: " "))' is not built yet.")
+        let path = try invocation.parsed.require("file")
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure(.ioError, "Cannot read \(path): check the file name and its permissions.")
+        }
+        let passphrase = try AdminCommand.secret(invocation, option: "passphrase", prompt: "Backup passphrase:")
+        // Opened (and checked) before the module is touched: a wrong passphrase changes nothing.
+        let contents = try TemplateStore.importBackup(Array(data), passphrase: passphrase)
+        let (_, session, administrator) = try AdminCommand.open(invocation)
+        defer { session.close() }
+        let result = try administrator.restore(contents, replacing: invocation.parsed.flag("yes"))
+        invocation.emit("Restored \(result.users) user(s); \(result.slotsVerified.count) template(s) written and verified in the module.",
+                        json: ["users": .int(Int64(result.users)),
+                               "slotsVerified": .array(result.slotsVerified.map { .int(Int64($0)) })])
+        return .ok
     }
 }

@@ -1,7 +1,27 @@
+import Administration
 import ArgumentParsing
 
-// PLACEHOLDER: replaced by the real command.
+/// `fpmod enable|disable NAME`: the per-user fingerprint-unlock switch. Like a phone's, it
+/// changes only after a finger of that user or of an admin is verified (1:N identify).
 enum UnlockSwitchCommand {
-    static func enable(_ invocation: Invocation) throws -> ExitCode { throw CommandFailure(.unavailable, "not built yet") }
-    static func disable(_ invocation: Invocation) throws -> ExitCode { throw CommandFailure(.unavailable, "not built yet") }
+    static func enable(_ invocation: Invocation) throws -> ExitCode { try run(invocation, enabled: true) }
+    static func disable(_ invocation: Invocation) throws -> ExitCode { try run(invocation, enabled: false) }
+
+    static func run(_ invocation: Invocation, enabled: Bool) throws -> ExitCode {
+        let name = try invocation.parsed.require("name")
+        try AdminCommand.requireSimFinger(invocation)
+        let (store, session, administrator) = try AdminCommand.open(invocation)
+        defer { session.close() }
+        guard try store.user(named: name) != nil else { throw StoreErrorBridge.unknownUser(name) }
+        invocation.progress("To change fingerprint unlock for \(name), place a finger of \(name) or of an admin")
+        let outcome = try administrator.identify()
+        guard let proof = administrator.verification(from: outcome) else {
+            _ = AdminCommand.report(outcome, invocation)
+            throw AdministrationError.verificationRequired(user: name)
+        }
+        try administrator.setFingerprintUnlock(user: name, enabled: enabled, verifiedBy: proof)
+        invocation.emit("Fingerprint unlock for \(name) is now \(enabled ? "on" : "off") (verified by \(proof.user)).",
+                        json: ["user": .string(name), "fingerprintUnlock": .bool(enabled), "verifiedBy": .string(proof.user)])
+        return .ok
+    }
 }

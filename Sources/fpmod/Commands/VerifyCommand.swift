@@ -1,8 +1,14 @@
+import Administration
 import ArgumentParsing
 
-// PLACEHOLDER: replaced by the real command.
+/// `fpmod verify NAME`: 1:1 against that user's fingers; exit 0 on a match, 1 otherwise.
 enum VerifyCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
-        throw CommandFailure(.unavailable, "'\(invocation.parsed.path.joined(separator: " "))' is not built yet.")
+        let name = try invocation.parsed.require("name")
+        try AdminCommand.requireSimFinger(invocation)
+        let (_, session, administrator) = try AdminCommand.open(invocation)
+        defer { session.close() }
+        invocation.progress("Place your finger")
+        return AdminCommand.report(try administrator.verify(user: name), invocation)
     }
 }

@@ -1,0 +1,75 @@
+import FingerprintModule
+import FingerprintProtocol
+import TemplateStore
+
+/// Why an administration operation refused or failed. Each description says what happened and
+/// what to do next; `ModuleError` and `StoreError` pass through unwrapped.
+public enum AdministrationError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// The finger is already enrolled; `user`/`label` are nil when the store does not know the slot.
+    case duplicateFinger(slot: Int, user: String?, label: String?)
+    /// RegModel answered `0A`, or a Match between captures failed.
+    case capturesDiffer
+    /// No free slot in the module library (or the module answered `1F`/`0B`).
+    case libraryFull(capacity: Int)
+    case fingerAlreadyEnrolled(user: String, label: String, slot: Int)
+    case noFingerPlaced
+    case noFingersEnrolled(user: String)
+    case unknownFinger(user: String, label: String)
+    /// `captures` outside 2…6.
+    case invalidCaptureCount(Int)
+    /// Fingerprint unlock may only change after that user or an admin verified.
+    case verificationRequired(user: String)
+    /// The store already knows a module; pairing again needs `force`.
+    case alreadyPaired
+    /// The module the port reaches is not the paired one.
+    case untrustedModule(IdentityFinding)
+    /// The backup was made for another module family; its templates would not load.
+    case familyMismatch(backup: String, module: String)
+    /// A backup slot lies beyond this module's capacity.
+    case backupDoesNotFit(slot: Int, capacity: Int)
+    /// The store holds users and restoring would replace them.
+    case restoreNeedsConfirmation(users: Int)
+    /// Reading a written template back gave other bytes.
+    case verificationFailed(slot: Int, detail: String)
+    /// The module stopped answering in the middle of a change; the next command repairs it.
+    case interrupted(operation: String, underlying: String)
+
+    public var description: String {
+        switch self {
+        case .duplicateFinger(let slot, let user?, let label?):
+            return "enroll-duplicate: this finger is already enrolled as \(user)'s \(label) (slot \(slot)); nothing was changed. Use another finger, or delete that one first"
+        case .duplicateFinger(let slot, _, _):
+            return "enroll-duplicate: this finger is already in module slot \(slot), which the store does not know (a tamper finding); run `fpmod sync` to remove unknown slots, then enroll again"
+        case .capturesDiffer:
+            return "enroll-failed: the captures were of different fingers; nothing was changed. Start again and use the same finger for every capture"
+        case .libraryFull(let capacity):
+            return "enroll-data-full: the module library is full (\(capacity) slots); nothing was changed. Delete unused fingers (`fpmod list`, `fpmod delete`) first"
+        case .fingerAlreadyEnrolled(let user, let label, let slot):
+            return "\(user) already has \(label) enrolled (slot \(slot)); delete it first (`fpmod delete \(user) --finger \(label)`) or choose another --finger"
+        case .noFingerPlaced:
+            return "no finger was placed on the sensor in time; try again, pressing the whole fingertip flat"
+        case .noFingersEnrolled(let user):
+            return "\(user) has no enrolled finger; enroll one first (`fpmod enroll \(user)`)"
+        case .unknownFinger(let user, let label):
+            return "\(user) has no finger labelled \(label); see `fpmod list`"
+        case .invalidCaptureCount(let count):
+            return "\(count) captures is not possible; use 2 to 6"
+        case .verificationRequired(let user):
+            return "changing fingerprint unlock for \(user) needs a successful verification of \(user) or of an admin first; place that finger when asked"
+        case .alreadyPaired:
+            return "the store is already paired with a module; use `fpmod pair --force` to pair again (the old password and address are replaced)"
+        case .untrustedModule(let finding):
+            return finding.description
+        case .familyMismatch(let backup, let module):
+            return "this backup holds \(backup) templates but the module is \(module); templates do not move between families. Restore onto a \(backup) module"
+        case .backupDoesNotFit(let slot, let capacity):
+            return "the backup uses slot \(slot) but this module has only \(capacity) slots; restore onto a module with a larger library"
+        case .restoreNeedsConfirmation(let users):
+            return "the store holds \(users) user(s) that the restore would replace; confirm with --yes (make a backup first)"
+        case .verificationFailed(let slot, let detail):
+            return "slot \(slot) did not read back as written (\(detail)); the module may be faulty. Run `fpmod sync` to write it again"
+        case .interrupted(let operation, let underlying):
+            return "the module stopped answering during \(operation) (\(underlying)); the store recorded the operation, and the next fpmod command finishes or rolls it back. Check the module and run `fpmod sync`"
+        }
+    }
+}

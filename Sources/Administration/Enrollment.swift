@@ -1,0 +1,194 @@
+import FingerprintModule
+import FingerprintProtocol
+import Foundation
+import TemplateStore
+
+/// One step of a guided enrollment, in fprintd's vocabulary (field.md §2.2–2.3).
+public enum EnrollProgress: Equatable, Sendable, CustomStringConvertible {
+    /// Waiting for touch `capture` of `of`.
+    case placeFinger(capture: Int, of: Int)
+    /// `enroll-stage-passed`: the capture was good.
+    case stagePassed(capture: Int, of: Int)
+    case liftFinger
+    /// `enroll-retry-scan`: the capture was poor; the same capture is asked for again.
+    case retryScan(capture: Int, reason: String)
+    /// Captures merged; looking for duplicates and a free slot, then writing.
+    case storing(slot: Int)
+
+    /// fprintd's status string for this step.
+    public var status: String {
+        switch self {
+        case .placeFinger: "enroll-place-finger"
+        case .stagePassed: "enroll-stage-passed"
+        case .liftFinger: "enroll-remove-finger"
+        case .retryScan: "enroll-retry-scan"
+        case .storing: "enroll-storing"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .placeFinger(let capture, let total): "Place your finger (\(capture)/\(total))"
+        case .stagePassed(let capture, let total): "enroll-stage-passed (\(capture)/\(total))"
+        case .liftFinger: "Lift your finger"
+        case .retryScan(_, let reason): "enroll-retry-scan: \(reason); place the same finger again"
+        case .storing(let slot): "Storing the template in slot \(slot)…"
+        }
+    }
+}
+
+/// A finished enrollment.
+public struct EnrollResult: Equatable, Sendable {
+    public var user: String
+    public var label: String
+    public var slot: Int
+    public var captures: Int
+    /// Poor captures that had to be repeated.
+    public var retries: Int
+    public var newUser: Bool
+}
+
+extension Administrator {
+    /// Guided enrollment of one finger. Refuses a label the user already has and a finger
+    /// enrolled for anyone (naming whose); picks a free slot from the module's index table and
+    /// the store. Either the template ends up in the module and the store, or in neither.
+    ///
+    /// Captures: R50x fills one feature buffer per capture (up to 6) and RegModel fuses them;
+    /// ZFM/AS608 have two buffers, so capture 1 goes to buffer 1, captures 2…N−1 to buffer 2 and
+    /// are checked against buffer 1 with Match (a different finger fails early), and capture N
+    /// goes to buffer 2 for RegModel. No GenImg runs between the last Img2Tz and the duplicate
+    /// Search (R50x wipes its features on GenImg, protocol.md §9 #9).
+    @discardableResult
+    public func enroll(user: String, displayName: String? = nil, label: String = "right-index", captures: Int = 2,
+                       admin: Bool = false, progress: (EnrollProgress) -> Void = { _ in }) throws -> EnrollResult {
+        guard (2...6).contains(captures) else { throw AdministrationError.invalidCaptureCount(captures) }
+        let existing = try store.user(named: user)
+        if existing != nil, let same = try store.fingers(of: user).first(where: { $0.label == label }) {
+            throw AdministrationError.fingerAlreadyEnrolled(user: user, label: label, slot: same.slot)
+        }
+        let capacity = try capacity
+        // Fail before asking for a finger when nothing could be stored anyway.
+        _ = try freeSlot(capacity: capacity)
+
+        let retries = try captureAndMerge(captures: captures, progress: progress)
+        let table = try module.readIndexTable()
+        if let occupied = table.occupiedRange, case .found(let hit) = try module.search(buffer: CharBuffer.one, range: occupied) {
+            let owner = try store.finger(atSlot: hit.slot)
+            try store.appendAudit(event: "enroll-duplicate", user: owner?.user, slot: hit.slot, score: hit.score,
+                                  detail: "refused enrolling \(user)'s \(label): already enrolled")
+            throw AdministrationError.duplicateFinger(slot: hit.slot, user: owner?.user, label: owner?.label)
+        }
+        let slot = try freeSlot(capacity: capacity)
+        progress(.storing(slot: slot))
+        try failpoint("enroll.during-upload")
+        let template = try module.uploadTemplate(buffer: CharBuffer.one)
+        let quality = max(0, 100 - 20 * retries)
+
+        // A new user is created only with the finger; what the user should look like rides with
+        // the intent, so an interrupted enroll can be finished with the right name and role.
+        let intent = try store.transaction {
+            let id = try store.beginIntent(.enroll, user: user, label: label, slot: slot, template: template, quality: quality)
+            if existing == nil {
+                try store.setValue(NewUserRecord(displayName: displayName, admin: admin).text, forKey: NewUserRecord.key(intent: id))
+            }
+            return id
+        }
+        try failpoint("enroll.before-module-write")
+        do {
+            try moduleStep("enroll of \(user)'s \(label)") { try module.store(buffer: CharBuffer.one, slot: slot) }
+        } catch let error as ModuleError {
+            // The module refused the write (full, bad slot, flash error): nothing is in the slot.
+            try store.transaction {
+                try store.completeIntent(intent)
+                try store.setValue(nil, forKey: NewUserRecord.key(intent: intent))
+                try store.appendAudit(event: "enroll-failed", user: user, slot: slot, detail: error.description)
+            }
+            if let code = error.confirmationCode, code == .libraryFull || code == .badLocation {
+                throw AdministrationError.libraryFull(capacity: capacity)
+            }
+            throw error
+        }
+        try failpoint("enroll.after-module-write")
+        try store.markIntentModuleWritten(intent)
+        try failpoint("enroll.before-commit")
+        try store.transaction {
+            if existing == nil {
+                try store.addUser(name: user, displayName: displayName, role: admin ? .admin : .user)
+            } else if admin, existing?.role != .admin {
+                try store.setRole(.admin, for: user)
+            }
+            try store.addFinger(user: user, label: label, slot: slot, template: template, quality: quality)
+            try store.completeIntent(intent)
+            try store.setValue(nil, forKey: NewUserRecord.key(intent: intent))
+            try store.appendAudit(event: "enroll", user: user, slot: slot,
+                                  detail: "enrolled \(label) from \(captures) captures (\(retries) retried)")
+        }
+        try recordSlotTable()
+        return EnrollResult(user: user, label: label, slot: slot, captures: captures, retries: retries,
+                            newUser: existing == nil)
+    }
+
+    /// The lowest slot free in the module and unknown to the store and to pending operations.
+    func freeSlot(capacity: Int) throws -> Int {
+        let table = try module.indexTable ?? module.readIndexTable()
+        let taken = try store.occupiedSlots().union(store.pendingIntents().compactMap(\.slot))
+        guard let slot = (0..<capacity).first(where: { !table.contains($0) && !taken.contains($0) }) else {
+            throw AdministrationError.libraryFull(capacity: capacity)
+        }
+        return slot
+    }
+
+    /// Captures, extracts and merges into a template in buffer 1 (ZFM) or the model buffer (R50x).
+    /// Returns how many poor captures were retried.
+    func captureAndMerge(captures: Int, progress: (EnrollProgress) -> Void) throws -> Int {
+        let buffers = module.profile.featureBuffers
+        var retries = 0
+        for capture in 1...captures {
+            let buffer: UInt8 = buffers >= captures ? UInt8(capture) : (capture == 1 ? 1 : 2)
+            while true {
+                progress(.placeFinger(capture: capture, of: captures))
+                try waitForCapture()
+                let result = try module.extractFeatures(buffer: buffer)
+                if case .ok = result { break }
+                retries += 1
+                let reason = if case .poorImage(let code) = result { "poor capture (\(module.family.flatMap { code.meaning(in: $0) } ?? "code \(code.rawValue)"))" } else { "no valid image" }
+                progress(.retryScan(capture: capture, reason: reason))
+                progress(.liftFinger)
+                try waitForLift()
+            }
+            progress(.stagePassed(capture: capture, of: captures))
+            if buffers < captures, capture > 1, capture < captures, try module.match() == nil {
+                throw AdministrationError.capturesDiffer
+            }
+            if capture < captures {
+                progress(.liftFinger)
+                try waitForLift()
+            }
+        }
+        guard try module.registerModel() == .merged else { throw AdministrationError.capturesDiffer }
+        return retries
+    }
+}
+
+/// How to create the user of an enroll intent that introduces a new user (kept in the store's
+/// key-value table beside the intent, removed with it).
+struct NewUserRecord {
+    var displayName: String?
+    var admin: Bool
+
+    static func key(intent: Int64) -> String { "intent.\(intent).new-user" }
+
+    var text: String { (admin ? "admin" : "user") + "\n" + (displayName ?? "") }
+
+    init(displayName: String?, admin: Bool) {
+        self.displayName = displayName
+        self.admin = admin
+    }
+
+    init?(text: String?) {
+        guard let text else { return nil }
+        let parts = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+        admin = parts.first == "admin"
+        displayName = parts.count > 1 && !parts[1].isEmpty ? String(parts[1]) : nil
+    }
+}

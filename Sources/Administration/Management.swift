@@ -1,0 +1,151 @@
+import Glibc
+import FingerprintModule
+import Foundation
+import TemplateStore
+
+/// What a delete removed.
+public struct DeleteResult: Equatable, Sendable {
+    public var user: String
+    /// The fingers removed, as (label, slot).
+    public var fingers: [RemovedFinger]
+    /// True when the user was removed too (no --finger given).
+    public var userRemoved: Bool
+}
+
+public struct RemovedFinger: Equatable, Sendable {
+    public var label: String
+    public var slot: Int
+    public init(label: String, slot: Int) {
+        self.label = label
+        self.slot = slot
+    }
+}
+
+extension Administrator {
+    /// Deletes one finger of a user, or (label nil) every finger and then the user.
+    /// Each finger: intent → DeletChar → confirm → store row and intent removed together.
+    @discardableResult
+    public func delete(user: String, label: String? = nil) throws -> DeleteResult {
+        let fingers = try store.fingers(of: user)
+        let chosen: [Finger]
+        if let label {
+            guard let finger = fingers.first(where: { $0.label == label }) else {
+                throw AdministrationError.unknownFinger(user: user, label: label)
+            }
+            chosen = [finger]
+        } else {
+            chosen = fingers
+        }
+        var removed: [RemovedFinger] = []
+        for finger in chosen {
+            let intent = try store.beginIntent(.delete, user: user, label: finger.label, slot: finger.slot)
+            try failpoint("delete.before-module-write")
+            try moduleStep("delete of \(user)'s \(finger.label)") { try module.deleteTemplates(start: finger.slot, count: 1) }
+            try store.markIntentModuleWritten(intent)
+            try failpoint("delete.after-module-write")
+            try store.transaction {
+                try store.deleteFinger(atSlot: finger.slot)
+                try store.completeIntent(intent)
+                try store.appendAudit(event: "delete", user: user, slot: finger.slot, detail: "deleted \(finger.label)")
+            }
+            removed.append(RemovedFinger(label: finger.label, slot: finger.slot))
+        }
+        if label == nil {
+            try store.transaction {
+                try store.deleteUser(user)
+                try store.appendAudit(event: "delete-user", user: user, detail: "deleted user \(user)")
+            }
+        }
+        try recordSlotTable()
+        return DeleteResult(user: user, fingers: removed, userRemoved: label == nil)
+    }
+
+    /// Empties the module and deletes every user: intent → Empty → confirm → store.
+    /// Returns how many users were removed.
+    @discardableResult
+    public func wipe() throws -> Int {
+        let intent = try store.beginIntent(.wipe)
+        try failpoint("wipe.before-module-write")
+        try moduleStep("wipe") { try module.emptyLibrary() }
+        try store.markIntentModuleWritten(intent)
+        try failpoint("wipe.after-module-write")
+        let count = try store.transaction {
+            let users = try store.users()
+            for user in users { try store.deleteUser(user.name) }
+            try store.completeIntent(intent)
+            try store.appendAudit(event: "wipe", detail: "emptied the module and removed \(users.count) user(s)")
+            return users.count
+        }
+        try recordSlotTable()
+        return count
+    }
+
+    /// How recent a verification must be to change fingerprint unlock.
+    public static let verificationLifetime: Duration = .seconds(120)
+
+    /// Turns fingerprint unlock on or off for `user`, after a successful verification of that
+    /// user or of an admin (as a phone verifies before its fingerprint-unlock switch changes).
+    public func setFingerprintUnlock(user: String, enabled: Bool, verifiedBy proof: Verification?) throws {
+        guard try store.user(named: user) != nil else { throw StoreError.unknownUser(user) }
+        guard let proof, proof.user == user || proof.role == .admin,
+              ContinuousClock.now - proof.at <= Self.verificationLifetime else {
+            throw AdministrationError.verificationRequired(user: user)
+        }
+        try store.transaction {
+            try store.setFingerprintUnlock(enabled, for: user)
+            try store.appendAudit(event: enabled ? "unlock-enabled" : "unlock-disabled", user: user,
+                                  slot: proof.slot, detail: "verified by \(proof.user)")
+        }
+    }
+}
+
+/// Store-only administration: no module needed (rename, PIN, backup file).
+public enum StoreAdministration {
+    public static func renameUser(_ store: TemplateStore, user: String, to newName: String) throws {
+        try store.transaction {
+            try store.renameUser(user, to: newName)
+            try store.appendAudit(event: "rename", user: newName, detail: "renamed \(user) to \(newName)")
+        }
+    }
+
+    /// Sets (or with nil clears) a user's PIN. Only digits, 4 to 12 of them.
+    public static func setPIN(_ store: TemplateStore, user: String, pin: String?) throws {
+        if let pin, !(4...12).contains(pin.count) || !pin.allSatisfy(\.isASCII) || !pin.allSatisfy(\.isNumber) {
+            throw PINError.badPIN
+        }
+        try store.transaction {
+            try store.setPIN(pin, for: user)
+            try store.appendAudit(event: pin == nil ? "pin-cleared" : "pin-set", user: user)
+        }
+    }
+
+    public enum PINError: Error, CustomStringConvertible, Sendable {
+        case badPIN
+        public var description: String { "a PIN is 4 to 12 digits; choose another" }
+    }
+
+    /// Writes the whole store, passphrase-encrypted, to `path` (0600, written to a temporary file
+    /// first and renamed, so an interrupted backup never leaves a truncated file under the name).
+    /// Returns the number of users and fingers written.
+    @discardableResult
+    public static func backup(_ store: TemplateStore, to path: String, passphrase: String) throws -> (users: Int, fingers: Int) {
+        let contents = try store.backupContents()
+        let bytes = try BackupFile.seal(contents, passphrase: passphrase)
+        let temporary = path + ".partial-\(getpid())"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {
+            throw BackupWriteError(path: path)
+        }
+        guard Glibc.rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw BackupWriteError(path: path)
+        }
+        let fingers = contents.users.reduce(0) { $0 + $1.fingers.count }
+        try store.appendAudit(event: "backup", detail: "wrote \(contents.users.count) users and \(fingers) fingers to \(path)")
+        return (contents.users.count, fingers)
+    }
+
+    public struct BackupWriteError: Error, CustomStringConvertible, Sendable {
+        public var path: String
+        public var description: String { "cannot write the backup to \(path); check that its directory exists and is writable" }
+    }
+}

@@ -1,0 +1,174 @@
+import FingerprintModule
+import FingerprintProtocol
+import Foundation
+import TemplateStore
+
+/// Where the milliseconds of one match went.
+public struct StageTimes: Equatable, Sendable {
+    public var captureMilliseconds: Double
+    public var extractMilliseconds: Double
+    public var searchMilliseconds: Double
+
+    /// The audit log's latency JSON.
+    public var json: String {
+        func ms(_ value: Double) -> String { String(format: "%.1f", value) }
+        return "{\"capture_ms\":\(ms(captureMilliseconds)),\"extract_ms\":\(ms(extractMilliseconds)),\"search_ms\":\(ms(searchMilliseconds))}"
+    }
+
+    init(_ timing: IdentifyTiming) {
+        func ms(_ from: UInt64, _ to: UInt64) -> Double { to > from ? Double(to - from) / 1_000_000 : 0 }
+        captureMilliseconds = ms(timing.captureStart, timing.captureEnd)
+        extractMilliseconds = ms(timing.captureEnd, timing.extractEnd)
+        searchMilliseconds = ms(timing.extractEnd, timing.searchEnd)
+    }
+}
+
+/// A finger the store knows, found by the module.
+public struct MatchFound: Equatable, Sendable {
+    public var user: String
+    public var displayName: String
+    public var role: Role
+    public var label: String
+    public var slot: Int
+    public var score: Int
+    public var times: StageTimes
+}
+
+/// The answer to "whose finger is this?" (1:N) or "is this that user?" (1:1).
+public enum MatchOutcome: Equatable, Sendable {
+    case match(MatchFound)
+    case noMatch(times: StageTimes)
+    /// Nobody touched the sensor before the timeout.
+    case noFinger
+    /// The capture or feature extraction failed; ask for the finger again.
+    case poorImage(ConfirmationCode)
+    /// The module matched a slot the store does not know: a tamper finding, never a match.
+    case tamper(unknownSlot: Int, score: Int)
+    /// There is nothing to match against.
+    case nothingEnrolled
+
+    /// fprintd-like event name (architecture.md "Events").
+    public var event: String {
+        switch self {
+        case .match: "match"
+        case .noMatch: "no-match"
+        case .noFinger: "no-finger"
+        case .poorImage: "retry-scan"
+        case .tamper: "tamper"
+        case .nothingEnrolled: "no-enrolled-prints"
+        }
+    }
+}
+
+/// Proof that someone was just verified by their finger: only `identify`/`verify` make one.
+public struct Verification: Equatable, Sendable {
+    public let user: String
+    public let role: Role
+    public let slot: Int
+    public let at: ContinuousClock.Instant
+
+    init(_ match: MatchFound) {
+        user = match.user
+        role = match.role
+        slot = match.slot
+        at = .now
+    }
+}
+
+extension Administrator {
+    /// 1:N over the occupied range only. Polls for a finger until `fingerTimeout`.
+    public func identify() throws -> MatchOutcome {
+        let table = try module.readIndexTable()
+        guard let range = table.occupiedRange else { return .nothingEnrolled }
+        let deadline = ContinuousClock.now + fingerTimeout
+        while true {
+            var timing = IdentifyTiming()
+            let outcome = try module.identify(range: range, timing: &timing)
+            switch outcome {
+            case .noFinger:
+                if ContinuousClock.now >= deadline { return .noFinger }
+                continue
+            case .poorImage(let code):
+                return try audited(.poorImage(code))
+            case .noMatch:
+                return try audited(.noMatch(times: StageTimes(timing)))
+            case .match(let slot, let score):
+                return try audited(try resolve(slot: slot, score: score, times: StageTimes(timing)))
+            }
+        }
+    }
+
+    /// 1:1 against each of the user's fingers: one capture, then Search with start = slot and
+    /// count = 1 per finger (works on every family; no GenImg in between). The best score wins.
+    public func verify(user: String) throws -> MatchOutcome {
+        let fingers = try store.fingers(of: user)
+        guard !fingers.isEmpty else { throw AdministrationError.noFingersEnrolled(user: user) }
+        var timing = IdentifyTiming()
+        let deadline = ContinuousClock.now + fingerTimeout
+        while true {
+            timing.captureStart = Self.now()
+            if case .captured = try module.captureImage() { break }
+            if ContinuousClock.now >= deadline { return .noFinger }
+        }
+        timing.captureEnd = Self.now()
+        switch try module.extractFeatures(buffer: CharBuffer.one) {
+        case .ok: break
+        case .poorImage(let code): return try audited(.poorImage(code), user: user)
+        case .noImage: return try audited(.poorImage(.invalidImage), user: user)
+        }
+        timing.extractEnd = Self.now()
+        var best: SearchHit?
+        for finger in fingers {
+            if case .found(let hit) = try module.search(buffer: CharBuffer.one, range: finger.slot..<(finger.slot + 1)),
+               hit.score > (best?.score ?? -1) {
+                best = hit
+            }
+        }
+        timing.searchEnd = Self.now()
+        let times = StageTimes(timing)
+        guard let best else { return try audited(.noMatch(times: times), user: user) }
+        return try audited(try resolve(slot: best.slot, score: best.score, times: times), user: user)
+    }
+
+    /// Turns a module slot into a person, or into a tamper finding.
+    func resolve(slot: Int, score: Int, times: StageTimes) throws -> MatchOutcome {
+        guard let finger = try store.finger(atSlot: slot), let owner = try store.user(named: finger.user) else {
+            return .tamper(unknownSlot: slot, score: score)
+        }
+        return .match(MatchFound(user: owner.name, displayName: owner.displayName, role: owner.role,
+                                 label: finger.label, slot: slot, score: score, times: times))
+    }
+
+    /// Writes the outcome's audit row and returns it.
+    func audited(_ outcome: MatchOutcome, user: String? = nil) throws -> MatchOutcome {
+        let kind = user == nil ? "identify" : "verify"
+        switch outcome {
+        case .match(let found):
+            try store.appendAudit(event: "\(kind)-match", user: found.user, slot: found.slot, score: found.score,
+                                  latencyJSON: found.times.json, detail: found.label)
+        case .noMatch(let times):
+            try store.appendAudit(event: "\(kind)-no-match", user: user, latencyJSON: times.json)
+        case .tamper(let slot, let score):
+            try store.appendAudit(event: "tamper", slot: slot, score: score,
+                                  detail: "the module matched slot \(slot), which the store does not know")
+        case .poorImage(let code):
+            try store.appendAudit(event: "\(kind)-retry-scan", user: user, detail: "capture code 0x\(String(code.rawValue, radix: 16))")
+        case .noFinger, .nothingEnrolled:
+            break
+        }
+        return outcome
+    }
+
+    /// Monotonic nanoseconds, as `IdentifyTiming` stamps them.
+    static func now() -> UInt64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+    }
+
+    /// Matches one finger (1:N) and returns proof of who it was, for switches that need it.
+    public func verification(from outcome: MatchOutcome) -> Verification? {
+        if case .match(let found) = outcome { return Verification(found) }
+        return nil
+    }
+}

@@ -1,0 +1,84 @@
+import FingerprintModule
+import FingerprintProtocol
+import TemplateStore
+
+extension Administrator {
+    /// Brings the module and the store into agreement (architecture.md "crash-safe by
+    /// construction"). Interrupted operations (intents) are always finished or rolled back, with
+    /// an audit row each. Other differences — slots only the module has, slots the module lost —
+    /// are repaired only when `repairDifferences` is true (`sync`); otherwise they become a
+    /// `.foreign` finding, since a library changed outside fpmod must not be silently trusted
+    /// nor silently erased. Returns the repairs done, in order.
+    @discardableResult
+    public func reconcile(repairDifferences: Bool = false) throws -> [RepairAction] {
+        let occupied = try occupiedSlots()
+        let restoring = try store.pendingIntents().contains { $0.kind == .restore }
+        var done: [RepairAction] = []
+        var unknown: [Int] = []
+        var missing: [Int] = []
+        for action in try store.planReconciliation(moduleOccupied: occupied) {
+            if !repairDifferences && !restoring {
+                if case .deleteOrphan(let slot) = action { unknown.append(slot); continue }
+                if case .restoreToModule(let slot) = action { missing.append(slot); continue }
+            }
+            try perform(action)
+            done.append(action)
+        }
+        if !unknown.isEmpty || !missing.isEmpty {
+            let found = IdentityFinding.foreign(unknownSlots: unknown, missingSlots: missing)
+            if finding != found {
+                try store.appendAudit(event: found.event, detail: found.description)
+            }
+            finding = found
+        } else if case .foreign = finding {
+            finding = try store.moduleIdentity() == nil ? .unpaired : .verified
+        }
+        if !done.isEmpty || repairDifferences { try recordSlotTable() }
+        return done
+    }
+
+    /// Makes the module's library equal to the store: writes what it lacks, deletes what the
+    /// store does not know, settles interrupted operations. Returns what it changed.
+    @discardableResult
+    public func sync() throws -> [RepairAction] {
+        let actions = try reconcile(repairDifferences: true)
+        try store.appendAudit(event: "sync", detail: actions.isEmpty ? "module already equal to the store" : "\(actions.count) change(s)")
+        return actions
+    }
+
+    /// The module side of one repair, then the store side (which writes the audit row).
+    func perform(_ action: RepairAction) throws {
+        switch action.moduleWork {
+        case .writeTemplate(let slot):
+            let template: [UInt8]
+            if case .finishEnroll(let id, _, _) = action,
+               let stored = try store.pendingIntents().first(where: { $0.id == id })?.template {
+                template = stored
+            } else {
+                template = try store.template(atSlot: slot)
+            }
+            try moduleStep("repair of slot \(slot)") { try writeTemplate(template, slot: slot) }
+        case .deleteSlot(let slot):
+            try moduleStep("repair of slot \(slot)") { try module.deleteTemplates(start: slot, count: 1) }
+        case .emptyLibrary:
+            try moduleStep("wipe repair") { try module.emptyLibrary() }
+        case nil:
+            break
+        }
+        try store.transaction {
+            switch action {
+            case .finishEnroll(let id, _, _), .rollBackEnroll(let id, _, _), .dropIntent(let id, _):
+                let key = NewUserRecord.key(intent: id)
+                if case .finishEnroll = action, let record = NewUserRecord(text: try store.value(forKey: key)),
+                   let name = try store.pendingIntents().first(where: { $0.id == id })?.user,
+                   try store.user(named: name) == nil {
+                    try store.addUser(name: name, displayName: record.displayName, role: record.admin ? .admin : .user)
+                }
+                try store.setValue(nil, forKey: key)
+            default:
+                break
+            }
+            try store.applyStoreSide(of: action)
+        }
+    }
+}

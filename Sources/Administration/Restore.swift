@@ -1,0 +1,58 @@
+import FingerprintModule
+import FingerprintProtocol
+import TemplateStore
+
+/// What a restore wrote.
+public struct RestoreResult: Equatable, Sendable {
+    public var users: Int
+    /// Slots written and read back (LoadChar, then UpChar compared byte for byte).
+    public var slotsVerified: [Int]
+}
+
+extension Administrator {
+    /// Restores a backup into the store and the module: every template is downloaded again
+    /// (DownChar + Store) and checked by LoadChar and an UpChar compare. Works onto an empty or a
+    /// different module of the same family; another family is refused before anything changes.
+    /// Crash-safe through a `.restore` intent: an interrupted restore is redone by `reconcile()`.
+    @discardableResult
+    public func restore(_ contents: BackupContents, replacing: Bool) throws -> RestoreResult {
+        if let family = contents.moduleFamily, let current = module.family, family != current.rawValue {
+            throw AdministrationError.familyMismatch(backup: family, module: current.rawValue)
+        }
+        let capacity = try capacity
+        for user in contents.users {
+            for finger in user.fingers where finger.slot >= capacity {
+                throw AdministrationError.backupDoesNotFit(slot: finger.slot, capacity: capacity)
+            }
+        }
+        let existing = try store.users().count
+        if existing > 0 && !replacing { throw AdministrationError.restoreNeedsConfirmation(users: existing) }
+
+        let intent = try store.beginIntent(.restore)
+        try failpoint("restore.before-store")
+        try store.replaceAll(with: contents)
+        try failpoint("restore.before-module-write")
+        try moduleStep("restore") { try module.emptyLibrary() }
+        var verified: [Int] = []
+        for finger in try store.allFingers() {
+            let template = try store.template(atSlot: finger.slot)
+            try moduleStep("restore of slot \(finger.slot)") {
+                try writeTemplate(template, slot: finger.slot)
+                try module.loadTemplate(buffer: CharBuffer.one, slot: finger.slot)
+                let readBack = try module.uploadTemplate(buffer: CharBuffer.one)
+                guard readBack == template else {
+                    throw AdministrationError.verificationFailed(
+                        slot: finger.slot, detail: "\(readBack.count) bytes read back, \(template.count) written, contents differ")
+                }
+            }
+            verified.append(finger.slot)
+        }
+        try store.markIntentModuleWritten(intent)
+        try store.transaction {
+            try store.completeIntent(intent)
+            try store.appendAudit(event: "restore-module", detail: "wrote and verified \(verified.count) template(s) in the module")
+        }
+        try recordSlotTable()
+        return RestoreResult(users: contents.users.count, slotsVerified: verified)
+    }
+}

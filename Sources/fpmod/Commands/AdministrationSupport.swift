@@ -1,0 +1,137 @@
+import Administration
+import ArgumentParsing
+import Foundation
+import TemplateStore
+
+/// Exit codes of the administration errors (architecture.md: sysexits).
+extension AdministrationError: CLIError {
+    public var exitCode: ExitCode {
+        switch self {
+        case .duplicateFinger, .capturesDiffer, .fingerAlreadyEnrolled, .familyMismatch, .backupDoesNotFit,
+             .verificationFailed, .libraryFull:
+            return .dataError
+        case .noFingerPlaced: return .tryLater
+        case .noFingersEnrolled, .unknownFinger, .invalidCaptureCount, .restoreNeedsConfirmation, .alreadyPaired:
+            return .usage
+        case .verificationRequired: return .denied
+        case .untrustedModule: return .permission
+        case .interrupted: return .ioError
+        }
+    }
+    public var message: String { description }
+}
+
+extension StoreAdministration.PINError: CLIError {
+    public var exitCode: ExitCode { .usage }
+    public var message: String { description }
+}
+
+extension StoreAdministration.BackupWriteError: CLIError {
+    public var exitCode: ExitCode { .ioError }
+    public var message: String { description }
+}
+
+/// What the administration commands share: opening store and module together, secrets from
+/// an option, the environment or stdin.
+enum AdminCommand {
+    /// Opens the store, then the module with the pairing, reconciling at open.
+    static func open(_ invocation: Invocation, virtualFinger: String? = nil,
+                     allowUntrusted: Bool = false) throws -> (TemplateStore, ModuleSession, Administrator) {
+        let store = try invocation.openStore()
+        let (session, administrator) = try ModuleSession.openAdministrator(
+            invocation, store: store, virtualFinger: virtualFinger, allowUntrusted: allowUntrusted)
+        return (store, session, administrator)
+    }
+
+    /// A secret from `--option` (or its environment variable), else one line of stdin.
+    static func secret(_ invocation: Invocation, option: String, prompt: String) throws -> String {
+        if let value = invocation.parsed.string(option) { return value }
+        if isatty(STDIN_FILENO) != 0 { invocation.progress(prompt) }
+        guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+            throw CommandFailure(.usage, "No \(option) given: pass --\(option), set its environment variable, or write it on stdin.")
+        }
+        return line
+    }
+
+    /// With --sim, identify/verify need to know which virtual finger touches the sensor.
+    static func requireSimFinger(_ invocation: Invocation) throws {
+        if invocation.parsed.flag("sim"), invocation.parsed.string("sim-finger") == nil {
+            throw CommandFailure(.usage, """
+                With --sim, say which virtual finger touches the sensor: --sim-finger NAME (or FPMOD_SIM_FINGER). \
+                Enroll names it <user>-<finger label>, e.g. --sim-finger alice-right-index.
+                """)
+        }
+    }
+
+    static func matchJSON(_ outcome: MatchOutcome) -> JSONValue {
+        var object: [String: JSONValue] = ["result": .string(outcome.event)]
+        switch outcome {
+        case .match(let found):
+            object["user"] = .string(found.user)
+            object["displayName"] = .string(found.displayName)
+            object["finger"] = .string(found.label)
+            object["slot"] = .int(Int64(found.slot))
+            object["score"] = .int(Int64(found.score))
+            object["times"] = timesJSON(found.times)
+        case .noMatch(let times):
+            object["times"] = timesJSON(times)
+        case .tamper(let slot, let score):
+            object["slot"] = .int(Int64(slot))
+            object["score"] = .int(Int64(score))
+        case .poorImage(let code):
+            object["code"] = .int(Int64(code.rawValue))
+        case .noFinger, .nothingEnrolled:
+            break
+        }
+        return .object(object)
+    }
+
+    static func timesJSON(_ times: StageTimes) -> JSONValue {
+        ["captureMs": .double(times.captureMilliseconds), "extractMs": .double(times.extractMilliseconds),
+         "searchMs": .double(times.searchMilliseconds)]
+    }
+
+    static func timesText(_ times: StageTimes) -> String {
+        String(format: "capture %.1f ms, extract %.1f ms, search %.1f ms",
+               times.captureMilliseconds, times.extractMilliseconds, times.searchMilliseconds)
+    }
+
+    /// Prints a match outcome and returns the exit code: 0 match, 1 no match or tamper,
+    /// 75 no finger / poor image (try again).
+    static func report(_ outcome: MatchOutcome, _ invocation: Invocation) -> ExitCode {
+        let text: String
+        let code: ExitCode
+        switch outcome {
+        case .match(let found):
+            text = "verify-match: \(found.displayName) (\(found.user)), \(found.label), slot \(found.slot), score \(found.score)\n"
+                + "  \(timesText(found.times))"
+            code = .ok
+        case .noMatch(let times):
+            text = "verify-no-match: the finger matched nobody.\n  \(timesText(times))"
+            code = .denied
+        case .tamper(let slot, let score):
+            text = "tamper: the module matched slot \(slot) (score \(score)), which the store does not know; refused. Run `fpmod sync` to remove it."
+            code = .denied
+        case .poorImage:
+            text = "verify-retry-scan: the capture was poor; place the finger flat and try again."
+            code = .tryLater
+        case .noFinger:
+            text = "No finger was placed on the sensor in time."
+            code = .tryLater
+        case .nothingEnrolled:
+            text = "Nobody is enrolled yet; enroll someone first (`fpmod enroll NAME`)."
+            code = .denied
+        }
+        invocation.emit(text, json: matchJSON(outcome))
+        return code
+    }
+
+    static func repairJSON(_ actions: [RepairAction]) -> JSONValue {
+        .array(actions.map { .string($0.description) })
+    }
+}
+
+/// Store errors the commands raise themselves, before touching the module.
+enum StoreErrorBridge {
+    static func unknownUser(_ name: String) -> StoreError { .unknownUser(name) }
+}
