@@ -137,9 +137,13 @@ final class LockHarness: @unchecked Sendable {
     func waitForEvent(after index: Int = 0, timeout: Duration = .seconds(10),
                       _ matches: @escaping (LockEvent) -> Bool) throws -> LockEvent {
         var found: LockEvent?
-        try waitUntil("an expected event (seen: \(events.dropFirst(index).map(\.name)))", timeout: timeout) {
-            found = self.events.dropFirst(index).first(where: matches)
-            return found != nil
+        do {
+            try waitUntil("an expected event", timeout: timeout) {
+                found = self.events.dropFirst(index).first(where: matches)
+                return found != nil
+            }
+        } catch {
+            throw HarnessError("timed out waiting for an expected event; seen: \(events.dropFirst(index).map(\.name))")
         }
         return found!
     }
