@@ -14,6 +14,7 @@ import Testing
         #expect(out.contains("✔ enroll-completed: alice's right-index"))
         #expect(out.contains("✔ enroll-completed: bob's duress-left-index"))
         #expect(out.contains("✔ match: alice"))
+        #expect(out.contains("✔ door closed → relay off"))
         #expect(out.contains("event: lockout failures=5 seconds=3"))
         #expect(out.contains("✔ PIN cleared the lockout"))
         #expect(out.contains("event: lockout-cleared"))

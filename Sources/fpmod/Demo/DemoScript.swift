@@ -83,7 +83,8 @@ struct DemoScript {
         stage.drive(.doorContact, active: false)
         try stage.waitForEvent(named: "locked", after: opened)
         shown = narrator.showEvents(stage.events, from: shown)
-        narrator.result("door closed → locked at once (no tailgating on the rest of the pulse); relay \(stage.relayIsOn ? "ON" : "off")")
+        guard !stage.relayIsOn else { throw DemoFailure("scene 2: the door closed and locked but the relay is still on") }
+        narrator.result("door closed → relay off, locked at once (no tailgating on the rest of the pulse)")
     }
 
     private mutating func strangerIsLockedOut() throws {

@@ -134,7 +134,12 @@ final class DemoStage {
         return try waitForEvent(named: expected, after: before)
     }
 
-    var relayIsOn: Bool { service?.snapshot.relayOn ?? false }
+    /// The relay as its pin shows it (set before the decision's events are emitted, unlike the
+    /// service's snapshot, which is published at the end of a loop turn).
+    var relayIsOn: Bool {
+        guard let line = lines[.relay], let level = chip?.outputLevel(offset: line.offset) else { return false }
+        return level != line.activeLow
+    }
 
     /// One control-socket command (as a keypad would send it) and its JSON reply.
     func control(_ line: String) throws -> [String: Any] {
