@@ -1,0 +1,73 @@
+import Administration
+import FingerprintModule
+import FingerprintProtocol
+import Foundation
+import ModuleSimulator
+import SerialPort
+import TemplateStore
+
+/// The port the setup guide settled on (a real one, or with --sim a simulator served in this
+/// process on a pseudo-terminal) and how to open an administrator on it with the store's pairing.
+final class SetupModuleLink {
+    let port: String
+    let baudRate: Int?
+    /// With --sim: the simulated module, its flash kept beside the store so later `fpmod --sim`
+    /// commands find the same (paired, enrolled) module.
+    let simulator: ModuleSimulatorServer?
+
+    init(port: String, baudRate: Int?, simulator: ModuleSimulatorServer?) {
+        self.port = port
+        self.baudRate = baudRate
+        self.simulator = simulator
+    }
+
+    /// A simulator for `--sim`, with the profile and state file the other `--sim` commands use.
+    static func simulated(_ invocation: Invocation) throws -> SetupModuleLink {
+        let name = invocation.parsed.string("sim-profile") ?? "r307"
+        guard let profile = SimulatorProfile.named(name) else {
+            throw CommandFailure(.usage, "Unknown --sim-profile '\(name)'; use r307, as608 or r503.")
+        }
+        let statePath = invocation.simulatorStatePath
+        try FileManager.default.createDirectory(atPath: (statePath as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let server = try ModuleSimulatorServer(.init(profile: profile, statePath: statePath))
+        server.start()
+        return SetupModuleLink(port: server.devicePath, baudRate: nil, simulator: server)
+    }
+
+    /// Opens the module for administration: the store's pairing when there is one (re-checking
+    /// what answers), else `unpaired`; interrupted operations are reconciled on the way.
+    func openAdministrator(store: TemplateStore, unpaired: (address: UInt32, password: UInt32)) throws -> Administrator {
+        var opened: FingerprintModule?
+        do {
+            return try AdministrationOpener.open(store: store, unpaired: unpaired) { [port, baudRate] address, password, probe in
+                if let module = opened { (module.transport as? SerialPort)?.close() }
+                let module: FingerprintModule
+                if probe {
+                    module = try FingerprintModule.open(port: port, baudRate: baudRate, address: address, password: password)
+                } else {
+                    // One rate only: trying several credentials must not cost a baud probe each.
+                    let serial = try SerialPort.open(path: port, baudRate: baudRate ?? 57_600)
+                    module = FingerprintModule(transport: serial, address: address, password: password)
+                    do { try module.connect() } catch {
+                        serial.close()
+                        throw error
+                    }
+                }
+                opened = module
+                return module
+            }
+        } catch {
+            if let module = opened { (module.transport as? SerialPort)?.close() }
+            throw error
+        }
+    }
+
+    func close(_ administrator: Administrator) {
+        (administrator.module.transport as? SerialPort)?.close()
+    }
+
+    func stop() {
+        simulator?.stop()
+    }
+}
