@@ -24,8 +24,10 @@ enum DemoLatencyTable {
     /// The module + wire floor for GenImg → Img2Tz → Search over `templates` templates.
     static func limit(profile: SimulatorProfile, baudRate: Int, templates: Int) -> [Double] {
         let model = TimingModel(profile: profile, mode: .datasheet)
+        // Only the reply is paced: a pseudo-terminal hands the simulator each command at once,
+        // where a real UART would add its 12–17 bytes of wire time too.
         func wire(_ command: Command, ackContent: Int) -> Double {
-            let bytes = command.frame().encoded().count + Frame.prefixSize + ackContent + 2
+            let bytes = Frame.prefixSize + ackContent + 2
             return WireTime.seconds(bytes: bytes, baudRate: baudRate) * 1000
         }
         func ms(_ duration: Duration) -> Double {

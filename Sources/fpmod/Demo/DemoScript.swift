@@ -172,7 +172,7 @@ struct DemoScript {
         narrator.say("""
               start: touch edge → GenImg sent; capture/extract/search: GenImg, Img2Tz, Search round trips;
               decide: store lookup + policy; relay: energising the relay line. The limit is the R307's datasheet
-              times plus the frames' bytes at 57600 baud (\(templates) templates searched): what any driver would pay.
+              times plus the replies' bytes at 57600 baud (\(templates) templates searched): what any driver would pay.
             """)
         narrator.result("latency table: \(unlocks.count) unlocks measured")
     }
