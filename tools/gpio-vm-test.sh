@@ -32,8 +32,10 @@ die() {
   exit 1
 }
 
-[ -x "$VM/run.sh" ] && [ -x "$VM/build.sh" ] && [ -x "$VM/payload.sh" ] ||
-  die "the gpio-vm tool is not at $VM (expected ../shared/tools/gpio-vm next to the repository, with build.sh, run.sh and payload.sh); check out shared/ beside $REPO or set GPIO_VM_DIR"
+for tool in build.sh run.sh payload.sh; do
+  [ -x "$VM/$tool" ] ||
+    die "the gpio-vm tool is not at $VM (expected ../shared/tools/gpio-vm next to the repository, with build.sh, run.sh and payload.sh); check out shared/ beside $REPO or set GPIO_VM_DIR"
+done
 command -v python3 >/dev/null || die "python3 is needed to talk to the simulator's control socket; install python3 (tools/install-deps.sh does)"
 
 passed=0
@@ -60,6 +62,7 @@ stop_sim() {
   wait "$SIM_PID" 2>/dev/null || true
   SIM_PID=
 }
+# shellcheck disable=SC2317  # called by the EXIT trap
 cleanup() {
   stop_sim
   rm -rf "$WORK"
