@@ -6,7 +6,7 @@ import TemplateStore
 /// The control socket: one command per line, one JSON reply line each.
 /// `status` · `pin [USER] PIN` · `unlock ADMIN PIN` · `clear ADMIN PIN` · `scan`
 extension LockService {
-    static let controlUsage = "commands: status, pin [USER] PIN, unlock ADMIN PIN, clear ADMIN PIN, scan"
+    static let controlUsage = "commands: status, pin [USER] PIN, unlock ADMIN PIN, clear ADMIN PIN, scan, list, enroll NAME [LABEL], delete NAME [LABEL]"
 
     func acceptClients() {
         while let connection = try? control.accept(deadline: .now) {
@@ -59,10 +59,39 @@ extension LockService {
         case "unlock", "clear":
             guard arguments.count == 2 else { return replyError(client, "usage: \(verb) ADMIN PIN") }
             checkPin(user: arguments[0], pin: arguments[1], action: verb == "unlock" ? .adminUnlock : .adminClear, client: client)
-        case "list", "enroll", "delete":
-            replyError(client, "'\(verb)' through the service is not available in this build; stop the service (systemctl stop fpmod) and run fpmod \(verb) directly")
+        case "list":
+            reply(client, listPairs())
+        case "enroll", "delete":
+            guard (1...2).contains(arguments.count) else { return replyError(client, "usage: \(verb) NAME [LABEL]") }
+            guard moduleConnected else { return replyError(client, "the fingerprint module is not connected; retry when it is") }
+            guard !scanInFlight else { return replyError(client, "the module is busy with a scan or another command; retry in a moment") }
+            let id = nextRequestID
+            nextRequestID += 1
+            pendingReplies[id] = client
+            scanInFlight = true
+            let request: AdminRequest = verb == "enroll"
+                ? .enroll(user: arguments[0], label: arguments.count == 2 ? arguments[1] : "right-index")
+                : .delete(user: arguments[0], label: arguments.count == 2 ? arguments[1] : nil)
+            worker.submit(.admin(requestID: id, request))
         default:
             replyError(client, "unknown command '\(verb)'; " + Self.controlUsage)
+        }
+    }
+
+    /// Users and their fingers from the store (no module command needed).
+    func listPairs() -> [(String, String)] {
+        do {
+            let users = try store.users().map { user -> String in
+                let fingers = ((try? store.fingers(of: user.name)) ?? []).map {
+                    JSONText.object([("label", JSONText.string($0.label)), ("slot", String($0.slot))])
+                }
+                return JSONText.object([("name", JSONText.string(user.name)), ("role", JSONText.string(user.role.rawValue)),
+                                        ("fingerprintUnlock", user.fingerprintUnlock ? "true" : "false"),
+                                        ("hasPIN", user.hasPIN ? "true" : "false"), ("fingers", "[" + fingers.joined(separator: ",") + "]")])
+            }
+            return [("ok", "true"), ("users", "[" + users.joined(separator: ",") + "]")]
+        } catch {
+            return [("ok", "false"), ("error", JSONText.string("store: \(error)"))]
         }
     }
 

@@ -57,6 +57,7 @@ extension LockService {
         settings.healthCheckInterval = options.healthCheckInterval
         settings.useAura = usesAura
         settings.expectedIdentity = identity
+        settings.store = store
         worker = ModuleWorker(factory: moduleFactory, settings: settings) { [weak self] report in
             self?.post(.worker(report))
         }
@@ -228,6 +229,12 @@ extension LockService {
             touchArmed = true
         case .tamper(let reason):
             decide(.moduleTamper(reason))
+        case let .adminDone(id, reply, changed):
+            scanInFlight = false
+            if let client = pendingReplies.removeValue(forKey: id) {
+                do { try client.send(line: reply, deadline: .now + .milliseconds(200)) } catch { dropClient(client) }
+            }
+            if changed, let digest = try? store.enrolledSetDigest() { decide(.enrolledSetChanged(digest: digest)) }
         }
     }
 

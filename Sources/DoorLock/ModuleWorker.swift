@@ -18,6 +18,14 @@ public enum WorkerReport: Sendable, Equatable {
     case lifted
     /// The module is not the paired one.
     case tamper(ModuleTamperReason)
+    /// An admin command finished: its JSON reply (pairs already rendered) and whether fingers changed.
+    case adminDone(requestID: Int, reply: String, enrolledSetChanged: Bool)
+}
+
+/// A control-socket admin command the worker runs with the module it owns.
+public enum AdminRequest: Sendable, Equatable {
+    case enroll(user: String, label: String)
+    case delete(user: String, label: String?)
 }
 
 /// The one thread that owns the `FingerprintModule` (which is not thread-safe): it runs scans
@@ -28,6 +36,7 @@ final class ModuleWorker: @unchecked Sendable {
     enum Job: Sendable, Equatable {
         case scan(edge: UInt64)
         case aura(LedPattern)
+        case admin(requestID: Int, AdminRequest)
     }
 
     struct Settings: Sendable {
@@ -40,6 +49,8 @@ final class ModuleWorker: @unchecked Sendable {
         var useAura = false
         /// The paired module, to recognise a swapped one.
         var expectedIdentity: ModuleIdentity?
+        /// For admin commands (enroll, delete) run through the service.
+        var store: TemplateStore?
     }
 
     private let factory: @Sendable () throws -> FingerprintModule

@@ -1,4 +1,5 @@
 import AccessPolicy
+import Administration
 import FingerprintModule
 import FingerprintProtocol
 import Foundation
@@ -33,6 +34,8 @@ struct WorkerLoop {
                 scan(module, edge: edge, misplacedIfEmpty: true)
             case .aura(let pattern)?:
                 do { try Self.show(pattern, on: module) } catch { lost(error) }
+            case let .admin(id, request)?:
+                runAdmin(id, request, on: module)
             case nil:
                 if worker.config.pollInterval != nil { poll(module) } else { checkHealth(module) }
             }
@@ -98,6 +101,37 @@ struct WorkerLoop {
         worker.report(.scanned(outcome, timing))
     }
 
+    private mutating func runAdmin(_ id: Int, _ request: AdminRequest, on module: FingerprintModule) {
+        guard let store = worker.config.store else {
+            return worker.report(.adminDone(requestID: id, reply: AdminReply.error("no store"), enrolledSetChanged: false))
+        }
+        let administrator = Administrator(module: module, store: store)
+        do {
+            switch request {
+            case let .enroll(user, label):
+                let result = try administrator.enroll(user: user, label: label)
+                worker.report(.adminDone(requestID: id, reply: JSONText.object([
+                    ("ok", "true"), ("result", JSONText.string("enrolled")), ("user", JSONText.string(result.user)),
+                    ("label", JSONText.string(result.label)), ("slot", String(result.slot)),
+                ]), enrolledSetChanged: true))
+            case let .delete(user, label):
+                let result = try administrator.delete(user: user, label: label)
+                worker.report(.adminDone(requestID: id, reply: JSONText.object([
+                    ("ok", "true"), ("result", JSONText.string("deleted")), ("user", JSONText.string(result.user)),
+                    ("slots", "[" + result.fingers.map { String($0.slot) }.joined(separator: ",") + "]"),
+                    ("userRemoved", result.userRemoved ? "true" : "false"),
+                ]), enrolledSetChanged: true))
+            }
+        } catch let error as ModuleError where error.isTransportFailure {
+            worker.report(.adminDone(requestID: id, reply: AdminReply.error(error.description), enrolledSetChanged: false))
+            lost(error)
+            return
+        } catch {
+            worker.report(.adminDone(requestID: id, reply: AdminReply.error(String(describing: error)), enrolledSetChanged: false))
+        }
+        _ = try? module.readIndexTable()
+    }
+
     /// No touch line: GenImg says whether a finger is there.
     private mutating func poll(_ module: FingerprintModule) {
         if awaitingLift {
@@ -149,4 +183,10 @@ struct WorkerLoop {
 struct WorkerFailure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
+}
+
+enum AdminReply {
+    static func error(_ message: String) -> String {
+        JSONText.object([("ok", "false"), ("error", JSONText.string(message))])
+    }
 }

@@ -10,7 +10,7 @@ struct SlowModuleTests {
         let before = lock.events.count
         lock.press("alice-index")
         try lock.waitForEvent(named: "disconnected", after: before, timeout: .seconds(20))
-        #expect(!lock.service.snapshot.scanInFlight)
+        try waitUntil("the scan is over") { !lock.service.snapshot.scanInFlight }
         lock.simulator.fault(.none)
         try lock.waitForEvent(named: "reconnected", after: before, timeout: .seconds(20))
         lock.liftFinger()
