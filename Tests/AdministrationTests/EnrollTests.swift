@@ -91,7 +91,7 @@ import Testing
     @Test func fullLibraryIsRefusedBeforeAnyCapture() throws {
         let bench = try Bench(profile: .r503)
         let admin = try bench.open()
-        let capacity = bench.server.status().occupiedSlots.count + (admin.module.capacity ?? 0)
+        let capacity = try #require(admin.module.capacity)
         let template = [UInt8](repeating: 1, count: 32)
         bench.server.withModule { module in module.configure { flash in for slot in 0..<capacity { flash.library[slot] = template } } }
         _ = try admin.module.readIndexTable()

@@ -76,4 +76,33 @@ import Testing
         #expect(try target.store.pendingIntents().isEmpty)
         #expect(try target.identify(next, finger: "bob-right-index").matchedUser == "bob")
     }
+
+    @Test func moduleThatStopsAnsweringBeforeStoreIsRolledBackLater() throws {
+        let bench = try Bench()
+        let admin = try bench.open()
+        admin.failpoint = { if $0 == "enroll.before-module-write" { bench.server.fault(.silence) } }
+        do {
+            try bench.enroll(admin, "alice")
+            Issue.record("enroll succeeded against a silent module")
+        } catch AdministrationError.interrupted(let operation, _) {
+            #expect(operation.contains("alice"))
+        }
+        #expect(try bench.store.pendingIntents().count == 1)
+        bench.server.fault(.none)
+        _ = try bench.open()
+        #expect(try bench.store.pendingIntents().isEmpty)
+        #expect(try bench.store.users().isEmpty)
+        #expect(bench.server.library.isEmpty)
+    }
+
+    @Test func lostStoreAcknowledgementEndsConsistent() throws {
+        let bench = try Bench()
+        let admin = try bench.open()
+        admin.failpoint = { if $0 == "enroll.before-module-write" { bench.server.fault(.drop) } }
+        do { try bench.enroll(admin, "alice") } catch AdministrationError.interrupted {}
+        _ = try bench.open()
+        #expect(try bench.store.pendingIntents().isEmpty)
+        #expect(try bench.store.occupiedSlots() == Set(bench.server.library.keys))
+        #expect(try bench.store.fingers(of: "alice").count == 1)
+    }
 }
