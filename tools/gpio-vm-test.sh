@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# The door lock on a real kernel GPIO chip: `fpmod run` inside the gpio-vm test VM
+# (../shared/tools/gpio-vm: a gpio-sim chip driven through libgpiod, a 16550 UART on ttyS1),
+# with the fingerprint module simulated on the host by `fpmod sim` and wired to ttyS1.
+#
+#   tools/gpio-vm-test.sh [CACHE_DIR]     (default ${XDG_CACHE_HOME:-$HOME/.cache}/fpmod-gpio-vm)
+#   GPIO_VM_DIR=/path/to/shared/tools/gpio-vm   when shared/ is not next to the repository
+#
+# 1. Builds fpmod (release, --static-swift-stdlib) and the VM (build.sh; seconds when cached).
+# 2. Host: `fpmod sim` with a flash file; `fpmod enroll alice` through the CLI against it, so
+#    the store and the module's flash agree; the simulator stops and starts again on the same
+#    flash, and its pty becomes the guest's ttyS1.
+# 3. Guest (tools/gpio-vm/run): `fpmod run --config tools/gpio-vm/config.json`, then through
+#    the chip: alice's touch -> match -> relay pulse; a stranger -> no-match, relay off; exit
+#    button -> relay; door held open -> door-held-open alarm. The guest prints
+#    "NEED-FINGER NAME" before each scan and this script answers `touch NAME 1` on the
+#    simulator's control socket.
+# Prints "ok ..."/"FAIL ..." per check and "N passed, M failed" last; exits 0 only if all pass.
+# Needs python3 (the simulator's control socket is a Unix socket; busybox and bash lack a client).
+set -euo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# The tool lives in shared/, a sibling of the clone (GPIO_VM_DIR overrides, e.g. for worktrees).
+VM=${GPIO_VM_DIR:-$(dirname "$REPO")/shared/tools/gpio-vm}
+CACHE=${1:-${XDG_CACHE_HOME:-${HOME:?HOME is unset; pass CACHE_DIR}/.cache}/fpmod-gpio-vm}
+PROFILE=${FPMOD_VM_SIM_PROFILE:-r307}
+PAYLOAD_SOURCE=$REPO/tools/gpio-vm
+
+say() { echo "gpio-vm-test: $*"; }
+die() {
+  say "$*" >&2
+  exit 1
+}
+
+for tool in build.sh run.sh payload.sh; do
+  [ -x "$VM/$tool" ] ||
+    die "the gpio-vm tool is not at $VM (expected ../shared/tools/gpio-vm next to the repository, with build.sh, run.sh and payload.sh); check out shared/ beside $REPO or set GPIO_VM_DIR"
+done
+command -v python3 >/dev/null || die "python3 is needed to talk to the simulator's control socket; install python3 (tools/install-deps.sh does)"
+
+passed=0
+failed=0
+pass() {
+  echo "ok   $*"
+  passed=$((passed + 1))
+}
+fail() {
+  echo "FAIL $*"
+  failed=$((failed + 1))
+}
+finish() {
+  echo "$passed passed, $failed failed"
+  [ "$failed" = 0 ] && exit 0
+  exit 1
+}
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/fpmod-gpio-vm-test.XXXXXX")
+SIM_PID=
+stop_sim() {
+  [ -n "$SIM_PID" ] || return 0
+  kill -TERM "$SIM_PID" 2>/dev/null || true
+  wait "$SIM_PID" 2>/dev/null || true
+  SIM_PID=
+}
+# shellcheck disable=SC2317  # called by the EXIT trap
+cleanup() {
+  stop_sim
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# --- 1. Build fpmod and the VM.
+say "building fpmod (release, static Swift stdlib)"
+(cd "$REPO" && swift build -c release --static-swift-stdlib --product fpmod)
+FPMOD=$(cd "$REPO" && swift build -c release --static-swift-stdlib --show-bin-path)/fpmod
+[ -x "$FPMOD" ] || die "no fpmod binary at $FPMOD after the build"
+say "preparing the VM in $CACHE"
+"$VM/build.sh" "$CACHE"
+
+# --- 2. The simulated module and the store, on the host.
+cat >"$WORK/simctl.py" <<'EOF'
+# One line to the simulator's control socket, its reply line to stdout.
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.settimeout(10)
+s.connect(sys.argv[1])
+s.sendall((sys.argv[2] + "\n").encode())
+reply = b""
+while b"\n" not in reply:
+    chunk = s.recv(4096)
+    if not chunk:
+        break
+    reply += chunk
+print(reply.decode(errors="replace").split("\n")[0])
+EOF
+SIM_CONTROL=$WORK/sim.sock
+simctl() { python3 "$WORK/simctl.py" "$SIM_CONTROL" "$*"; }
+
+# start_sim [--link PATH]: serves the flash file in $WORK; SIM_TTY is the pty slave.
+start_sim() {
+  rm -f "$SIM_CONTROL"
+  "$FPMOD" sim --profile "$PROFILE" --state "$WORK/flash" --control "$SIM_CONTROL" "$@" \
+    >"$WORK/sim.out" 2>>"$WORK/sim.err" &
+  SIM_PID=$!
+  local n=0
+  until [ -S "$SIM_CONTROL" ] && [ -s "$WORK/sim.out" ]; do
+    n=$((n + 1))
+    if [ $n -gt 300 ] || ! kill -0 "$SIM_PID" 2>/dev/null; then
+      cat "$WORK/sim.err" >&2
+      die "fpmod sim did not start (no control socket after 30 s)"
+    fi
+    sleep 0.1
+  done
+  SIM_TTY=$(head -n 1 "$WORK/sim.out")
+}
+
+PAYLOAD=$WORK/payload
+mkdir -p "$PAYLOAD/store"
+STORE=(--store "$PAYLOAD/store/store.db" --key "$PAYLOAD/store/store.key")
+
+start_sim --link "$WORK/ttyFP"
+say "simulated $PROFILE on $SIM_TTY; enrolling alice through the CLI"
+# Enrollment takes two captures, each a press the host must see lifted before the next.
+simctl "touch alice-right-index 2" >/dev/null
+if "$FPMOD" --port "$WORK/ttyFP" "${STORE[@]}" enroll alice --timeout 60s 2>"$WORK/enroll.err"; then
+  pass "host: fpmod enroll alice against fpmod sim"
+else
+  fail "host: fpmod enroll alice against fpmod sim (exit $?)"
+  sed 's/^/    /' "$WORK/enroll.err"
+fi
+stop_sim
+if [ -s "$WORK/flash" ]; then pass "host: the simulator kept its flash in a file"; else fail "host: the simulator kept its flash in a file"; fi
+[ "$failed" = 0 ] || {
+  say "cannot boot the VM without an enrolled user"
+  finish
+}
+
+# --- 3. The payload, and the simulator again (same flash) on the guest's ttyS1.
+"$VM/payload.sh" "$FPMOD" "$PAYLOAD" >/dev/null
+cp "$PAYLOAD_SOURCE/run" "$PAYLOAD_SOURCE/config.json" "$PAYLOAD_SOURCE/lines" "$PAYLOAD/"
+chmod +x "$PAYLOAD/run"
+start_sim
+say "simulator on $SIM_TTY is the guest's ttyS1; booting the VM"
+
+# The console streams through; "NEED-FINGER NAME" from the guest is answered here.
+set +e
+"$VM/run.sh" "$CACHE" "$PAYLOAD" --serial-pty "$SIM_TTY" 2>&1 |
+  while IFS= read -r line; do
+    line=${line%$'\r'}
+    printf '%s\n' "$line"
+    printf '%s\n' "$line" >>"$WORK/console.log"
+    case $line in
+    "NEED-FINGER "*)
+      name=${line#NEED-FINGER }
+      echo "host: touch $name 1 -> $(simctl "touch $name 1" 2>&1)"
+      ;;
+    esac
+  done
+rc=${PIPESTATUS[0]}
+set -e
+touch "$WORK/console.log"
+
+# --- 4. The verdict: the guest's checks, the VM's exit status, what the simulator saw.
+guest_passed=$(grep -c '^ok ' "$WORK/console.log" || true)
+guest_failed=$(grep -c '^FAIL ' "$WORK/console.log" || true)
+passed=$((passed + guest_passed))
+failed=$((failed + guest_failed))
+case $rc in
+0) pass "VM: the payload exited 0" ;;
+125) fail "VM: no verdict (run.sh exit 125: QEMU, guest setup or the ${GPIO_VM_TIMEOUT:-300} s timeout failed; see the console above)" ;;
+130) fail "VM: interrupted (run.sh exit 130)" ;;
+*) fail "VM: the payload exited $rc" ;;
+esac
+grep -q '^payload: [0-9]* passed, [0-9]* failed' "$WORK/console.log" ||
+  fail "VM: the payload did not finish (no 'payload: N passed, M failed' line)"
+handled=$(simctl status 2>/dev/null | grep -o '"commandsHandled":[0-9]*' | cut -d: -f2 || true)
+if [ "${handled:-0}" -gt 0 ]; then
+  pass "host: the simulator answered $handled commands from the guest over ttyS1"
+else
+  fail "host: the simulator answered no command from the guest over ttyS1"
+fi
+stop_sim
+finish
