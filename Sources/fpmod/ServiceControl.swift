@@ -85,15 +85,15 @@ final class ServiceControl {
         try talk { () throws(Errno) in try connection.send(line: line, deadline: .now + .seconds(5)) }
         while true {
             guard let text = try talk({ () throws(Errno) in try connection.readLine(deadline: .now + lineTimeout) }) else {
-                    throw CommandFailure(connection.isClosedByPeer ? .ioError : .tryLater, connection.isClosedByPeer
-                        ? "The service closed the control connection before answering '\(line.split(separator: " ").first ?? "")'; check its log."
-                        : "The service did not answer within \(lineTimeout); it may be busy. Try again, or check its log.")
-                }
-                guard let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] else {
-                    throw CommandFailure(.ioError, "The service sent a line that is not a JSON object (\(text)); is \(path) an fpmod control socket?")
-                }
-                if object["ok"] != nil { return object }
-                if let step = object["progress"] as? String { progress(step) }
+                throw CommandFailure(connection.isClosedByPeer ? .ioError : .tryLater, connection.isClosedByPeer
+                    ? "The service closed the control connection before answering '\(line.split(separator: " ").first ?? "")'; check its log."
+                    : "The service did not answer within \(lineTimeout); it may be busy. Try again, or check its log.")
+            }
+            guard let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] else {
+                throw CommandFailure(.ioError, "The service sent a line that is not a JSON object (\(text)); is \(path) an fpmod control socket?")
+            }
+            if object["ok"] != nil { return object }
+            if let step = object["progress"] as? String { progress(step) }
         }
     }
 
