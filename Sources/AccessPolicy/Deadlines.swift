@@ -20,8 +20,10 @@ extension Step {
             state.door.heldOpenDeadline = nil
             state.door.heldOpenAlarmed = true
             emit(.alarm(.heldOpen))
-            event("door-held-open", ["seconds": String(config.heldOpenSeconds)])
-            audit("door-held-open", "door open for \(config.heldOpenSeconds) s")
+            // Whole seconds, as every other event field (a lockout's `seconds`, a deny's `remaining`).
+            let seconds = wholeSecondsUp(config.heldOpenSeconds)
+            event("door-held-open", ["seconds": String(seconds)])
+            audit("door-held-open", "door open for \(seconds) s")
         }
         if let until = state.graceUntil, clock >= until {
             state.graceUntil = nil

@@ -59,8 +59,11 @@ extension Administrator {
     /// goes to buffer 2 for RegModel. No GenImg runs between the last Img2Tz and the duplicate
     /// Search (R50x wipes its features on GenImg, protocol.md §9 #9).
     @discardableResult
+    ///
+    /// `duress`: the finger opens like any other and raises a silent duress alarm (`Finger.isDuress`).
     public func enroll(user: String, displayName: String? = nil, label: String = "right-index", captures: Int = 2,
-                       admin: Bool = false, progress: (EnrollProgress) -> Void = { _ in }) throws -> EnrollResult {
+                       admin: Bool = false, duress: Bool = false,
+                       progress: (EnrollProgress) -> Void = { _ in }) throws -> EnrollResult {
         guard (2...6).contains(captures) else { throw AdministrationError.invalidCaptureCount(captures) }
         let existing = try store.user(named: user)
         if existing != nil, let same = try store.fingers(of: user).first(where: { $0.label == label }) {
@@ -91,6 +94,7 @@ extension Administrator {
             if existing == nil {
                 try store.setValue(NewUserRecord(displayName: displayName, admin: admin).text, forKey: NewUserRecord.key(intent: id))
             }
+            if duress { try store.setValue("1", forKey: DuressMark.key(intent: id)) }
             return id
         }
         try failpoint("enroll.before-module-write")
@@ -101,6 +105,7 @@ extension Administrator {
             try store.transaction {
                 try store.completeIntent(intent)
                 try store.setValue(nil, forKey: NewUserRecord.key(intent: intent))
+                try store.setValue(nil, forKey: DuressMark.key(intent: intent))
                 try store.appendAudit(event: "enroll-failed", user: user, slot: slot, detail: error.description)
             }
             if let code = error.confirmationCode, code == .libraryFull || code == .badLocation {
@@ -117,11 +122,12 @@ extension Administrator {
             } else if admin, existing?.role != .admin {
                 try store.setRole(.admin, for: user)
             }
-            try store.addFinger(user: user, label: label, slot: slot, template: template, quality: quality)
+            try store.addFinger(user: user, label: label, slot: slot, template: template, quality: quality, duress: duress)
             try store.completeIntent(intent)
             try store.setValue(nil, forKey: NewUserRecord.key(intent: intent))
+            try store.setValue(nil, forKey: DuressMark.key(intent: intent))
             try store.appendAudit(event: "enroll", user: user, slot: slot,
-                                  detail: "enrolled \(label) from \(captures) captures (\(retries) retried)")
+                                  detail: "enrolled \(label)\(duress ? " (duress finger)" : "") from \(captures) captures (\(retries) retried)")
         }
         try recordSlotTable()
         return EnrollResult(user: user, label: label, slot: slot, captures: captures, retries: retries,
@@ -191,4 +197,10 @@ struct NewUserRecord {
         admin = parts.first == "admin"
         displayName = parts.count > 1 && !parts[1].isEmpty ? String(parts[1]) : nil
     }
+}
+
+/// Marks an enroll intent whose finger is a duress finger (kept beside the intent, removed with
+/// it), so an interrupted enroll finished at the next open keeps the flag.
+enum DuressMark {
+    static func key(intent: Int64) -> String { "intent.\(intent).duress" }
 }

@@ -78,7 +78,20 @@ extension Administrator {
             default:
                 break
             }
+            var duressFinger: (user: String, label: String)?
+            if case .finishEnroll(let id, _, _) = action, try store.value(forKey: DuressMark.key(intent: id)) != nil,
+               let intent = try store.pendingIntents().first(where: { $0.id == id }),
+               let user = intent.user, let label = intent.label {
+                duressFinger = (user, label)
+            }
+            switch action {
+            case .finishEnroll(let id, _, _), .rollBackEnroll(let id, _, _), .dropIntent(let id, _):
+                try store.setValue(nil, forKey: DuressMark.key(intent: id))
+            default:
+                break
+            }
             try store.applyStoreSide(of: action)
+            if let duressFinger { try store.setDuress(true, user: duressFinger.user, label: duressFinger.label) }
         }
     }
 }

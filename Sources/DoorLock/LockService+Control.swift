@@ -3,10 +3,13 @@ import Foundation
 import Posix
 import TemplateStore
 
-/// The control socket: one command per line, one JSON reply line each.
-/// `status` · `pin [USER] PIN` · `unlock ADMIN PIN` · `clear ADMIN PIN` · `scan`
+/// The control socket: one command per line, one JSON reply line each — except `enroll`, which
+/// first sends a `{"progress":…,"status":…}` line per step and then its `{"ok":…}` line.
+/// Every final reply has an `ok` key; a client reads until it sees one.
+/// `status` · `pin [USER] PIN` · `unlock ADMIN PIN` · `clear ADMIN PIN` · `scan` · `list` ·
+/// `enroll NAME [LABEL] [--admin] [--duress] …` (see `EnrollRequest.controlLine`) · `delete NAME [LABEL]`
 extension LockService {
-    static let controlUsage = "commands: status, pin [USER] PIN, unlock ADMIN PIN, clear ADMIN PIN, scan, list, enroll NAME [LABEL], delete NAME [LABEL]"
+    static let controlUsage = "commands: status, pin [USER] PIN, unlock ADMIN PIN, clear ADMIN PIN, scan, list, enroll NAME [LABEL] [--duress] [--admin], delete NAME [LABEL]"
 
     func acceptClients() {
         while let connection = try? control.accept(deadline: .now) {
@@ -37,8 +40,10 @@ extension LockService {
         do { try client.send(line: JSONText.object(pairs), deadline: .now + .milliseconds(200)) } catch { dropClient(client) }
     }
 
-    func replyError(_ client: UnixConnection, _ message: String) {
-        reply(client, [("ok", "false"), ("error", JSONText.string(message))])
+    /// `code` says what kind of refusal it is, so a client can pick its exit status:
+    /// `usage`, `busy` (retry later), `unavailable` (no module), `denied`, `refused` (bad data), `failed`.
+    func replyError(_ client: UnixConnection, _ message: String, code: String = "usage") {
+        reply(client, [("ok", "false"), ("error", JSONText.string(message)), ("code", JSONText.string(code))])
     }
 
     func handleCommand(_ line: String, from client: UnixConnection) {
@@ -49,8 +54,8 @@ extension LockService {
         case "status":
             reply(client, statusPairs())
         case "scan":
-            guard moduleConnected else { return replyError(client, "the fingerprint module is not connected; check the wiring and the log") }
-            guard !scanInFlight else { return replyError(client, "a scan is already running; retry when it has finished") }
+            guard moduleConnected else { return replyError(client, "the fingerprint module is not connected; check the wiring and the log", code: "unavailable") }
+            guard !scanInFlight else { return replyError(client, "a scan is already running; retry when it has finished", code: "busy") }
             requestScan(edge: Monotonic.nanoseconds())
             reply(client, [("ok", "true"), ("result", JSONText.string("scanning"))])
         case "pin":
@@ -62,16 +67,21 @@ extension LockService {
         case "list":
             reply(client, listPairs())
         case "enroll", "delete":
-            guard (1...2).contains(arguments.count) else { return replyError(client, "usage: \(verb) NAME [LABEL]") }
-            guard moduleConnected else { return replyError(client, "the fingerprint module is not connected; retry when it is") }
-            guard !scanInFlight else { return replyError(client, "the module is busy with a scan or another command; retry in a moment") }
+            let request: AdminRequest
+            do throws(ControlUsageError) {
+                if verb == "enroll" {
+                    request = .enroll(try EnrollRequest(controlArguments: arguments))
+                } else {
+                    guard (1...2).contains(arguments.count) else { throw ControlUsageError("usage: delete NAME [LABEL]") }
+                    request = .delete(user: arguments[0], label: arguments.count == 2 ? arguments[1] : nil)
+                }
+            } catch { return replyError(client, error.description) }
+            guard moduleConnected else { return replyError(client, "the fingerprint module is not connected; retry when it is", code: "unavailable") }
+            guard !scanInFlight else { return replyError(client, "the module is busy with a scan or another command; retry in a moment", code: "busy") }
             let id = nextRequestID
             nextRequestID += 1
             pendingReplies[id] = client
             scanInFlight = true
-            let request: AdminRequest = verb == "enroll"
-                ? .enroll(user: arguments[0], label: arguments.count == 2 ? arguments[1] : "right-index")
-                : .delete(user: arguments[0], label: arguments.count == 2 ? arguments[1] : nil)
             worker.submit(.admin(requestID: id, request))
         default:
             replyError(client, "unknown command '\(verb)'; " + Self.controlUsage)
@@ -83,9 +93,11 @@ extension LockService {
         do {
             let users = try store.users().map { user -> String in
                 let fingers = ((try? store.fingers(of: user.name)) ?? []).map {
-                    JSONText.object([("label", JSONText.string($0.label)), ("slot", String($0.slot))])
+                    JSONText.object([("label", JSONText.string($0.label)), ("slot", String($0.slot)),
+                                     ("duress", $0.isDuress ? "true" : "false")])
                 }
-                return JSONText.object([("name", JSONText.string(user.name)), ("role", JSONText.string(user.role.rawValue)),
+                return JSONText.object([("name", JSONText.string(user.name)), ("displayName", JSONText.string(user.displayName)),
+                                        ("role", JSONText.string(user.role.rawValue)),
                                         ("fingerprintUnlock", user.fingerprintUnlock ? "true" : "false"),
                                         ("hasPIN", user.hasPIN ? "true" : "false"), ("fingers", "[" + fingers.joined(separator: ",") + "]")])
             }
@@ -118,6 +130,7 @@ extension LockService {
             ("pinRequired", "[" + status.pinRequired.map { JSONText.string($0.rawValue) }.joined(separator: ",") + "]"),
             ("pinOnly", status.pinOnly.map { JSONText.string($0.description) } ?? "null"),
             ("tamper", status.tamperSwitchActive ? "true" : "false"),
+            ("events", String(shared.withLock { $0.eventCount })),
         ]
         return pairs
     }
@@ -157,13 +170,13 @@ extension LockService {
     func finishPinCheck(_ check: PinCheck) {
         let client = pendingReplies.removeValue(forKey: check.requestID)
         if let problem = check.problem {
-            if let client { replyError(client, "PIN check failed: \(problem)") }
+            if let client { replyError(client, "PIN check failed: \(problem)", code: "failed") }
             return
         }
         let needsAdmin = check.action != .pin
         if needsAdmin && check.correct && !check.isAdmin {
             decide(.pinEntered(user: check.user, correct: false))
-            if let client { replyError(client, "\(check.user ?? "that user") is not an admin; admin commands need an admin's name and PIN") }
+            if let client { replyError(client, "\(check.user ?? "that user") is not an admin; admin commands need an admin's name and PIN", code: "denied") }
             return
         }
         let effects: [PolicyEffect]

@@ -82,9 +82,17 @@ extension LockService {
         }
     }
 
+    /// Publishes the snapshot first, so whoever sees the event also sees the state behind it
+    /// (`relayOn` true by the time "unlocked" arrives).
     func emit(_ event: LockEvent) {
         if event.isPublic { events?.publish(event.jsonLine) }
-        shared.withLock { $0.eventCount += 1 }
+        shared.withLock { snapshot in
+            snapshot.relayOn = relayOn
+            snapshot.scanInFlight = scanInFlight
+            snapshot.moduleConnected = moduleConnected
+            snapshot.policy = state
+            snapshot.eventCount += 1
+        }
         onEvent?(event)
     }
 

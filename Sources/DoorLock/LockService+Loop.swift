@@ -235,6 +235,10 @@ extension LockService {
                 do { try client.send(line: reply, deadline: .now + .milliseconds(200)) } catch { dropClient(client) }
             }
             if changed, let digest = try? store.enrolledSetDigest() { decide(.enrolledSetChanged(digest: digest)) }
+        case let .adminProgress(id, line):
+            if let client = pendingReplies[id] {
+                do { try client.send(line: line, deadline: .now + .milliseconds(200)) } catch { dropClient(client) }
+            }
         }
     }
 
@@ -253,7 +257,7 @@ extension LockService {
             let user = try? store.user(named: finger.user)
             context.user = finger.user
             event = .fingerMatched(user: finger.user, slot: slot, score: score, isAdmin: user?.role == .admin,
-                                   isDuress: finger.label.lowercased().hasPrefix("duress"),
+                                   isDuress: finger.isDuress,
                                    fingerprintUnlockEnabled: user?.fingerprintUnlock ?? true)
         case .noMatch: event = .fingerNotMatched
         case .retryScan: event = .captureRejected(.poorQuality)

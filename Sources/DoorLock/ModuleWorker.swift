@@ -20,12 +20,31 @@ public enum WorkerReport: Sendable, Equatable {
     case tamper(ModuleTamperReason)
     /// An admin command finished: its JSON reply (pairs already rendered) and whether fingers changed.
     case adminDone(requestID: Int, reply: String, enrolledSetChanged: Bool)
+    /// A step of an admin command still running (enroll's "Place your finger (1/2)"): a JSON line.
+    case adminProgress(requestID: Int, line: String)
 }
 
 /// A control-socket admin command the worker runs with the module it owns.
 public enum AdminRequest: Sendable, Equatable {
-    case enroll(user: String, label: String)
+    case enroll(EnrollRequest)
     case delete(user: String, label: String?)
+}
+
+/// What `enroll` through the control socket asks for (the same choices as `fpmod enroll`).
+public struct EnrollRequest: Sendable, Equatable {
+    public var user: String
+    public var label: String = "right-index"
+    public var displayName: String?
+    public var captures: Int = 2
+    public var admin = false
+    public var duress = false
+    /// How long to wait for each touch; nil = the administrator's default.
+    public var fingerTimeout: Duration?
+
+    public init(user: String, label: String = "right-index") {
+        self.user = user
+        self.label = label
+    }
 }
 
 /// The one thread that owns the `FingerprintModule` (which is not thread-safe): it runs scans

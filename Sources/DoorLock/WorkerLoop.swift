@@ -108,26 +108,39 @@ struct WorkerLoop {
         let administrator = Administrator(module: module, store: store)
         do {
             switch request {
-            case let .enroll(user, label):
-                let result = try administrator.enroll(user: user, label: label)
+            case let .enroll(request):
+                if let timeout = request.fingerTimeout { administrator.fingerTimeout = timeout }
+                let result = try administrator.enroll(user: request.user, displayName: request.displayName, label: request.label,
+                                                      captures: request.captures, admin: request.admin,
+                                                      duress: request.duress) { [worker] step in
+                    worker.report(.adminProgress(requestID: id, line: JSONText.object([
+                        ("progress", JSONText.string(step.description)), ("status", JSONText.string(step.status)),
+                    ])))
+                }
                 worker.report(.adminDone(requestID: id, reply: JSONText.object([
                     ("ok", "true"), ("result", JSONText.string("enrolled")), ("user", JSONText.string(result.user)),
                     ("label", JSONText.string(result.label)), ("slot", String(result.slot)),
+                    ("captures", String(result.captures)), ("retries", String(result.retries)),
+                    ("newUser", result.newUser ? "true" : "false"), ("duress", request.duress ? "true" : "false"),
                 ]), enrolledSetChanged: true))
             case let .delete(user, label):
                 let result = try administrator.delete(user: user, label: label)
                 worker.report(.adminDone(requestID: id, reply: JSONText.object([
                     ("ok", "true"), ("result", JSONText.string("deleted")), ("user", JSONText.string(result.user)),
                     ("slots", "[" + result.fingers.map { String($0.slot) }.joined(separator: ",") + "]"),
+                    ("fingers", "[" + result.fingers.map {
+                        JSONText.object([("label", JSONText.string($0.label)), ("slot", String($0.slot))])
+                    }.joined(separator: ",") + "]"),
                     ("userRemoved", result.userRemoved ? "true" : "false"),
                 ]), enrolledSetChanged: true))
             }
         } catch let error as ModuleError where error.isTransportFailure {
-            worker.report(.adminDone(requestID: id, reply: AdminReply.error(error.description), enrolledSetChanged: false))
+            worker.report(.adminDone(requestID: id, reply: AdminReply.error(error.description, code: "unavailable"), enrolledSetChanged: false))
             lost(error)
             return
         } catch {
-            worker.report(.adminDone(requestID: id, reply: AdminReply.error(String(describing: error)), enrolledSetChanged: false))
+            worker.report(.adminDone(requestID: id, reply: AdminReply.error(String(describing: error), code: AdminReply.code(for: error)),
+                                     enrolledSetChanged: false))
         }
         _ = try? module.readIndexTable()
     }
@@ -186,7 +199,19 @@ struct WorkerFailure: Error, CustomStringConvertible {
 }
 
 enum AdminReply {
-    static func error(_ message: String) -> String {
-        JSONText.object([("ok", "false"), ("error", JSONText.string(message))])
+    static func error(_ message: String, code: String = "failed") -> String {
+        JSONText.object([("ok", "false"), ("error", JSONText.string(message)), ("code", JSONText.string(code))])
+    }
+
+    /// The reply's `code` for an admin command's failure (see `LockService.replyError`).
+    static func code(for error: any Error) -> String {
+        switch error {
+        case StoreError.unknownUser, StoreError.unknownFinger, StoreError.invalidName, StoreError.invalidLabel,
+             AdministrationError.unknownFinger, AdministrationError.invalidCaptureCount:
+            "usage"
+        case AdministrationError.noFingerPlaced: "busy"
+        case is AdministrationError, is StoreError: "refused"
+        default: "failed"
+        }
     }
 }

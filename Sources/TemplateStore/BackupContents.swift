@@ -43,16 +43,19 @@ public struct BackupFinger: Equatable, Sendable, Codable {
     public var template: [UInt8]
     public var quality: Int
     public var enrolledAt: Date
+    /// A duress finger (see `Finger.isDuress`).
+    public var isDuress: Bool
 
-    public init(label: String, slot: Int, template: [UInt8], quality: Int, enrolledAt: Date) {
+    public init(label: String, slot: Int, template: [UInt8], quality: Int, enrolledAt: Date, isDuress: Bool = false) {
         self.label = label
         self.slot = slot
         self.template = template
         self.quality = quality
         self.enrolledAt = enrolledAt
+        self.isDuress = isDuress
     }
 
-    private enum CodingKeys: String, CodingKey { case label, slot, template, quality, enrolledAt }
+    private enum CodingKeys: String, CodingKey { case label, slot, template, quality, enrolledAt, duress }
 
     // Templates travel as base64, not as an array of numbers.
     public init(from decoder: Decoder) throws {
@@ -62,6 +65,8 @@ public struct BackupFinger: Equatable, Sendable, Codable {
         template = [UInt8](try c.decode(Data.self, forKey: .template))
         quality = try c.decode(Int.self, forKey: .quality)
         enrolledAt = try c.decode(Date.self, forKey: .enrolledAt)
+        // Backups written before the flag existed used the label convention, as migration 3 does.
+        isDuress = try c.decodeIfPresent(Bool.self, forKey: .duress) ?? label.lowercased().hasPrefix("duress")
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -71,5 +76,6 @@ public struct BackupFinger: Equatable, Sendable, Codable {
         try c.encode(Data(template), forKey: .template)
         try c.encode(quality, forKey: .quality)
         try c.encode(enrolledAt, forKey: .enrolledAt)
+        try c.encode(isDuress, forKey: .duress)
     }
 }

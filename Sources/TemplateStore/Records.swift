@@ -28,6 +28,8 @@ public struct Finger: Equatable, Sendable {
     public var templateDigest: String
     public var quality: Int
     public var enrolledAt: Date
+    /// A duress finger opens like any other and raises a silent duress alarm.
+    public var isDuress: Bool = false
 }
 
 /// The paired module: what it is and how to talk to it.

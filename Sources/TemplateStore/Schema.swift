@@ -1,7 +1,7 @@
 /// The store's schema as an ordered list of migrations. Migration N moves a database from
 /// `user_version` N-1 to N. A released migration never changes: add a new entry instead.
 enum Schema {
-    static let migrations: [String] = [migration1, migration2]
+    static let migrations: [String] = [migration1, migration2, migration3]
 
     static var currentVersion: Int { migrations.count }
 
@@ -70,5 +70,12 @@ enum Schema {
     /// Version 2: `audit list --since` reads by time.
     static let migration2 = """
         CREATE INDEX audit_time ON audit(time);
+        """
+
+    /// Version 3: a duress finger is a flag of the finger, no longer a label convention. Fingers
+    /// enrolled under the old convention (a label starting with "duress") keep their meaning.
+    static let migration3 = """
+        ALTER TABLE fingers ADD COLUMN duress INTEGER NOT NULL DEFAULT 0 CHECK (duress IN (0, 1));
+        UPDATE fingers SET duress = 1 WHERE lower(label) LIKE 'duress%';
         """
 }

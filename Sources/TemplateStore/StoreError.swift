@@ -25,6 +25,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     /// The user already has a finger with this label, and in which slot.
     case fingerLabelTaken(user: String, label: String, slot: Int)
     case unknownSlot(Int)
+    /// The user has no finger with this label.
+    case unknownFinger(user: String, label: String)
     case unknownIntent(Int64)
     case backupNotABackup
     case backupUnsupportedVersion(Int)
@@ -70,6 +72,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
             return "\(user) already has \(label) enrolled (slot \(slot)); delete it first or choose another finger"
         case .unknownSlot(let slot):
             return "no enrolled finger in slot \(slot); see `fpmod list`"
+        case .unknownFinger(let user, let label):
+            return "\(user) has no finger labelled \(label); see `fpmod list`"
         case .unknownIntent(let id):
             return "no pending operation \(id); it may already have been completed or repaired"
         case .backupNotABackup:

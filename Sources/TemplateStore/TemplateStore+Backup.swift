@@ -13,7 +13,7 @@ extension TemplateStore {
                            createdAt: user.createdAt,
                            fingers: try fingers.filter { $0.user == user.name }.map {
                                BackupFinger(label: $0.label, slot: $0.slot, template: try template(atSlot: $0.slot),
-                                            quality: $0.quality, enrolledAt: $0.enrolledAt)
+                                            quality: $0.quality, enrolledAt: $0.enrolledAt, isDuress: $0.isDuress)
                            })
             }
             return BackupContents(createdAt: createdAt, moduleFamily: try moduleIdentity()?.family, users: users)
@@ -41,7 +41,7 @@ extension TemplateStore {
                 try connection.query("UPDATE users SET pin_hash = ? WHERE name = ?", [user.pinHash.sql, .text(user.name)])
                 for finger in user.fingers {
                     try addFinger(user: user.name, label: finger.label, slot: finger.slot, template: finger.template,
-                                  quality: finger.quality, enrolledAt: finger.enrolledAt)
+                                  quality: finger.quality, enrolledAt: finger.enrolledAt, duress: finger.isDuress)
                 }
             }
             let fingerCount = contents.users.reduce(0) { $0 + $1.fingers.count }

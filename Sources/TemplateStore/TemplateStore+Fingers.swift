@@ -2,23 +2,24 @@ import Foundation
 
 extension TemplateStore {
     private static let fingerQuery = """
-        SELECT f.id, u.name, f.label, f.slot, f.template_digest, f.quality, f.enrolled_at
+        SELECT f.id, u.name, f.label, f.slot, f.template_digest, f.quality, f.enrolled_at, f.duress
         FROM fingers f JOIN users u ON u.id = f.user_id
         """
 
     private static func finger(from row: [SQLValue]) -> Finger {
         Finger(id: row[0].int64 ?? 0, user: row[1].string ?? "", label: row[2].string ?? "",
                slot: row[3].int ?? -1, templateDigest: row[4].string ?? "", quality: row[5].int ?? 0,
-               enrolledAt: Date(storeValue: row[6]))
+               enrolledAt: Date(storeValue: row[6]), isDuress: row[7].int == 1)
     }
 
     static func fingerPurpose(slot: Int) -> String { "finger:\(slot)" }
 
     /// Records an enrolled finger with its template (encrypted, bound to the slot).
     /// Call it inside the same `transaction` as `completeIntent` for a crash-safe enroll.
+    /// `duress`: the finger opens and raises a silent duress alarm.
     @discardableResult
     public func addFinger(user: String, label: String, slot: Int, template: [UInt8], quality: Int,
-                          enrolledAt: Date = Date()) throws -> Finger {
+                          enrolledAt: Date = Date(), duress: Bool = false) throws -> Finger {
         guard !label.isEmpty, label.utf8.count <= 64, !label.contains(where: \.isWhitespace) else {
             throw StoreError.invalidLabel(label)
         }
@@ -32,13 +33,25 @@ extension TemplateStore {
                 throw StoreError.fingerLabelTaken(user: user, label: label, slot: same.slot)
             }
             try connection.query("""
-                INSERT INTO fingers (user_id, label, slot, template, template_digest, quality, enrolled_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO fingers (user_id, label, slot, template, template_digest, quality, enrolled_at, duress)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.integer(owner.id), .text(label), .integer(Int64(slot)),
                       .blob(seal(template, purpose: Self.fingerPurpose(slot: slot))),
-                      .text(Crypto.sha256Hex(template)), .integer(Int64(quality)), enrolledAt.storeValue])
+                      .text(Crypto.sha256Hex(template)), .integer(Int64(quality)), enrolledAt.storeValue,
+                      .integer(duress ? 1 : 0)])
             guard let added = try finger(atSlot: slot) else { throw StoreError.unknownSlot(slot) }
             return added
+        }
+    }
+
+    /// Marks a user's finger as a duress finger, or as an ordinary one again.
+    /// Throws `unknownUser`, or `unknownFinger` when the user has no finger with that label.
+    public func setDuress(_ duress: Bool, user: String, label: String) throws {
+        try transaction {
+            let owner = try requireUser(user)
+            try connection.query("UPDATE fingers SET duress = ? WHERE user_id = ? AND label = ?",
+                                 [.integer(duress ? 1 : 0), .integer(owner.id), .text(label)])
+            if connection.changes == 0 { throw StoreError.unknownFinger(user: user, label: label) }
         }
     }
 

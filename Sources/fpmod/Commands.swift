@@ -24,6 +24,7 @@ enum Commands {
         "pair": PairCommand.run,
         "log": LogCommand.run,
         "run": RunCommand.run,
+        "status": StatusCommand.run,
         "config check": ConfigCheckCommand.run,
         "setup": SetupCommand.run,
         "doctor": DoctorCommand.run,

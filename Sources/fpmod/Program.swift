@@ -27,6 +27,7 @@ enum Program {
             .option("store", valueName: "PATH", help: "Template store database.", env: "FPMOD_STORE"),
             .option("key", valueName: "PATH", help: "Key file of the template store.", env: "FPMOD_STORE_KEY"),
             .option("config", short: "c", valueName: "FILE", help: "Configuration file (fpmod run, config check).", env: "FPMOD_CONFIG"),
+            .flag("direct", help: "Open the module and store directly, even while `fpmod run` serves them (enroll, delete and list otherwise go through its control socket)."),
             .flag("json", help: "Print results as JSON."),
             .flag("verbose", short: "v", help: "Show protocol exchanges on stderr.", repeatable: true),
         ],
@@ -55,7 +56,7 @@ enum Program {
                 ]),
             CommandSpec(
                 name: "enroll", abstract: "Enroll a finger for a user (created if new).",
-                discussion: "Guides through the captures, refuses a finger already enrolled, stores the template in the module and, encrypted, in the store: all of it or none of it.",
+                discussion: "Guides through the captures, refuses a finger already enrolled, stores the template in the module and, encrypted, in the store: all of it or none of it. While `fpmod run` serves the module, this goes through its control socket (--direct to bypass).",
                 arguments: [.positional("name", help: "User name.")],
                 options: [
                     .option("finger", valueName: "LABEL", help: "Which finger (right-index, left-thumb…).", default: "right-index"),
@@ -63,6 +64,7 @@ enum Program {
                     .option("display-name", valueName: "TEXT", help: "Full name shown in logs."),
                     .option("timeout", valueName: "DURATION", help: "How long to wait for each touch.", default: "15s"),
                     .flag("admin", help: "Make the user an administrator."),
+                    .flag("duress", help: "A duress finger: it opens the door and raises a silent duress alarm."),
                 ]),
             CommandSpec(
                 name: "identify", abstract: "Match a finger against everyone enrolled (1:N).",
@@ -115,6 +117,9 @@ enum Program {
                 name: "run", abstract: "Run the door/kiosk lock service.",
                 options: [.option("chip", valueName: "NAME", help: "GPIO chip (overrides the board preset)."),
                           .flag("sim-gpio", help: "Use simulated GPIO lines (with --sim: no hardware at all).")]),
+            CommandSpec(
+                name: "status", abstract: "Show the running service's state: locked or not, lockouts, the module, events so far.",
+                discussion: "Asks `fpmod run` through its control socket (the --config file's control.socket, else the default one). Exit status 69 when no service answers."),
             CommandSpec(
                 name: "config", abstract: "Work with the configuration file.",
                 subcommands: [CommandSpec(name: "check", abstract: "Validate a configuration file; every bad key is named with its path.",

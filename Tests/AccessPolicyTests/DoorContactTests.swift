@@ -77,6 +77,16 @@ struct DoorContactTests {
         #expect(nextDeadline(lock.state) == nil)
     }
 
+    @Test("held-open event counts whole seconds, like the lockout's", arguments: [(2.0, "2"), (2.5, "3"), (30.0, "30")])
+    func heldOpenWholeSeconds(configured: Double, shown: String) {
+        var lock = Self.closedDoor { $0.heldOpenSeconds = configured }
+        lock.send(.exitButton)
+        lock.send(.doorOpened)
+        let alarm = lock.tick(after: configured)
+        #expect(alarm.fields(of: "door-held-open")?["seconds"] == shown)
+        #expect(alarm.contains { if case .audit("door-held-open", _, let detail) = $0 { detail == "door open for \(shown) s" } else { false } })
+    }
+
     @Test("held-open alarm cleared on close, and re-armed on the next opening")
     func heldOpenCleared() {
         var lock = Self.closedDoor()

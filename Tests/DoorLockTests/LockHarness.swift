@@ -153,16 +153,18 @@ final class LockHarness: @unchecked Sendable {
         try waitForEvent(after: index, timeout: timeout) { $0.name == name }
     }
 
-    /// One control-socket command and its JSON reply.
+    /// One control-socket command and its final JSON reply (the line with `ok`; progress lines skipped).
     func control(_ line: String) throws -> [String: Any] {
         let connection = try UnixConnection.connect(path: options.controlSocket)
         defer { connection.close() }
         try connection.send(line: line)
-        guard let reply = try connection.readLine(deadline: .now + .seconds(10)) else { throw HarnessError("no reply to '\(line)'") }
-        guard let object = try JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any] else {
-            throw HarnessError("reply to '\(line)' is not a JSON object: \(reply)")
+        while true {
+            guard let reply = try connection.readLine(deadline: .now + .seconds(10)) else { throw HarnessError("no reply to '\(line)'") }
+            guard let object = try JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any] else {
+                throw HarnessError("reply to '\(line)' is not a JSON object: \(reply)")
+            }
+            if object["ok"] != nil { return object }
         }
-        return object
     }
 }
 

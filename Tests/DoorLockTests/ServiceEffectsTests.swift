@@ -21,8 +21,9 @@ struct ServiceEffectsTests {
         let config = #"{"policy": {"relayPulseSeconds": 0.3}, "hooks": {"onDuress": ["/bin/sh", "-c", "echo $FPMOD_USER > \#(out)"]}}"#
         let lock = try LockHarness(configJSON: config, beforeStart: { LockHarness.enroll($0, finger: "alice-pinky", slot: 2) },
                                    setUpStore: { store in
-                                       try store.addFinger(user: "alice", label: "duress-pinky", slot: 2,
-                                                           template: LockHarness.template(for: "alice-pinky"), quality: 100)
+                                       try store.addFinger(user: "alice", label: "left-pinky", slot: 2,
+                                                           template: LockHarness.template(for: "alice-pinky"), quality: 100,
+                                                           duress: true)
                                    })
         let subscriber = try EventSubscriber(path: lock.options.eventsSocket)
         let match = try lock.scan("alice-pinky", expecting: ["match"])

@@ -30,6 +30,9 @@ final class CLI {
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FPMOD_") }
         environment["FPMOD_STORE"] = directory + "/store.db"
         environment["FPMOD_STORE_KEY"] = directory + "/key"
+        // The default socket directory of `fpmod run` and of the admin commands looking for it:
+        // each test's own, so a service running on the machine is never reached (nor started on).
+        environment["RUNTIME_DIRECTORY"] = directory + "/run"
         self.environment = environment
     }
 

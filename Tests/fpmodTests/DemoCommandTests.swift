@@ -12,7 +12,8 @@ import Testing
         let out = result.stdout
         for heading in 1...7 { #expect(out.contains("Scene \(heading): "), "scene \(heading) missing") }
         #expect(out.contains("✔ enroll-completed: alice's right-index"))
-        #expect(out.contains("✔ enroll-completed: bob's duress-left-index"))
+        #expect(out.contains("✔ enroll-completed: bob's left-index"))
+        #expect(out.contains("bob enrolls left-index as a duress finger"))
         #expect(out.contains("✔ match: alice"))
         #expect(out.contains("✔ door closed → relay off"))
         #expect(out.contains("event: lockout failures=5 seconds=3"))

@@ -1,20 +1,35 @@
 import Administration
 import ArgumentParsing
 
-/// `fpmod delete NAME [--finger LABEL]`: from the module and the store, crash-safe.
+/// `fpmod delete NAME [--finger LABEL]`: from the module and the store, crash-safe — through the
+/// running service when there is one.
 enum DeleteCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let name = try invocation.parsed.require("name")
+        let label = invocation.parsed.string("finger")
+        if let service = try ServiceControl.connectIfRunning(invocation) {
+            let reply = try service.send("delete \(name)" + (label.map { " " + $0 } ?? ""))
+            try ServiceControl.check(reply)
+            let fingers = (reply["fingers"] as? [[String: Any]] ?? []).map {
+                RemovedFinger(label: $0["label"] as? String ?? "?", slot: $0["slot"] as? Int ?? -1)
+            }
+            return report(user: name, fingers: fingers, userRemoved: reply["userRemoved"] as? Bool ?? false, invocation)
+        }
         let (store, session, administrator) = try AdminCommand.open(invocation)
         defer { session.close() }
         guard try store.user(named: name) != nil else { throw StoreErrorBridge.unknownUser(name) }
-        let result = try administrator.delete(user: name, label: invocation.parsed.string("finger"))
-        let fingers = result.fingers.map { "\($0.label) (slot \($0.slot))" }.joined(separator: ", ")
-        invocation.emit(result.userRemoved
+        let result = try administrator.delete(user: name, label: label)
+        return report(user: name, fingers: result.fingers, userRemoved: result.userRemoved, invocation)
+    }
+
+    private static func report(user name: String, fingers removed: [RemovedFinger], userRemoved: Bool,
+                               _ invocation: Invocation) -> ExitCode {
+        let fingers = removed.map { "\($0.label) (slot \($0.slot))" }.joined(separator: ", ")
+        invocation.emit(userRemoved
                         ? "Deleted \(name)" + (fingers.isEmpty ? "." : " and \(fingers).")
                         : "Deleted \(name)'s \(fingers).",
-                        json: ["user": .string(name), "userRemoved": .bool(result.userRemoved),
-                               "fingers": .array(result.fingers.map { ["label": .string($0.label), "slot": .int(Int64($0.slot))] })])
+                        json: ["user": .string(name), "userRemoved": .bool(userRemoved),
+                               "fingers": .array(removed.map { ["label": .string($0.label), "slot": .int(Int64($0.slot))] })])
         return .ok
     }
 }

@@ -1,28 +1,53 @@
 import Administration
 import ArgumentParsing
+import DoorLock
 
-/// `fpmod enroll NAME`: guided enrollment with fprintd-style progress on stderr.
+/// `fpmod enroll NAME`: guided enrollment with fprintd-style progress on stderr — through the
+/// running service when there is one, else with the module opened here.
 enum EnrollCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let parsed = invocation.parsed
         let name = try parsed.require("name")
         let label = parsed.string("finger") ?? "right-index"
         let captures = try parsed.int("captures", range: 2...6) ?? 2
+        if let service = try ServiceControl.connectIfRunning(invocation) {
+            var request = EnrollRequest(user: name, label: label)
+            request.captures = captures
+            request.admin = parsed.flag("admin")
+            request.duress = parsed.flag("duress")
+            request.displayName = parsed.string("display-name")
+            request.fingerTimeout = try parsed.duration("timeout")
+            let reply = try service.send(request.controlLine, lineTimeout: (request.fingerTimeout ?? .seconds(15)) + .seconds(30)) {
+                invocation.progress($0)
+            }
+            try ServiceControl.check(reply)
+            return report(user: reply["user"] as? String ?? name, label: reply["label"] as? String ?? label,
+                          slot: reply["slot"] as? Int ?? -1, captures: reply["captures"] as? Int ?? captures,
+                          retries: reply["retries"] as? Int ?? 0, newUser: reply["newUser"] as? Bool ?? false,
+                          duress: request.duress, invocation)
+        }
         // With --sim and no --sim-finger, the virtual finger is named after the user and label,
         // so `fpmod --sim enroll alice` just works and `--sim-finger alice-right-index` matches it.
         let virtualFinger = parsed.flag("sim") && parsed.string("sim-finger") == nil ? "\(name)-\(label)" : nil
         let (_, session, administrator) = try AdminCommand.open(invocation, virtualFinger: virtualFinger)
         defer { session.close() }
         let result = try administrator.enroll(user: name, displayName: parsed.string("display-name"), label: label,
-                                              captures: captures, admin: parsed.flag("admin")) { step in
+                                              captures: captures, admin: parsed.flag("admin"),
+                                              duress: parsed.flag("duress")) { step in
             invocation.progress(step.description)
         }
+        return report(user: result.user, label: result.label, slot: result.slot, captures: result.captures,
+                      retries: result.retries, newUser: result.newUser, duress: parsed.flag("duress"), invocation)
+    }
+
+    private static func report(user: String, label: String, slot: Int, captures: Int, retries: Int, newUser: Bool,
+                               duress: Bool, _ invocation: Invocation) -> ExitCode {
         invocation.progress("enroll-completed")
-        invocation.emit("Enrolled \(result.user)'s \(result.label) in slot \(result.slot)"
-                        + (result.newUser ? " (new user)" : "") + ".",
-                        json: ["result": "enroll-completed", "user": .string(result.user), "finger": .string(result.label),
-                               "slot": .int(Int64(result.slot)), "captures": .int(Int64(result.captures)),
-                               "retries": .int(Int64(result.retries)), "newUser": .bool(result.newUser)])
+        invocation.emit("Enrolled \(user)'s \(label)\(duress ? " as a duress finger" : "") in slot \(slot)"
+                        + (newUser ? " (new user)" : "") + ".",
+                        json: ["result": "enroll-completed", "user": .string(user), "finger": .string(label),
+                               "slot": .int(Int64(slot)), "captures": .int(Int64(captures)),
+                               "retries": .int(Int64(retries)), "newUser": .bool(newUser), "duress": .bool(duress)])
         return .ok
     }
 }

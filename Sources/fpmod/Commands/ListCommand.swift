@@ -1,26 +1,54 @@
 import ArgumentParsing
 import Foundation
 
-/// `fpmod list`: users and their fingers, from the store (no module needed).
+/// `fpmod list`: users and their fingers, from the store (no module needed) — or from the
+/// running service, whose store it is.
 enum ListCommand {
+    /// One user as both outputs show it.
+    struct Row {
+        var name: String
+        var displayName: String
+        var role: String
+        var fingerprintUnlock: Bool
+        var hasPIN: Bool
+        var fingers: [(label: String, slot: Int, duress: Bool)]
+    }
+
     static func run(_ invocation: Invocation) throws -> ExitCode {
-        let store = try invocation.openStore()
-        let users = try store.users()
-        let fingers = try store.allFingers()
+        let rows: [Row]
+        if let service = try ServiceControl.connectIfRunning(invocation) {
+            let reply = try service.send("list")
+            try ServiceControl.check(reply)
+            rows = (reply["users"] as? [[String: Any]] ?? []).map { user in
+                Row(name: user["name"] as? String ?? "?", displayName: user["displayName"] as? String ?? user["name"] as? String ?? "?",
+                    role: user["role"] as? String ?? "user", fingerprintUnlock: user["fingerprintUnlock"] as? Bool ?? true,
+                    hasPIN: user["hasPIN"] as? Bool ?? false,
+                    fingers: (user["fingers"] as? [[String: Any]] ?? []).map {
+                        ($0["label"] as? String ?? "?", $0["slot"] as? Int ?? -1, $0["duress"] as? Bool ?? false)
+                    })
+            }
+        } else {
+            let store = try invocation.openStore()
+            let fingers = try store.allFingers()
+            rows = try store.users().map { user in
+                Row(name: user.name, displayName: user.displayName, role: user.role.rawValue,
+                    fingerprintUnlock: user.fingerprintUnlock, hasPIN: user.hasPIN,
+                    fingers: fingers.filter { $0.user == user.name }.map { ($0.label, $0.slot, $0.isDuress) })
+            }
+        }
         var lines: [String] = []
-        var json: [JSONValue] = []
-        for user in users {
-            let own = fingers.filter { $0.user == user.name }
-            let flags = [user.role == .admin ? "admin" : nil, user.fingerprintUnlock ? "unlock on" : "unlock off",
+        for user in rows {
+            let flags = [user.role == "admin" ? "admin" : nil, user.fingerprintUnlock ? "unlock on" : "unlock off",
                          user.hasPIN ? "PIN" : nil].compactMap { $0 }
             lines.append("\(user.name) (\(user.displayName)) [\(flags.joined(separator: ", "))]")
-            for finger in own { lines.append("  - \(finger.label): slot \(finger.slot)") }
-            json.append(["name": .string(user.name), "displayName": .string(user.displayName),
-                         "role": .string(user.role.rawValue), "fingerprintUnlock": .bool(user.fingerprintUnlock),
-                         "hasPIN": .bool(user.hasPIN),
-                         "fingers": .array(own.map { ["label": .string($0.label), "slot": .int(Int64($0.slot))] })])
+            for finger in user.fingers { lines.append("  - \(finger.label): slot \(finger.slot)\(finger.duress ? " (duress)" : "")") }
         }
-        if users.isEmpty { lines.append("Nobody is enrolled yet.") }
+        if rows.isEmpty { lines.append("Nobody is enrolled yet.") }
+        let json: [JSONValue] = rows.map { user in
+            ["name": .string(user.name), "displayName": .string(user.displayName), "role": .string(user.role),
+             "fingerprintUnlock": .bool(user.fingerprintUnlock), "hasPIN": .bool(user.hasPIN),
+             "fingers": .array(user.fingers.map { ["label": .string($0.label), "slot": .int(Int64($0.slot)), "duress": .bool($0.duress)] })]
+        }
         invocation.emit(lines.joined(separator: "\n"), json: ["users": .array(json)])
         return .ok
     }

@@ -63,6 +63,8 @@ enum RunCommand {
         if parsed.flag("sim") {
             let profile = SimulatorProfile.named(parsed.string("sim-profile") ?? "r307") ?? .r307
             let controlPath = Options.socketDirectory(config) + "/sim-control.sock"
+            // The service creates its socket directory later; the simulator listens first.
+            try FileManager.default.createDirectory(atPath: Options.socketDirectory(config), withIntermediateDirectories: true)
             let server = try ModuleSimulatorServer(.init(profile: profile, controlPath: controlPath,
                                                          statePath: invocation.simulatorStatePath))
             server.start()

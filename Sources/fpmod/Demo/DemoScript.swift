@@ -52,8 +52,8 @@ struct DemoScript {
             try StoreAdministration.setPIN(stage.store, user: "alice", pin: "1234")
             narrator.result("alice's PIN 1234 is stored as a memory-hard hash")
             try enroll(administrator, user: "bob", displayName: "Bob Baker", label: "right-index", admin: false)
-            narrator.say("  bob also enrolls his left index as a duress finger: a finger whose label starts with 'duress'")
-            try enroll(administrator, user: "bob", displayName: nil, label: "duress-left-index", admin: false, virtualFinger: "bob-left-index")
+            narrator.say("  bob also enrolls his left index as a duress finger (fpmod enroll bob --finger left-index --duress)")
+            try enroll(administrator, user: "bob", displayName: nil, label: "left-index", admin: false, duress: true)
         }
 
         let config = try stage.startService(configJSON: try configJSON())
@@ -139,7 +139,7 @@ struct DemoScript {
 
     private mutating func duressFinger() throws {
         narrator.scene("Bob, forced to open the door, uses his duress finger")
-        narrator.say("  bob touches with his left index (enrolled as 'duress-left-index')…")
+        narrator.say("  bob touches with his left index (enrolled with --duress)…")
         let before = stage.eventCount
         try stage.touch("bob-left-index", expecting: "unlocked")
         let match = try stage.waitForEvent(named: "match", after: before)
@@ -180,11 +180,12 @@ struct DemoScript {
     // MARK: Helpers
 
     private func enroll(_ administrator: Administrator, user: String, displayName: String?, label: String, admin: Bool,
-                        virtualFinger: String? = nil) throws {
-        narrator.say("  \(user) enrolls \(label)\(admin ? " as an administrator" : ""):")
+                        duress: Bool = false) throws {
+        narrator.say("  \(user) enrolls \(label)\(admin ? " as an administrator" : "")\(duress ? " as a duress finger" : ""):")
         // The virtual finger touches the sensor once per capture, lifting in between.
-        stage.simulator.touch(virtualFinger ?? "\(user)-\(label)", times: 2)
-        let result = try administrator.enroll(user: user, displayName: displayName, label: label, captures: 2, admin: admin) { step in
+        stage.simulator.touch("\(user)-\(label)", times: 2)
+        let result = try administrator.enroll(user: user, displayName: displayName, label: label, captures: 2, admin: admin,
+                                              duress: duress) { step in
             narrator.say("    " + step.description)
         }
         narrator.result("enroll-completed: \(user)'s \(label) in slot \(result.slot)")

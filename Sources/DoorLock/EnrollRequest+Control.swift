@@ -1,0 +1,57 @@
+import Foundation
+
+/// The control-socket spelling of an enroll: `enroll NAME [LABEL] [--admin] [--duress]
+/// [--captures=N] [--timeout=SECONDS] [--display-name=TEXT]`, where TEXT is percent-encoded
+/// (the line is split at spaces). `controlLine` writes it and `init(controlArguments:)` reads it,
+/// so the CLI and the service cannot drift apart.
+extension EnrollRequest {
+    /// The command line for the control socket.
+    public var controlLine: String {
+        var words = ["enroll", user, label]
+        if admin { words.append("--admin") }
+        if duress { words.append("--duress") }
+        if captures != 2 { words.append("--captures=\(captures)") }
+        if let fingerTimeout { words.append("--timeout=" + JSONText.number(fingerTimeout.timeInterval)) }
+        if let displayName {
+            words.append("--display-name=" + (displayName.addingPercentEncoding(withAllowedCharacters: Self.plain) ?? displayName))
+        }
+        return words.joined(separator: " ")
+    }
+
+    /// Reads the words after `enroll`; the error text is the reply's.
+    public init(controlArguments arguments: [String]) throws(ControlUsageError) {
+        let positional = arguments.filter { !$0.hasPrefix("--") }
+        guard (1...2).contains(positional.count) else { throw ControlUsageError(Self.usage) }
+        self.init(user: positional[0], label: positional.count == 2 ? positional[1] : "right-index")
+        for option in arguments where option.hasPrefix("--") {
+            let parts = option.dropFirst(2).split(separator: "=", maxSplits: 1).map(String.init)
+            let value = parts.count == 2 ? parts[1] : nil
+            switch (parts.first ?? "", value) {
+            case ("admin", nil): admin = true
+            case ("duress", nil): duress = true
+            case ("captures", let text?):
+                guard let count = Int(text), (2...6).contains(count) else { throw ControlUsageError("--captures takes 2 to 6") }
+                captures = count
+            case ("timeout", let text?):
+                guard let seconds = Double(text), seconds > 0, seconds <= 600 else {
+                    throw ControlUsageError("--timeout takes seconds between 0 and 600")
+                }
+                fingerTimeout = .milliseconds(Int64(seconds * 1000))
+            case ("display-name", let text?):
+                displayName = text.removingPercentEncoding ?? text
+            default:
+                throw ControlUsageError("unknown enroll option '\(option)'; " + Self.usage)
+            }
+        }
+    }
+
+    static let usage = "usage: enroll NAME [LABEL] [--admin] [--duress] [--captures=N] [--timeout=SECONDS] [--display-name=TEXT]"
+
+    private static let plain = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
+}
+
+/// A control command that was spelled wrong; `description` is the reply's error text.
+public struct ControlUsageError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    init(_ description: String) { self.description = description }
+}

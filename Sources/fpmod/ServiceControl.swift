@@ -1,0 +1,141 @@
+import ArgumentParsing
+import DoorLock
+import Foundation
+import Glibc
+import Posix
+
+/// The running service's control socket, as the admin commands (enroll, delete, list, status)
+/// reach it: while `fpmod run` owns the port, they go through the service, not around it
+/// (architecture.md, "One way to talk to the service").
+///
+/// The socket is the config's `control.socket` (--config FILE, else /etc/fpmod/config.json when
+/// present), else `control.sock` in the default socket directory. A socket file nobody answers
+/// on is left over from a service that died: the commands then open the port themselves.
+final class ServiceControl {
+    let path: String
+    private let connection: UnixConnection
+
+    private init(path: String, connection: UnixConnection) {
+        self.path = path
+        self.connection = connection
+    }
+
+    deinit { connection.close() }
+
+    /// Where a running service would listen, for this command line.
+    static func socketPath(_ invocation: Invocation) throws -> String {
+        let explicit = invocation.parsed.string("config")
+        let configPath = explicit ?? (FileManager.default.fileExists(atPath: RunCommand.defaultConfigPath) ? RunCommand.defaultConfigPath : nil)
+        var configured: String?
+        if let configPath {
+            do {
+                configured = try LockConfig.load(path: configPath).controlSocket
+            } catch {
+                // Only a file the user named is worth stopping for.
+                if explicit != nil { throw CommandFailure(.config, String(describing: error)) }
+            }
+        }
+        return configured ?? LockConfig.defaultSocketDirectory(environment: invocation.environment, euid: geteuid()) + "/control.sock"
+    }
+
+    /// The service when one answers; nil when the command should open the module itself:
+    /// --direct, --sim (a simulator of its own), no socket, or a stale one (said on stderr).
+    static func connectIfRunning(_ invocation: Invocation, allowDirect: Bool = true) throws -> ServiceControl? {
+        let parsed = invocation.parsed
+        if allowDirect, parsed.flag("direct") || parsed.flag("sim") { return nil }
+        let path = try socketPath(invocation)
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let connection: UnixConnection
+        switch Result(catching: { () throws(Errno) in try UnixConnection.connect(path: path) }) {
+        case .success(let opened):
+            connection = opened
+        case .failure(.connectionRefused):
+            invocation.progress("Nobody answers on \(path) (left over from a stopped service); opening the module directly.")
+            return nil
+        case .failure(.noSuchFile):
+            return nil
+        case .failure(.permissionDenied):
+            throw CommandFailure(.permission, """
+                The service's control socket \(path) is not open to you; run as the service's user \
+                or a member of its group, or stop the service and use --direct.
+                """)
+        case .failure(let error):
+            throw CommandFailure(.ioError, "Cannot reach the service on \(path): \(error); stop it, or use --direct.")
+        }
+        if parsed.string("store") != nil || parsed.string("port") != nil {
+            invocation.progress("Going through the running service (\(path)): it uses its own port and store; --direct bypasses it.")
+        }
+        return ServiceControl(path: path, connection: connection)
+    }
+
+    /// The service, or exit 69 when none runs (for commands that only make sense with one).
+    static func require(_ invocation: Invocation) throws -> ServiceControl {
+        if let service = try connectIfRunning(invocation, allowDirect: false) { return service }
+        let path = try socketPath(invocation)
+        throw CommandFailure(.unavailable, """
+            No fpmod service answers on \(path); start it with `fpmod run` (or `systemctl start fpmod`), \
+            or give the --config FILE it runs with.
+            """)
+    }
+
+    /// Sends one command; progress lines (`{"progress":…}`) go to `progress`, and the final
+    /// reply (the line with `ok`) is returned. `lineTimeout` bounds the wait for each line.
+    func send(_ line: String, lineTimeout: Duration = .seconds(30),
+              progress: (String) -> Void = { _ in }) throws -> [String: Any] {
+        try talk { () throws(Errno) in try connection.send(line: line, deadline: .now + .seconds(5)) }
+        while true {
+            guard let text = try talk({ () throws(Errno) in try connection.readLine(deadline: .now + lineTimeout) }) else {
+                throw CommandFailure(connection.isClosedByPeer ? .ioError : .tryLater, connection.isClosedByPeer
+                    ? "The service closed the control connection before answering '\(line.split(separator: " ").first ?? "")'; check its log."
+                    : "The service did not answer within \(lineTimeout); it may be busy. Try again, or check its log.")
+            }
+            guard let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] else {
+                throw CommandFailure(.ioError, "The service sent a line that is not a JSON object (\(text)); is \(path) an fpmod control socket?")
+            }
+            if object["ok"] != nil { return object }
+            if let step = object["progress"] as? String { progress(step) }
+        }
+    }
+
+    private func talk<T>(_ body: () throws(Errno) -> T) throws -> T {
+        switch Result(catching: body) {
+        case .success(let value): return value
+        case .failure(let error):
+            throw CommandFailure(.ioError, "Talking to the service on \(path) failed: \(error); check that it is still running.")
+        }
+    }
+
+    /// Throws the reply's error with the exit status its `code` stands for.
+    static func check(_ reply: [String: Any]) throws {
+        guard reply["ok"] as? Bool == false else { return }
+        let message = reply["error"] as? String ?? reply["reason"] as? String ?? "the service refused the command"
+        let code: ExitCode = switch reply["code"] as? String {
+        case "usage": .usage
+        case "busy": .tryLater
+        case "unavailable": .unavailable
+        case "denied": .denied
+        case "refused": .dataError
+        default: reply["result"] as? String == "denied" ? .denied : .ioError
+        }
+        throw CommandFailure(code, "The service refused it: " + message)
+    }
+}
+
+/// Converts a reply (from `JSONSerialization`) to the CLI's JSON value for --json output.
+enum ReplyJSON {
+    static func value(_ any: Any) -> JSONValue {
+        switch any {
+        case let string as String: return .string(string)
+        case let number as NSNumber:
+            // JSONSerialization gives NSNumbers; their type code tells true from 1 and 1 from 1.0.
+            switch String(cString: number.objCType) {
+            case "c", "B": return .bool(number.boolValue)
+            case "d", "f": return .double(number.doubleValue)
+            default: return .int(number.int64Value)
+            }
+        case let array as [Any]: return .array(array.map(value))
+        case let object as [String: Any]: return .object(object.mapValues(value))
+        default: return .null
+        }
+    }
+}
