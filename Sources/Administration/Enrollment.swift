@@ -83,8 +83,24 @@ extension Administrator {
         }
         let slot = try freeSlot(capacity: capacity)
         progress(.storing(slot: slot))
-        try failpoint("enroll.during-upload")
-        let template = try module.uploadTemplate(buffer: CharBuffer.one)
+        // The crash-test hook fires after the first data packet: a process killed there stops
+        // in the middle of the template transfer.
+        var interruption: (any Error)?
+        module.dataPacketObserver = { [failpoint] _, packet in
+            guard packet == 1 else { return }
+            do { try failpoint("enroll.during-upload") } catch {
+                interruption = error
+                throw error
+            }
+        }
+        defer { module.dataPacketObserver = nil }
+        let template: [UInt8]
+        do {
+            template = try module.uploadTemplate(buffer: CharBuffer.one)
+        } catch {
+            if let interruption { throw interruption }
+            throw error
+        }
         let quality = max(0, 100 - 20 * retries)
 
         // A new user is created only with the finger; what the user should look like rides with

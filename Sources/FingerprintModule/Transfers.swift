@@ -75,6 +75,7 @@ extension FingerprintModule {
         defer { finish(&record) }
         let damageBefore = decoder.statistics.discardedBytes + decoder.statistics.rejectedFrames
         var dataPacketSize: Int?
+        var packets = 0
         let packetWait = timeouts.dataPacket
             + .nanoseconds(Int64(WireTime.nanoseconds(bytes: 267, baudRate: transport.baudRate)))
         while true {
@@ -96,6 +97,13 @@ extension FingerprintModule {
                 }
                 dataPacketSize = frame.content.count
                 payload.append(contentsOf: frame.content)
+                packets += 1
+                if let observer = dataPacketObserver {
+                    do { try observer(instruction, packets) } catch {
+                        try abortTransfer()
+                        throw .transport(error)
+                    }
+                }
             case .end:
                 if let expected = dataPacketSize, frame.content.count > expected {
                     try abortTransfer()
