@@ -6,7 +6,7 @@
 # Usage: tools/bench-peers.sh
 # Env:   PEERS_VENV   virtual environment to create or reuse (default .build/peers-venv)
 #        ROUNDS       interleaved rounds (default 3)
-#        COMMANDS     round trips of each command per client per round, instant timing (default 50)
+#        COMMANDS     round trips of each command per client per round, instant timing (default 300)
 #        CYCLES       identify cycles per client per round, datasheet timing (default 5)
 #        TRANSFERS    UpChar uploads per client per round, datasheet timing (default 5)
 #        IDLE_SECONDS seconds of GenImg polling per peer for the idle row (default 10)
@@ -16,7 +16,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 venv="${PEERS_VENV:-$root/.build/peers-venv}"
-rounds="${ROUNDS:-3}" commands="${COMMANDS:-50}" cycles="${CYCLES:-5}" transfers="${TRANSFERS:-5}"
+rounds="${ROUNDS:-3}" commands="${COMMANDS:-300}" cycles="${CYCLES:-5}" transfers="${TRANSFERS:-5}"
 idle_seconds="${IDLE_SECONDS:-10}" baud="${BAUD:-57600}" templates=10
 
 if [ ! -x "$venv/bin/python" ] || ! PYTHONPATH="$root/tools/peers/stubs" "$venv/bin/python" -c 'import pyfingerprint, serial, adafruit_fingerprint' 2>/dev/null; then
@@ -68,15 +68,20 @@ py tools/bench/peer_bench.py pyfingerprint enroll "$work/sim0" "$baud" "$templat
 
 echo "bench-peers: per-command round trips, instant timing, $rounds rounds × $commands" >&2
 for round in $(seq 1 "$rounds"); do
-    "$work/floor" "$work/sim0" "$baud" "$commands" | py -c '
+    # Each client runs alone and writes to a file: a consumer starting up beside it (a Python
+    # interpreter in a pipe) keeps the other CPU busy, which shortens wake-ups and skews the
+    # microsecond figures in favour of whoever runs during that start-up.
+    "$work/floor" "$work/sim0" "$baud" "$commands" >"$work/floor.out"
+    py -c '
 import json, sys
 rows = {}
-for line in sys.stdin:
+for line in open(sys.argv[1]):
     name, p50, p95, p99, top = line.split()
     rows[name] = {"p50_us": int(p50), "p95_us": int(p95), "p99_us": int(p99), "max_us": int(top)}
-print(json.dumps({"client": "floor", "mode": "roundtrip", "round_trips": rows}))' | record "$round"
-    "$fpmod" --port "$work/sim0" --baud "$baud" bench --cycles 0 --commands "$commands" --json \
-        | py -c 'import json, sys; d = json.load(sys.stdin); print(json.dumps({"client": "fpmod", "mode": "roundtrip", "fpmod": d}))' | record "$round"
+print(json.dumps({"client": "floor", "mode": "roundtrip", "round_trips": rows}))' "$work/floor.out" | record "$round"
+    "$fpmod" --port "$work/sim0" --baud "$baud" bench --cycles 0 --commands "$commands" --json >"$work/fpmod.out"
+    py -c 'import json, sys; d = json.load(open(sys.argv[1])); print(json.dumps({"client": "fpmod", "mode": "roundtrip", "fpmod": d}))' \
+        "$work/fpmod.out" | record "$round"
     for lib in pyfingerprint adafruit; do
         py tools/bench/peer_bench.py "$lib" roundtrip "$work/sim0" "$baud" "$commands" | record "$round"
     done

@@ -46,7 +46,7 @@ struct BenchOutput {
         print(BenchReport.stageTable(summaries).rendered())
         print("limit = wire time of the bytes (bytes × 10 / baud) + the module's own time; over = measured − limit;\n"
             + "host code = time in fpmod outside the exchange (encode, write, decode, decide); the rest of\n"
-            + "'over' is wake-up and scheduling slack (on the simulator, including its own millisecond timer).")
+            + "'over' is wake-up and scheduling slack: the simulator's thread waking on the command and at the\nreply's due time, and this thread waking on the reply.")
         var verdict: JSONValue = .null
         if let total = summaries.first(where: { $0.stage == .total }), let overhead = total.overhead, let host = total.hostCode {
             let met = overhead.p99 <= 1_000_000

@@ -20,10 +20,12 @@ enum BenchReport {
     }
 
     static func roundTripTable(_ results: [(name: String, samples: [Int64])]) -> TextTable {
-        var table = TextTable(["command (ms)", "n", "p50", "p95", "p99", "max"])
+        // Round trips are tens of microseconds: milliseconds with two digits would hide them.
+        func µs(_ nanoseconds: Int64) -> String { "\((nanoseconds + 500) / 1000)" }
+        var table = TextTable(["command (µs)", "n", "p50", "p95", "p99", "max"])
         for (name, samples) in results {
             guard let distribution = Distribution(samples) else { continue }
-            table.add([name, "\(distribution.count)", ms(distribution.p50), ms(distribution.p95), ms(distribution.p99), ms(distribution.max)])
+            table.add([name, "\(distribution.count)", µs(distribution.p50), µs(distribution.p95), µs(distribution.p99), µs(distribution.max)])
         }
         return table
     }

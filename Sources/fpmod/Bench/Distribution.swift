@@ -37,7 +37,9 @@ enum DurationText {
         return sign + fixed(Double(magnitude) / 1e9, digits: 3) + " s"
     }
 
-    static func milliseconds(_ nanoseconds: Int64) -> Double { (Double(nanoseconds) / 1e4).rounded() / 100 }
+    /// Milliseconds to the microsecond, for JSON: round trips are tens of microseconds, and a
+    /// coarser value would make ratios against the C floor meaningless.
+    static func milliseconds(_ nanoseconds: Int64) -> Double { (Double(nanoseconds) / 1e3).rounded() / 1000 }
 
     /// A decimal with a fixed number of digits, without Foundation's locale-dependent formatting.
     static func fixed(_ value: Double, digits: Int) -> String {
