@@ -17,8 +17,13 @@ final class CLI {
     }
 
     /// `.build/debug/fpmod`: the test bundle (`fpmodPackageTests.xctest`) sits in the same directory.
+    /// `swift test` does not link executables, so the README's test command runs `swift build` first.
     static var binary: String {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("fpmod").path
+        let path = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("fpmod").path
+        if !FileManager.default.isExecutableFile(atPath: path) {
+            Issue.record("\(path) is missing: `swift test` builds test bundles but not executables. Run `swift build && swift test` (the README's test command).")
+        }
+        return path
     }
 
     let directory: String

@@ -62,7 +62,7 @@ enum BenchCommand {
             }
         }
         if parsed.flag("idle") {
-            invocation.progress("fpmod bench: idle CPU of fpmod run (about \(IdleBench.settle + IdleBench.window) s)…")
+            invocation.progress("fpmod bench: idle CPU of fpmod run, with and without a touch line (about \(2 * (IdleBench.settle + IdleBench.window)) s)…")
             output.idle(IdleBench.run())
         }
         output.finish()
