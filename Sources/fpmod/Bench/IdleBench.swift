@@ -24,7 +24,7 @@ enum IdleBench {
         // Without a touch line the service polls GenImg every scanIntervalMs, as the peers do.
         let polling = directory + "/polling.json"
         let pollingConfig = #"{"board": "gpio-vm", "gpio": {"lines": {"touch": null}}, "scanIntervalMs": 250}"#
-        FileManager.default.createFile(atPath: polling, contents: Data(pollingConfig.utf8))
+        _ = FileManager.default.createFile(atPath: polling, contents: Data(pollingConfig.utf8))
         let common = ["--sim", "--store", directory + "/store.db", "--key", directory + "/store.key"]
         let cases: [(label: String, key: String, arguments: [String])] = [
             ("with a touch line (no polling)", "with_touch_line", common + ["run", "--sim-gpio"]),
