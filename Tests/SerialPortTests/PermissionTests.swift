@@ -23,8 +23,9 @@ import Testing
         }
         let setpriv = "/usr/bin/setpriv"
         try #require(FileManager.default.isExecutableFile(atPath: setpriv), "setpriv (util-linux) is needed to drop root")
-        let testBinary = try binaryNobodyCanRun()
-        defer { if testBinary.hasPrefix(NSTemporaryDirectory()) { removeTemporaryDirectory((testBinary as NSString).deletingLastPathComponent) } }
+        let (testBinary, isCopy) = try binaryNobodyCanRun()
+        // Only a copy is removed: the build directory itself may well live under /tmp too.
+        defer { if isCopy { removeTemporaryDirectory((testBinary as NSString).deletingLastPathComponent) } }
 
         let child = Process()
         child.executableURL = URL(fileURLWithPath: setpriv)
@@ -48,7 +49,7 @@ import Testing
 
     /// This test binary, or a copy of it in a world-readable temporary directory when the build
     /// directory is not reachable for other users (a checkout under /root, say).
-    private func binaryNobodyCanRun() throws -> String {
+    private func binaryNobodyCanRun() throws -> (path: String, isCopy: Bool) {
         let binary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         var path = binary
         var reachable = true
@@ -57,12 +58,12 @@ import Testing
             if stat(path, &info) != 0 || info.st_mode & 0o001 == 0 { reachable = false }
             path = (path as NSString).deletingLastPathComponent
         }
-        if reachable { return binary }
+        if reachable { return (binary, false) }
         let directory = try makeTemporaryDirectory()
         #expect(chmod(directory, 0o755) == 0)
         let copy = directory + "/fpmodPackageTests.xctest"
         try FileManager.default.copyItem(atPath: binary, toPath: copy)
-        return copy
+        return (copy, true)
     }
 
     private func runAsUnprivilegedChild(opening path: String) throws {
