@@ -96,7 +96,7 @@ struct BenchOutput {
     }
 
     mutating func idle(_ result: IdleBench.Result) {
-        print("Idle CPU of `fpmod run --sim --sim-gpio` (utime + stime from /proc over \(result.seconds) s, per minute):")
+        print("Idle CPU of `fpmod run --sim --sim-gpio` (utime + stime from /proc over \(result.seconds) s each, per minute):")
         print(result.table.rendered())
         if let conclusion = result.conclusion { print(conclusion + "\n") }
         object["idle"] = result.json

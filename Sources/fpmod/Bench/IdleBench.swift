@@ -52,7 +52,7 @@ enum IdleBench {
             }
         }
         json["measured"] = .bool(json["met"] != nil)
-        return Result(seconds: window * cases.count, table: table, conclusion: conclusion, json: .object(json))
+        return Result(seconds: window, table: table, conclusion: conclusion, json: .object(json))
     }
 
     enum Outcome { case success(Double), failure(String) }
