@@ -6,6 +6,8 @@ public enum Fault: Equatable, Sendable, CustomStringConvertible {
     case drop
     /// Junk bytes come before the next reply.
     case garbage
+    /// Line noise: every reply has a checksum byte flipped until `fault none` or a power cycle.
+    case noise
     /// The module neither answers nor acts until `fault none` or a power cycle (hung firmware).
     case silence
     /// Extra delay before every reply from now on.
@@ -18,6 +20,7 @@ public enum Fault: Equatable, Sendable, CustomStringConvertible {
         case .corrupt: "corrupt"
         case .drop: "drop"
         case .garbage: "garbage"
+        case .noise: "noise"
         case .silence: "silence"
         case let .delay(milliseconds): "delay \(milliseconds)"
         case .none: "none"
@@ -40,7 +43,7 @@ public enum ControlCommand: Equatable, Sendable {
     }
 
     static let usage = "commands: place NAME [poor|partial], lift, touch NAME [N] [poor|partial], power-cycle, "
-        + "fault corrupt|drop|garbage|silence|delay MS|none, status"
+        + "fault corrupt|drop|garbage|noise|silence|delay MS|none, status"
 
     /// Parses `place alice-right-index`, `touch bob 2`, `fault delay 50`, …
     public init(line: String) throws(ParseError) {
@@ -72,12 +75,13 @@ public enum ControlCommand: Equatable, Sendable {
             self = .status
         case "fault":
             guard let kind = arguments.first?.lowercased() else {
-                throw ParseError(message: "usage: fault corrupt|drop|garbage|silence|delay MS|none")
+                throw ParseError(message: "usage: fault corrupt|drop|garbage|noise|silence|delay MS|none")
             }
             switch kind {
             case "corrupt": self = .fault(.corrupt)
             case "drop": self = .fault(.drop)
             case "garbage": self = .fault(.garbage)
+            case "noise": self = .fault(.noise)
             case "silence": self = .fault(.silence)
             case "none", "clear": self = .fault(.none)
             case "delay":
@@ -86,7 +90,7 @@ public enum ControlCommand: Equatable, Sendable {
                 }
                 self = .fault(.delay(milliseconds: milliseconds))
             default:
-                throw ParseError(message: "unknown fault \"\(kind)\"; use corrupt, drop, garbage, silence, delay MS or none")
+                throw ParseError(message: "unknown fault \"\(kind)\"; use corrupt, drop, garbage, noise, silence, delay MS or none")
             }
         default:
             throw ParseError(message: "unknown command \"\(verb)\"; " + ControlCommand.usage)

@@ -5,6 +5,7 @@ public struct FaultInjector: Sendable, Equatable {
     public private(set) var corruptNext = false
     public private(set) var dropNext = false
     public private(set) var garbageNext = false
+    public private(set) var noisy = false
     public private(set) var silenced = false
     public private(set) var extraDelay: Duration = .zero
 
@@ -15,6 +16,7 @@ public struct FaultInjector: Sendable, Equatable {
         case .corrupt: corruptNext = true
         case .drop: dropNext = true
         case .garbage: garbageNext = true
+        case .noise: noisy = true
         case .silence: silenced = true
         case let .delay(milliseconds): extraDelay = .milliseconds(milliseconds)
         case .none: self = FaultInjector()
@@ -27,6 +29,7 @@ public struct FaultInjector: Sendable, Equatable {
         if corruptNext { names.append("corrupt") }
         if dropNext { names.append("drop") }
         if garbageNext { names.append("garbage") }
+        if noisy { names.append("noise") }
         if silenced { names.append("silence") }
         if extraDelay > .zero { names.append("delay \(extraDelay.components.seconds * 1000 + extraDelay.components.attoseconds / 1_000_000_000_000_000)") }
         return names
@@ -45,7 +48,7 @@ public struct FaultInjector: Sendable, Equatable {
         for (index, segment) in plan.segments.enumerated() {
             var bytes = segment.bytes
             if index == 0 {
-                if corruptNext, let first = segment.frames.first {
+                if corruptNext || noisy, let first = segment.frames.first {
                     corruptNext = false
                     bytes[first.wireSize - 1] ^= 0xFF
                 }

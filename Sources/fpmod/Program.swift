@@ -44,7 +44,7 @@ enum Program {
                             .positional("parameters", help: "Parameter bytes in hex.", optional: true, repeating: true)]),
             CommandSpec(
                 name: "sim", abstract: "Serve a protocol-faithful simulated module on a pseudo-terminal.",
-                discussion: "Prints the device path first, then serves until SIGINT/SIGTERM. The global --password, --address and --baud set the module's. Control it through --control with: place NAME [poor], lift, touch NAME [N], power-cycle, fault corrupt|drop|garbage|silence|delay MS|none, status.",
+                discussion: "Prints the device path first, then serves until SIGINT/SIGTERM. The global --password, --address and --baud set the module's. Control it through --control with: place NAME [poor], lift, touch NAME [N], power-cycle, fault corrupt|drop|garbage|noise|silence|delay MS|none, status.",
                 options: [
                     .option("profile", valueName: "NAME", help: "Module to simulate.", default: "r307", choices: ["r307", "as608", "r503"]),
                     .option("link", valueName: "PATH", help: "Symlink to the pseudo-terminal."),
