@@ -74,11 +74,14 @@ for round in $(seq 1 "$rounds"); do
     "$work/floor" "$work/sim0" "$baud" "$commands" >"$work/floor.out"
     py -c '
 import json, sys
-rows = {}
+rows, cpu = {}, None
 for line in open(sys.argv[1]):
+    if line.startswith("CPU "):
+        cpu = float(line.split()[1])
+        continue
     name, p50, p95, p99, top = line.split()
     rows[name] = {"p50_us": int(p50), "p95_us": int(p95), "p99_us": int(p99), "max_us": int(top)}
-print(json.dumps({"client": "floor", "mode": "roundtrip", "round_trips": rows}))' "$work/floor.out" | record "$round"
+print(json.dumps({"client": "floor", "mode": "roundtrip", "round_trips": rows, "cpu_us_per_round_trip": cpu}))' "$work/floor.out" | record "$round"
     "$fpmod" --port "$work/sim0" --baud "$baud" bench --cycles 0 --commands "$commands" --json >"$work/fpmod.out"
     py -c 'import json, sys; d = json.load(open(sys.argv[1])); print(json.dumps({"client": "fpmod", "mode": "roundtrip", "fpmod": d}))' \
         "$work/fpmod.out" | record "$round"

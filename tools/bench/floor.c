@@ -4,13 +4,14 @@
  *
  * usage: floor DEVICE BAUD COUNT
  * Runs COUNT rounds of ReadSysPara, TempleteNum and GenImg (interleaved) and prints one line
- * per command: NAME p50_us p95_us p99_us max_us
+ * per command: NAME p50_us p95_us p99_us max_us, after a line "CPU us_per_round_trip"
  */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <termios.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -43,6 +44,13 @@ static int round_trip(int fd, const unsigned char *frame, size_t size) {
     size_t rest = ((size_t)reply[7] << 8) | reply[8];
     if (rest > sizeof reply - 9) return -1;
     return read_exactly(fd, reply + 9, rest);
+}
+
+/* User + system CPU time of this process so far, in µs. */
+static long long cpu_us(void) {
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return (u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1000000LL + u.ru_utime.tv_usec + u.ru_stime.tv_usec;
 }
 
 static int compare(const void *a, const void *b) {
@@ -92,6 +100,7 @@ int main(int argc, char **argv) {
     const unsigned char *frames[] = {read_sys_para, templete_num, gen_img};
     long long *samples[3];
     for (int c = 0; c < 3; c++) samples[c] = calloc((size_t)count, sizeof(long long));
+    long long cpu_start = cpu_us();
     for (int i = 0; i < count; i++) {
         for (int c = 0; c < 3; c++) {
             long long start = now_ns();
@@ -102,6 +111,8 @@ int main(int argc, char **argv) {
             samples[c][i] = now_ns() - start;
         }
     }
+    /* CPU per round trip: the host's own cost, which wake-up latency does not blur. */
+    printf("CPU %.2f\n", (double)(cpu_us() - cpu_start) / (3.0 * count));
     for (int c = 0; c < 3; c++) {
         qsort(samples[c], (size_t)count, sizeof(long long), compare);
         printf("%s %lld %lld %lld %lld\n", names[c], rank(samples[c], count, 0.50) / 1000,

@@ -88,12 +88,14 @@ def main():
     if mode == "roundtrip":
         calls = [("ReadSysPara", client.read_sys_para), ("TempleteNum", client.template_count), ("GenImg", client.gen_img)]
         samples = {name: [] for name, _ in calls}
+        cpu_start = time.process_time()
         for _ in range(count):
             for name, call in calls:
                 start = time.monotonic_ns()
                 call()
                 samples[name].append(time.monotonic_ns() - start)
         result["round_trips"] = {name: percentiles(values) for name, values in samples.items()}
+        result["cpu_us_per_round_trip"] = (time.process_time() - cpu_start) * 1e6 / (3 * count)
     elif mode == "identify":
         samples = []
         for _ in range(count):

@@ -53,6 +53,17 @@ slowest_peer = min(min(v[2]) for v in verdicts)
 print("Target: within 1.5× of the floor — %s (worst %.2f×); faster than each peer — %s (closest peer %.2f× fpmod)\n"
       % ("met" if worst_floor <= 1.5 else "MISSED", worst_floor, "met" if slowest_peer > 1 else "MISSED", slowest_peer))
 
+# CPU time per round trip (user + system of the client process around its loop): the host's own
+# cost, which the wake-up latency of a virtual machine does not blur.
+cpu = {c: median([e["cpu_us_per_round_trip"] for e in entries(c, "roundtrip") if e.get("cpu_us_per_round_trip") is not None])
+       for c in ["floor"] + peers}
+cpu["fpmod"] = median([e["fpmod"]["cpu_us_per_round_trip"] for e in entries("fpmod", "roundtrip") if "cpu_us_per_round_trip" in e["fpmod"]])
+print("CPU time per round trip (µs of user + system time, median of rounds)")
+table(["floor", "fpmod", "fpmod/floor"] + [x for p in peers for x in (p, p[:4] + "/fpmod")],
+      [["%.1f" % cpu["floor"], "%.1f" % cpu["fpmod"], ratio(cpu["fpmod"], cpu["floor"])]
+       + [x for p in peers for x in ("%.1f" % cpu[p], ratio(cpu[p], cpu["fpmod"]))]])
+print()
+
 # Identify and UpChar on datasheet timing.
 identify = {"fpmod": median([e["fpmod"]["identify"]["stages"][-1]["measured"]["p50_ms"] for e in entries("fpmod", "identify")])}
 upchar = {"fpmod": median([e["fpmod"]["transfers"][0]["measured"]["p50_ms"] for e in entries("fpmod", "identify")])}

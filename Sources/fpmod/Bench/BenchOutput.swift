@@ -65,10 +65,12 @@ struct BenchOutput {
         ])
     }
 
-    mutating func roundTrips(_ results: [(name: String, samples: [Int64])]) {
+    mutating func roundTrips(_ results: [(name: String, samples: [Int64])], cpuMicrosecondsPerRoundTrip: Double) {
         print("Per-command round trips (write → decoded reply):")
         print(BenchReport.roundTripTable(results).rendered())
+        print("CPU time of this process per round trip (user + system): \(DurationText.fixed(cpuMicrosecondsPerRoundTrip, digits: 1)) µs\n")
         object["round_trips"] = BenchReport.json(results)
+        object["cpu_us_per_round_trip"] = .double(cpuMicrosecondsPerRoundTrip)
     }
 
     mutating func transfers(_ summaries: [TransferBench.Summary], title: String) {

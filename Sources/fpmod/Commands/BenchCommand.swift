@@ -48,7 +48,8 @@ enum BenchCommand {
         }
         if settings.commands > 0 {
             invocation.progress("fpmod bench: \(settings.commands) round trips of each command…")
-            output.roundTrips(try RoundTripBench(module: target.module).run(count: settings.commands))
+            let result = try RoundTripBench(module: target.module).run(count: settings.commands)
+            output.roundTrips(result.samples, cpuMicrosecondsPerRoundTrip: result.cpuMicrosecondsPerRoundTrip)
         }
         if settings.transfers > 0 {
             invocation.progress("fpmod bench: \(settings.transfers) template uploads…")
