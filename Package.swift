@@ -22,7 +22,9 @@ let package = Package(
         // Pure logic.
         .target(name: "FingerprintProtocol"),
         .target(name: "AccessPolicy"),
-        .target(name: "ArgumentParsing"),
+        // JSON written by hand: stable key order, exact escaping, no Foundation encoder quirks.
+        .target(name: "JSONValue"),
+        .target(name: "ArgumentParsing", dependencies: ["JSONValue"]),
 
         // I/O layers.
         // Posix: thin typed wrappers over file descriptors, poll, sockets, signals, clocks.
@@ -39,7 +41,7 @@ let package = Package(
         ]),
         .target(name: "DoorLock", dependencies: [
             "FingerprintProtocol", "FingerprintModule", "ModuleSimulator", "SerialPort", "Posix",
-            "GPIO", "TemplateStore", "AccessPolicy", "Administration",
+            "GPIO", "TemplateStore", "AccessPolicy", "Administration", "JSONValue",
         ]),
 
         .executableTarget(name: "fpmod", dependencies: [

@@ -1,22 +1,9 @@
 import Foundation
+import JSONValue
 
 /// Small JSON writing helpers for event and reply lines (stable key order, no Foundation encoder).
 enum JSONText {
-    static func string(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    static func string(_ text: String) -> String { JSONValue.quoted(text) }
 
     static func number(_ value: Double) -> String {
         guard value.isFinite else { return "null" }

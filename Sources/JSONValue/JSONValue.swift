@@ -71,6 +71,13 @@ public enum JSONValue: Equatable, Sendable {
         return String(value)
     }
 
+    /// `value` as a JSON string literal, quotes included.
+    public static func quoted(_ value: String) -> String {
+        var out = ""
+        writeString(value, to: &out)
+        return out
+    }
+
     private static func writeString(_ value: String, to out: inout String) {
         out += "\""
         for scalar in value.unicodeScalars {
