@@ -16,6 +16,9 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        // libgpiod 1.x or 2.x behind one C interface: the side matching the <gpiod.h> this
+        // build finds is compiled (Debian 12: v1, Debian 13: v2), so no flag is needed.
+        .target(name: "CLibgpiod", dependencies: ["CGPIOD"]),
         // Thin C shims for libc calls Swift cannot see through Glibc (posix_openpt & co.).
         .target(name: "CShims"),
 
@@ -30,7 +33,7 @@ let package = Package(
         // Posix: thin typed wrappers over file descriptors, poll, sockets, signals, clocks.
         .target(name: "Posix", dependencies: ["CShims"]),
         .target(name: "SerialPort", dependencies: ["Posix", "CShims"]),
-        .target(name: "GPIO", dependencies: ["CGPIOD", "Posix"]),
+        .target(name: "GPIO", dependencies: ["CLibgpiod", "Posix"]),
         .target(name: "FingerprintModule", dependencies: ["FingerprintProtocol", "SerialPort", "Posix"]),
         .target(name: "ModuleSimulator", dependencies: ["FingerprintProtocol", "SerialPort", "Posix"]),
         .target(name: "TemplateStore", dependencies: ["CSQLite", "CSodium"]),

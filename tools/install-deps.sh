@@ -1,14 +1,51 @@
 #!/usr/bin/env bash
-# Installs the Debian packages fpmod builds and tests against, only those missing.
-# Safe to run again; needs root (or sudo) only when something is missing.
+# Installs what fpmod builds and tests against, only what is missing. Safe to run again; needs
+# root (or sudo) only when something is missing.
+#
+# - The Debian C libraries and tools, by the same names on Debian 12 (Raspberry Pi OS bookworm)
+#   and Debian 13 (Pi OS trixie): libgpiod 1.6 on the first, libgpiod 2 on the second; the
+#   build picks the matching backend by itself.
+# - A Swift toolchain when none is on PATH: Debian 13 has one (`swiftlang`, Swift 6.0), so it is
+#   installed from apt; Debian 12 has none, so the script says where to get one and stops.
 set -euo pipefail
-need=()
-for pkg in pkg-config libsqlite3-dev libsodium-dev libgpiod-dev python3-venv; do
-    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || need+=("$pkg")
-done
-if [ ${#need[@]} -eq 0 ]; then exit 0; fi
-echo "fpmod: installing ${need[*]}" >&2
+
+say() { echo "fpmod: $*" >&2; }
+
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
-$sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+updated=no
+apt_install() {
+  if [ "$updated" = no ]; then
+    $sudo apt-get update -qq
+    updated=yes
+  fi
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
+
+need=()
+for pkg in pkg-config libsqlite3-dev libsodium-dev libgpiod-dev python3-venv; do
+  installed "$pkg" || need+=("$pkg")
+done
+
+if ! command -v swift >/dev/null 2>&1; then
+  # Debian 13 and later ship Swift as `swiftlang`; ask apt rather than guess from the release
+  # name, so Raspberry Pi OS and other derivatives are covered too.
+  if [ "$updated" = no ]; then
+    $sudo apt-get update -qq
+    updated=yes
+  fi
+  if [ -n "$(apt-cache policy swiftlang 2>/dev/null | sed -n 's/^ *Candidate: *//p' | grep -v '(none)')" ]; then
+    need+=(swiftlang)
+  else
+    release=$(. /etc/os-release 2>/dev/null && echo "${PRETTY_NAME:-this system}")
+    say "no Swift toolchain on PATH, and ${release:-this system} has no swiftlang package."
+    say "Install Swift 6.0 or newer from https://www.swift.org/install/linux/ (the Debian 12 tarball"
+    say "for aarch64 or x86_64), put its usr/bin on PATH, and run this script again."
+    exit 69
+  fi
+fi
+
+[ ${#need[@]} -eq 0 ] && exit 0
+say "installing ${need[*]}"
+apt_install "${need[@]}"

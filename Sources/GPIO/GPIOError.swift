@@ -14,6 +14,9 @@ public enum GPIOError: Error, Sendable, Equatable, CustomStringConvertible {
     case offsetOutOfRange(chip: String, offset: Int, lineCount: Int)
     /// The kernel or the chip's driver cannot set a pull resistor.
     case biasUnsupported(chip: String, offset: Int, bias: Bias)
+    /// A debounce period was asked for, but libgpiod 1 (Debian 12 / Pi OS bookworm) cannot set
+    /// the kernel's debouncer.
+    case debounceUnsupported(chip: String, offset: Int, libgpiodVersion: String)
     /// The line was used after `release()`.
     case lineReleased(chip: String, offset: Int)
     /// Any other failing call, with its errno.
@@ -45,6 +48,10 @@ public enum GPIOError: Error, Sendable, Equatable, CustomStringConvertible {
             return "Cannot set bias \(bias.rawValue) on line \(offset) of \(chip): the kernel (older than 5.5) "
                 + "or the chip's driver does not support pull resistors. Use bias \"as-is\" and fit an "
                 + "external resistor, or set the pull in config.txt (gpio=N=ip,pu)."
+        case let .debounceUnsupported(chip, offset, version):
+            return "Cannot debounce line \(offset) of \(chip): libgpiod \(version) speaks the kernel's "
+                + "GPIO uAPI v1, which has no debouncer (Debian 13 / Raspberry Pi OS trixie's libgpiod 2 has). "
+                + "Leave the debounce out of the config, or fit an RC filter on the input."
         case let .lineReleased(chip, offset):
             return "GPIO line \(offset) on \(chip) was used after it was released. This is a bug in the "
                 + "caller: request the line again."

@@ -1,16 +1,18 @@
-// The libgpiod backend. Every call into libgpiod 1.6 (the v1 API shipped by Debian 12 and
-// Raspberry Pi OS bookworm) is in this file, so moving to the v2 API touches nothing else.
+// The libgpiod backend. Every call into libgpiod goes through CLibgpiod, whose C side is
+// compiled against the <gpiod.h> the build finds: the v1 API (libgpiod 1.6: Debian 12,
+// Raspberry Pi OS bookworm) or the v2 API (libgpiod 2.x: Debian 13, Pi OS trixie). This file
+// is the same for both; `LibgpiodChip.apiMajor` says which one was built.
 
-import CGPIOD
+import CLibgpiod
 import Foundation
 import Glibc
 import Synchronization
 
-/// A real GPIO chip (`/dev/gpiochipN`) driven through libgpiod v1.
+/// A real GPIO chip (`/dev/gpiochipN`) driven through libgpiod (1.x or 2.x).
 ///
-/// Sendable by construction: the `gpiod_chip` pointer never changes after `init`, and the one
-/// call that mutates the chip structure (`gpiod_chip_get_line`, which caches line objects)
-/// runs under `lock`. Each line serialises its own calls.
+/// Sendable by construction: the chip pointer never changes after `init`, and every call that
+/// touches the chip structure (libgpiod 1 caches line objects in it) runs under `lock`. Each
+/// line serialises its own calls.
 public final class LibgpiodChip: GPIOChip, @unchecked Sendable {
     public let name: String
     public let label: String
@@ -19,6 +21,16 @@ public final class LibgpiodChip: GPIOChip, @unchecked Sendable {
     public let path: String
     private let chip: OpaquePointer
     private let lock = Mutex(())
+
+    /// The libgpiod API this build speaks: 1 (libgpiod 1.x) or 2 (libgpiod 2.x).
+    public static var apiMajor: Int { Int(fpmod_gpiod_api_major()) }
+    /// The version of the libgpiod library loaded at run time, e.g. "1.6.3" or "2.2.1".
+    public static var libraryVersion: String {
+        fpmod_gpiod_library_version().map { String(cString: $0) } ?? "unknown"
+    }
+    /// Whether the kernel's input debouncer can be requested: only through the v2 API
+    /// (libgpiod 1 speaks the kernel's uAPI v1, which has none).
+    public static var supportsDebounce: Bool { apiMajor >= 2 }
 
     /// Opens a chip by name (`gpiochip0`), number (`0`), path (`/dev/gpiochip0`) or
     /// label (`pinctrl-rp1`), in that order of interpretation.
@@ -36,27 +48,54 @@ public final class LibgpiodChip: GPIOChip, @unchecked Sendable {
     }
 
     private init(path: String, requested: String) throws(GPIOError) {
-        guard let opened = gpiod_chip_open(path) else {
-            let code = errno
-            switch code {
+        let opened: OpaquePointer
+        let info: fpmod_gpiod_chip_info
+        do throws(Errno) {
+            (opened, info) = try Self.open(path)
+        } catch {
+            switch error.code {
             case EACCES, EPERM:
                 throw .permissionDenied(path: path)
-            case ENOENT, ENODEV, ENXIO, ENOTTY, ENOTDIR:
+            case ENOENT, ENODEV, ENXIO, ENOTTY, ENOTDIR, EINVAL:
                 throw .chipNotFound(requested: requested, available: Self.listChips())
             default:
-                throw .system(operation: "gpiod_chip_open", chip: path, offset: nil, errno: code)
+                throw .system(operation: "gpiod_chip_open", chip: path, offset: nil, errno: error.code)
             }
         }
         chip = opened
         self.path = path
-        name = gpiod_chip_name(opened).map { String(cString: $0) } ?? path
-        label = gpiod_chip_label(opened).map { String(cString: $0) } ?? ""
-        lineCount = Int(gpiod_chip_num_lines(opened))
+        let chipName = Self.text(info.name)
+        name = chipName.isEmpty ? path : chipName
+        label = Self.text(info.label)
+        lineCount = Int(info.num_lines)
     }
 
     deinit {
         // Lines hold a strong reference to their chip, so none is still requested here.
-        gpiod_chip_close(chip)
+        fpmod_gpiod_chip_close(chip)
+    }
+
+    /// The errno of a failed call, carried as a typed error.
+    private struct Errno: Error { var code: Int32 }
+
+    /// `fpmod_gpiod_chip_open` (gpiod_chip_open) and `fpmod_gpiod_chip_get_info`; the chip is
+    /// closed again when its info cannot be read.
+    private static func open(_ path: String) throws(Errno) -> (OpaquePointer, fpmod_gpiod_chip_info) {
+        guard let opened = fpmod_gpiod_chip_open(path) else { throw Errno(code: errno) }
+        var info = fpmod_gpiod_chip_info()
+        guard fpmod_gpiod_chip_get_info(opened, &info) == 0 else {
+            let code = errno
+            fpmod_gpiod_chip_close(opened)
+            throw Errno(code: code)
+        }
+        return (opened, info)
+    }
+
+    /// A NUL-terminated `char[N]` field of a C struct as a String.
+    private static func text<T>(_ field: T) -> String {
+        withUnsafeBytes(of: field) { bytes in
+            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
     }
 
     /// Every `/dev/gpiochipN` character device (symlinks such as the Pi 5's gpiochip4 → gpiochip0
@@ -70,14 +109,13 @@ public final class LibgpiodChip: GPIOChip, @unchecked Sendable {
             let path = deviceDirectory + "/" + name
             var status = stat()
             guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFCHR else { return nil }
-            guard let opened = gpiod_chip_open(path) else {
-                return GPIOChipInfo(name: name, path: path, label: "", lineCount: 0, problem: errnoText(errno))
+            do throws(Errno) {
+                let (opened, info) = try open(path)
+                fpmod_gpiod_chip_close(opened)
+                return GPIOChipInfo(name: name, path: path, label: text(info.label), lineCount: Int(info.num_lines))
+            } catch {
+                return GPIOChipInfo(name: name, path: path, label: "", lineCount: 0, problem: errnoText(error.code))
             }
-            defer { gpiod_chip_close(opened) }
-            return GPIOChipInfo(
-                name: name, path: path,
-                label: gpiod_chip_label(opened).map { String(cString: $0) } ?? "",
-                lineCount: Int(gpiod_chip_num_lines(opened)))
         }
     }
 
@@ -88,70 +126,99 @@ public final class LibgpiodChip: GPIOChip, @unchecked Sendable {
         return listChips().first { $0.label == identifier }?.path
     }
 
-    /// Calls `gpiod_chip_find_line`.
+    /// Calls `fpmod_gpiod_chip_line_offset` (v1 `gpiod_chip_find_line`, v2
+    /// `gpiod_chip_get_line_offset_from_name`).
     public func lineOffset(named lineName: String) -> Int? {
         lock.withLock { _ in
-            gpiod_chip_find_line(chip, lineName).map { Int(gpiod_line_offset($0)) }
+            let offset = fpmod_gpiod_chip_line_offset(chip, lineName)
+            return offset >= 0 ? Int(offset) : nil
         }
     }
 
     public func requestInput(
         offset: Int, consumer: String, edges: EdgeDetection, bias: Bias, activeLow: Bool
     ) throws(GPIOError) -> any InputLine {
-        let line = try line(at: offset)
-        let flags = Self.requestFlags(bias: bias, activeLow: activeLow)
-        let result: Int32
-        switch edges {
-        case .none: result = gpiod_line_request_input_flags(line, consumer, flags)
-        case .rising: result = gpiod_line_request_rising_edge_events_flags(line, consumer, flags)
-        case .falling: result = gpiod_line_request_falling_edge_events_flags(line, consumer, flags)
-        case .both: result = gpiod_line_request_both_edges_events_flags(line, consumer, flags)
-        }
-        if result != 0 { throw requestError(errno, line: line, offset: offset, bias: bias) }
-        let descriptor = edges == .none ? -1 : gpiod_line_event_get_fd(line)
-        return LibgpiodInputLine(chip: self, line: line, offset: offset, fileDescriptor: descriptor)
+        try requestInput(
+            offset: offset, consumer: consumer, edges: edges, bias: bias, activeLow: activeLow,
+            debounceMicroseconds: 0)
+    }
+
+    /// Requests an input with the kernel's debouncer set to `debounceMicroseconds` (0: none).
+    /// A nonzero period needs the v2 API (`supportsDebounce`); libgpiod 1 refuses it.
+    public func requestInput(
+        offset: Int, consumer: String, edges: EdgeDetection, bias: Bias, activeLow: Bool,
+        debounceMicroseconds: Int
+    ) throws(GPIOError) -> any InputLine {
+        var settings = fpmod_gpiod_line_settings()
+        settings.direction = Int32(FPMOD_GPIOD_INPUT.rawValue)
+        settings.edges = Int32(Self.edgeCode(edges))
+        settings.bias = Int32(Self.biasCode(bias))
+        settings.active_low = activeLow ? 1 : 0
+        settings.debounce_us = UInt(max(0, debounceMicroseconds))
+        let line = try request(offset: offset, consumer: consumer, settings: settings, bias: bias)
+        return LibgpiodInputLine(chip: self, line: line, offset: offset, fileDescriptor: fpmod_gpiod_line_fd(line))
     }
 
     public func requestOutput(
         offset: Int, consumer: String, initialValue: Bool, activeLow: Bool
     ) throws(GPIOError) -> any OutputLine {
-        let line = try line(at: offset)
-        let flags = Self.requestFlags(bias: .asIs, activeLow: activeLow)
-        if gpiod_line_request_output_flags(line, consumer, flags, initialValue ? 1 : 0) != 0 {
-            throw requestError(errno, line: line, offset: offset, bias: .asIs)
-        }
+        var settings = fpmod_gpiod_line_settings()
+        settings.direction = Int32(FPMOD_GPIOD_OUTPUT.rawValue)
+        settings.bias = Int32(FPMOD_GPIOD_BIAS_AS_IS.rawValue)
+        settings.active_low = activeLow ? 1 : 0
+        settings.output_value = initialValue ? 1 : 0
+        let line = try request(offset: offset, consumer: consumer, settings: settings, bias: .asIs)
         return LibgpiodOutputLine(chip: self, line: line, offset: offset)
     }
 
-    private func line(at offset: Int) throws(GPIOError) -> OpaquePointer {
+    /// Calls `fpmod_gpiod_line_request` (v1 `gpiod_line_request`, v2 `gpiod_chip_request_lines`).
+    private func request(
+        offset: Int, consumer: String, settings: fpmod_gpiod_line_settings, bias: Bias
+    ) throws(GPIOError) -> OpaquePointer {
         guard (0..<lineCount).contains(offset) else {
             throw .offsetOutOfRange(chip: name, offset: offset, lineCount: lineCount)
         }
-        let line: OpaquePointer? = lock.withLock { _ in gpiod_chip_get_line(chip, UInt32(offset)) }
-        guard let line else {
-            throw .system(operation: "gpiod_chip_get_line", chip: name, offset: offset, errno: errno)
+        var settings = settings
+        let result: Result<OpaquePointer, GPIOError> = lock.withLock { _ in
+            if let line = fpmod_gpiod_line_request(chip, UInt32(offset), consumer, &settings) {
+                return .success(line)
+            }
+            return .failure(requestError(errno, offset: offset, bias: bias, debounce: settings.debounce_us))
         }
-        return line
+        return try result.get()
     }
 
-    private static func requestFlags(bias: Bias, activeLow: Bool) -> Int32 {
-        var flags = activeLow ? Int(GPIOD_LINE_REQUEST_FLAG_ACTIVE_LOW) : 0
+    private static func edgeCode(_ edges: EdgeDetection) -> UInt32 {
+        switch edges {
+        case .none: FPMOD_GPIOD_EDGES_NONE.rawValue
+        case .rising: FPMOD_GPIOD_EDGES_RISING.rawValue
+        case .falling: FPMOD_GPIOD_EDGES_FALLING.rawValue
+        case .both: FPMOD_GPIOD_EDGES_BOTH.rawValue
+        }
+    }
+
+    private static func biasCode(_ bias: Bias) -> UInt32 {
         switch bias {
-        case .asIs: break
-        case .disabled: flags |= Int(GPIOD_LINE_REQUEST_FLAG_BIAS_DISABLE)
-        case .pullUp: flags |= Int(GPIOD_LINE_REQUEST_FLAG_BIAS_PULL_UP)
-        case .pullDown: flags |= Int(GPIOD_LINE_REQUEST_FLAG_BIAS_PULL_DOWN)
+        case .asIs: FPMOD_GPIOD_BIAS_AS_IS.rawValue
+        case .disabled: FPMOD_GPIOD_BIAS_DISABLED.rawValue
+        case .pullUp: FPMOD_GPIOD_BIAS_PULL_UP.rawValue
+        case .pullDown: FPMOD_GPIOD_BIAS_PULL_DOWN.rawValue
         }
-        return Int32(flags)
     }
 
-    private func requestError(_ code: Int32, line: OpaquePointer, offset: Int, bias: Bias) -> GPIOError {
+    /// Runs under `lock` (the consumer lookup touches the chip's line cache on v1).
+    private func requestError(_ code: Int32, offset: Int, bias: Bias, debounce: UInt) -> GPIOError {
         switch code {
         case EBUSY:
-            // Refresh the line info so the kernel tells us who holds it.
-            _ = gpiod_line_update(line)
-            let holder = gpiod_line_consumer(line).map { String(cString: $0) }
+            // Ask the kernel who holds the line (fpmod_gpiod_line_consumer).
+            var buffer = [CChar](repeating: 0, count: 64)
+            let named = fpmod_gpiod_line_consumer(chip, UInt32(offset), &buffer, buffer.count)
+            let holder = named == 1
+                ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                : nil
             return .lineBusy(chip: name, offset: offset, consumer: holder)
+        case ENOTSUP where debounce != 0, EOPNOTSUPP where debounce != 0:
+            return .debounceUnsupported(chip: name, offset: offset, libgpiodVersion: Self.libraryVersion)
         case EINVAL where bias != .asIs, EOPNOTSUPP where bias != .asIs, ENOTSUP where bias != .asIs:
             return .biasUnsupported(chip: name, offset: offset, bias: bias)
         case EACCES, EPERM:
@@ -166,8 +233,8 @@ public final class LibgpiodChip: GPIOChip, @unchecked Sendable {
     }
 }
 
-/// An input requested through libgpiod. The `gpiod_line` pointer is fixed; `released` guards
-/// every call, so the line is never used after `gpiod_line_release`.
+/// An input requested through libgpiod. The line pointer is fixed; `released` guards every
+/// call, so the line is never used after `fpmod_gpiod_line_release`.
 private final class LibgpiodInputLine: InputLine, @unchecked Sendable {
     let offset: Int
     let fileDescriptor: Int32
@@ -184,52 +251,47 @@ private final class LibgpiodInputLine: InputLine, @unchecked Sendable {
 
     deinit { release() }
 
-    /// Calls `gpiod_line_get_value` (logical level: the request's ACTIVE_LOW flag applies).
+    /// Calls `fpmod_gpiod_line_get_value` (logical level: the request's active-low applies).
     func value() throws(GPIOError) -> Bool {
         try released.withLock { isReleased throws(GPIOError) -> Bool in
             guard !isReleased else { throw .lineReleased(chip: chip.name, offset: offset) }
-            let level = gpiod_line_get_value(line)
+            let level = fpmod_gpiod_line_get_value(line)
             guard level >= 0 else { throw chip.failure("gpiod_line_get_value", offset: offset, errno: errno) }
             return level == 1
         }
     }
 
-    /// Polls the event descriptor with a zero timeout and reads with
-    /// `gpiod_line_event_read_fd_multiple` while it is readable, so it never blocks.
+    /// Calls `fpmod_gpiod_line_read_edges` (a zero-timeout wait, then a read) until nothing
+    /// is pending, so it never blocks.
     func readEvents() throws(GPIOError) -> [EdgeEvent] {
         try released.withLock { isReleased throws(GPIOError) -> [EdgeEvent] in
             guard !isReleased else { throw .lineReleased(chip: chip.name, offset: offset) }
             guard fileDescriptor >= 0 else { return [] }
             var events: [EdgeEvent] = []
-            var buffer = [gpiod_line_event](repeating: gpiod_line_event(), count: 16)
+            var buffer = [fpmod_gpiod_edge](repeating: fpmod_gpiod_edge(), count: 16)
             while true {
-                var ready = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
-                let polled = poll(&ready, 1, 0)
-                if polled < 0 && errno == EINTR { continue }
-                if polled < 0 { throw chip.failure("poll", offset: offset, errno: errno) }
-                if polled == 0 { return events }
-                let count = gpiod_line_event_read_fd_multiple(fileDescriptor, &buffer, UInt32(buffer.count))
+                let count = fpmod_gpiod_line_read_edges(line, &buffer, buffer.count)
                 if count < 0 {
                     if errno == EINTR { continue }
                     if errno == EAGAIN { return events }
-                    throw chip.failure("gpiod_line_event_read_fd_multiple", offset: offset, errno: errno)
+                    throw chip.failure("gpiod_line_read_edge_events", offset: offset, errno: errno)
                 }
-                for event in buffer.prefix(Int(count)) {
-                    let nanoseconds = UInt64(event.ts.tv_sec) * 1_000_000_000 + UInt64(event.ts.tv_nsec)
-                    let kind: EdgeEvent.Kind =
-                        event.event_type == Int32(GPIOD_LINE_EVENT_RISING_EDGE) ? .rising : .falling
-                    events.append(EdgeEvent(kind: kind, timestampNanoseconds: nanoseconds, offset: offset))
+                if count == 0 { return events }
+                for edge in buffer.prefix(Int(count)) {
+                    events.append(EdgeEvent(
+                        kind: edge.rising != 0 ? .rising : .falling,
+                        timestampNanoseconds: edge.timestamp_ns, offset: offset))
                 }
             }
         }
     }
 
-    /// Calls `gpiod_line_release` once.
+    /// Calls `fpmod_gpiod_line_release` once.
     func release() {
         released.withLock { isReleased in
             guard !isReleased else { return }
             isReleased = true
-            gpiod_line_release(line)
+            fpmod_gpiod_line_release(line)
         }
     }
 }
@@ -249,24 +311,24 @@ private final class LibgpiodOutputLine: OutputLine, @unchecked Sendable {
 
     deinit { release() }
 
-    /// Calls `gpiod_line_set_value` (logical level: the request's ACTIVE_LOW flag applies).
+    /// Calls `fpmod_gpiod_line_set_value` (logical level: the request's active-low applies).
     func set(_ active: Bool) throws(GPIOError) {
         try released.withLock { isReleased throws(GPIOError) in
             guard !isReleased else { throw .lineReleased(chip: chip.name, offset: offset) }
-            if gpiod_line_set_value(line, active ? 1 : 0) != 0 {
+            if fpmod_gpiod_line_set_value(line, active ? 1 : 0) != 0 {
                 throw chip.failure("gpiod_line_set_value", offset: offset, errno: errno)
             }
         }
     }
 
-    /// Drives the line inactive, then calls `gpiod_line_release`: the kernel keeps the last
-    /// level after release, so this is what keeps a relay from staying energised.
+    /// Drives the line inactive, then calls `fpmod_gpiod_line_release`: the kernel keeps the
+    /// last level after release, so this is what keeps a relay from staying energised.
     func release() {
         released.withLock { isReleased in
             guard !isReleased else { return }
             isReleased = true
-            _ = gpiod_line_set_value(line, 0)
-            gpiod_line_release(line)
+            _ = fpmod_gpiod_line_set_value(line, 0)
+            fpmod_gpiod_line_release(line)
         }
     }
 }

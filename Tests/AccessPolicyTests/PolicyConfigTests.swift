@@ -51,7 +51,8 @@ struct PolicyConfigTests {
         var testDescription: String { "\(key) valid:\(valid)" }
     }
 
-    @Test("validation boundaries, with the key path in the message", arguments: [
+    // Outside the @Test attribute: Swift 6.0 crashes expanding the macro over closure literals.
+    static let validationCases: [Case] = [
         Case(key: "graceSeconds", apply: { $0.graceSeconds = 300 }, valid: true),
         Case(key: "graceSeconds", apply: { $0.graceSeconds = 301 }, valid: false),
         Case(key: "graceSeconds", apply: { $0.graceSeconds = 300.001 }, valid: false),
@@ -73,7 +74,9 @@ struct PolicyConfigTests {
              apply: { $0.pinLockout.failuresForPermanentLockout = 4 }, valid: false),
         Case(key: "pinLockout.failuresForPermanentLockout",
              apply: { $0.pinLockout.failuresForPermanentLockout = 5 }, valid: true),
-    ])
+    ]
+
+    @Test("validation boundaries, with the key path in the message", arguments: validationCases)
     func validation(_ c: Case) {
         var config = PolicyConfig()
         c.apply(&config)

@@ -77,7 +77,7 @@ import Testing
         let script = try ScriptedModule { command, _, _ in
             command.instruction == .verifyPassword ? ack(0x13) : (r503Opening(command) ?? ack(0x01))
         }
-        let error = #expect(throws: ModuleError.self) { try connectedR503(script, password: 42) }
+        let error = expectThrows(ModuleError.self) { try connectedR503(script, password: 42) }
         #expect(error?.confirmationCode == .wrongPassword)
         #expect(error?.isTransportFailure == false)
         #expect(error?.description.contains("--password") == true)
@@ -131,7 +131,7 @@ import Testing
         let module = FingerprintModule(transport: script.host, family: .r50x)
         module.timeouts = fastTimeouts()
         module.timeouts.probe = .milliseconds(10)
-        let error = #expect(throws: ModuleError.self) { try module.reconnect() }
+        let error = expectThrows(ModuleError.self) { try module.reconnect() }
         guard case let .noAnswer(_, rates) = error else {
             Issue.record("expected .noAnswer, got \(String(describing: error))")
             return

@@ -31,7 +31,7 @@ import Testing
             command.instruction == .templateCount ? ack(0x00) : (r503Opening(command) ?? ack(0x01))
         }
         let module = try connectedR503(script)
-        let error = #expect(throws: ModuleError.self) { try module.templateCount() }
+        let error = expectThrows(ModuleError.self) { try module.templateCount() }
         guard case .unexpectedPacket(.templateCount, _) = error else {
             Issue.record("expected .unexpectedPacket, got \(String(describing: error))")
             return
@@ -55,7 +55,7 @@ import Testing
             command.instruction == .store ? corrupted(ack(0x00)) : (r503Opening(command) ?? ack(0x01))
         }
         let module = try connectedR503(script)
-        let error = #expect(throws: ModuleError.self) { try module.store(slot: 3) }
+        let error = expectThrows(ModuleError.self) { try module.store(slot: 3) }
         guard case let .corruptedReply(.store, statistics) = error else {
             Issue.record("expected .corruptedReply, got \(String(describing: error))")
             return
@@ -78,7 +78,7 @@ import Testing
             command.instruction == .readNotepad ? echo(command) : (r503Opening(command) ?? ack(0x01))
         }
         let module = try connectedR503(script)
-        let error = #expect(throws: ModuleError.self) { try module.readNotepad(page: 0) }
+        let error = expectThrows(ModuleError.self) { try module.readNotepad(page: 0) }
         guard case .unsupported(.readNotepad, .r50x) = error else {
             Issue.record("expected .unsupported, got \(String(describing: error))")
             return
@@ -90,7 +90,7 @@ import Testing
             command.instruction == .store ? ack(0x80) : (r503Opening(command) ?? ack(0x01))
         }
         let module = try connectedR503(script)
-        let error = #expect(throws: ModuleError.self) { try module.store(slot: 1) }
+        let error = expectThrows(ModuleError.self) { try module.store(slot: 1) }
         guard case let .module(.store, code, meaning) = error else {
             Issue.record("expected .module, got \(String(describing: error))")
             return
@@ -108,7 +108,7 @@ import Testing
             }
         }
         let module = try connectedR503(script)
-        let silent = #expect(throws: ModuleError.self) { try module.loadTemplate(slot: 5) }
+        let silent = expectThrows(ModuleError.self) { try module.loadTemplate(slot: 5) }
         guard case .timeout(.loadChar, _) = silent else {
             Issue.record("expected .timeout, got \(String(describing: silent))")
             return
@@ -118,7 +118,7 @@ import Testing
         // LoadChar is idempotent: the silent one was tried twice.
         #expect(script.instructions.filter { $0 == 0x07 }.count == 2)
 
-        let answered = #expect(throws: ModuleError.self) { try module.loadTemplate(slot: 6) }
+        let answered = expectThrows(ModuleError.self) { try module.loadTemplate(slot: 6) }
         #expect(answered?.confirmationCode?.rawValue == 0x0C)
         #expect(answered?.isTransportFailure == false)
     }
@@ -129,7 +129,7 @@ import Testing
                 ? ack(0x00, [0, 1], address: 0x1234_5678) : (r503Opening(command) ?? ack(0x01))
         }
         let module = try connectedR503(script)
-        let error = #expect(throws: ModuleError.self) { try module.templateCount() }
+        let error = expectThrows(ModuleError.self) { try module.templateCount() }
         guard case let .wrongAddress(_, expected, seen) = error else {
             Issue.record("expected .wrongAddress, got \(String(describing: error))")
             return
@@ -162,7 +162,7 @@ import Testing
         module.timeouts = fastTimeouts()
         try module.connect()
         let sentBefore = script.calls.count
-        let error = #expect(throws: ModuleError.self) { try module.setAuraLED(.breathing, color: .blue) }
+        let error = expectThrows(ModuleError.self) { try module.setAuraLED(.breathing, color: .blue) }
         guard case .unsupported(_, .r30x) = error else {
             Issue.record("expected .unsupported, got \(String(describing: error))")
             return

@@ -71,7 +71,7 @@ import Testing
             return ack(0x00, [0x01, 0x07]) + ack(0x27, [0x0D, 0x07])
         }
         let module = try connectedR503(script)
-        let error = #expect(throws: ModuleError.self) { try module.autoEnroll(slot: 7) }
+        let error = expectThrows(ModuleError.self) { try module.autoEnroll(slot: 7) }
         #expect(error?.confirmationCode?.rawValue == 0x27)
         if case let .module(_, _, meaning) = error { #expect(meaning == "fingerprint already exists") }
     }
@@ -112,7 +112,7 @@ import Testing
     @Test func setBaudRateRefusesARateTheFamilyLacks() throws {
         let script = try Self.baudModule(appliesAtOnce: true)
         let module = try connectedR503(script)
-        let error = #expect(throws: ModuleError.self) { try module.setBaudRate(28_800) }  // N = 3
+        let error = expectThrows(ModuleError.self) { try module.setBaudRate(28_800) }  // N = 3
         guard case .invalidArgument = error else {
             Issue.record("expected .invalidArgument, got \(String(describing: error))")
             return

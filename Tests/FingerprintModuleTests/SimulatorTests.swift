@@ -24,7 +24,7 @@ import Testing
         #expect(try sim.module.templateCount() == 0)
 
         let locked = try SimulatorHarness(profile: .r503, modulePassword: 0xCAFE, family: .r50x, connect: false)
-        let error = #expect(throws: ModuleError.self) { try locked.module.connect() }
+        let error = expectThrows(ModuleError.self) { try locked.module.connect() }
         #expect(error?.isTransportFailure == false)
         #expect(error?.description.contains("--password") == true)
     }
@@ -135,7 +135,7 @@ import Testing
         try sim.enroll("frank", slot: 3)
         let handledBefore = sim.server.status().commandsHandled
         sim.server.fault(.corrupt)
-        let error = #expect(throws: ModuleError.self) { try sim.module.store(buffer: 1, slot: 4) }
+        let error = expectThrows(ModuleError.self) { try sim.module.store(buffer: 1, slot: 4) }
         guard case .corruptedReply(.store, _) = error else {
             Issue.record("expected .corruptedReply, got \(String(describing: error))")
             return
@@ -146,7 +146,7 @@ import Testing
     @Test func aSilentModuleTimesOutThenRecovers() throws {
         let sim = try SimulatorHarness(profile: .r307)
         sim.server.fault(.silence)
-        let error = #expect(throws: ModuleError.self) { try sim.module.templateCount() }
+        let error = expectThrows(ModuleError.self) { try sim.module.templateCount() }
         guard case .timeout(.templateCount, _) = error else {
             Issue.record("expected .timeout, got \(String(describing: error))")
             return

@@ -42,7 +42,7 @@ import Testing
             }
         }
         let module = try connectedR503(broken)
-        let error = #expect(throws: ModuleError.self) { try module.uploadTemplate() }
+        let error = expectThrows(ModuleError.self) { try module.uploadTemplate() }
         guard case let .corruptedReply(.upChar, statistics) = error else {
             Issue.record("expected .corruptedReply, got \(String(describing: error))")
             return
@@ -62,7 +62,7 @@ import Testing
             }
         }
         let module = try connectedR503(script)
-        let error = #expect(throws: ModuleError.self) { try module.uploadTemplate() }
+        let error = expectThrows(ModuleError.self) { try module.uploadTemplate() }
         #expect(error?.isTransportFailure == true)
     }
 
@@ -71,7 +71,7 @@ import Testing
             command.instruction == .upChar ? ack(0x0D) : (r503Opening(command) ?? ack(0x01))
         }
         let module = try connectedR503(script)
-        let error = #expect(throws: ModuleError.self) { try module.uploadTemplate() }
+        let error = expectThrows(ModuleError.self) { try module.uploadTemplate() }
         #expect(error?.confirmationCode?.rawValue == 0x0D)
     }
 

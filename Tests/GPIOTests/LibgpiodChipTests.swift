@@ -94,4 +94,24 @@ import Testing
         #expect(GPIOError.offsetOutOfRange(chip: "gpiochip0", offset: 40, lineCount: 28).description.contains("BCM"))
         #expect(GPIOError.biasUnsupported(chip: "c", offset: 1, bias: .pullUp).description.contains("as-is"))
     }
+
+    /// The backend is chosen at build time from the <gpiod.h> found: it must be the major that
+    /// pkg-config reports on this machine (1.6 on Debian 12, 2.x on Debian 13), and the library
+    /// loaded at run time must be of that major too.
+    @Test func backendMatchesTheLibgpiodOfThisMachine() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["pkg-config", "--modversion", "libgpiod"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "pkg-config does not know libgpiod")
+        let version = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let major = try #require(version.split(separator: ".").first.flatMap { Int($0) }, "version '\(version)'")
+        #expect(LibgpiodChip.apiMajor == major, "built for v\(LibgpiodChip.apiMajor), pkg-config says \(version)")
+        #expect(LibgpiodChip.libraryVersion.hasPrefix("\(major)."), "loaded \(LibgpiodChip.libraryVersion)")
+        #expect(LibgpiodChip.supportsDebounce == (major >= 2))
+    }
 }

@@ -25,8 +25,11 @@ struct TextTable {
 
     func markdown() -> String {
         let columns = header.count
-        var lines = ["| " + header.joined(separator: " | ") + " |",
-                     "|" + (0..<columns).map { $0 == 0 ? "---" : "---:" }.joined(separator: "|") + "|"]
+        // Built in steps: Swift 6.0's type checker gives up on the one-expression form.
+        let alignment: [String] = (0..<columns).map { $0 == 0 ? "---" : "---:" }
+        let headerLine: String = "| " + header.joined(separator: " | ") + " |"
+        let alignmentLine: String = "|" + alignment.joined(separator: "|") + "|"
+        var lines: [String] = [headerLine, alignmentLine]
         lines += rows.map { "| " + $0.joined(separator: " | ") + " |" }
         return lines.joined(separator: "\n") + "\n"
     }

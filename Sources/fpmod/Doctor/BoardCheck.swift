@@ -27,13 +27,15 @@ enum DoctorChecks {
     /// Every check, in checklist order.
     static func evaluate(_ facts: DoctorFacts) -> [DoctorCheck] {
         let context = DoctorContext(facts)
-        return [board(context)]
-            + [uartDevice(context), uartConfig(context), serialConsole(context), serialGetty(context), modemManager(context)]
-            + [userAccount(context), serialPermission(context), gpioPermission(context)]
-            + gpio(context)
-            + [port(context)]
-            + module(context)
-            + store(context)
+        // Appended in steps: Swift 6.0's type checker gives up on one long `+` chain.
+        var checks: [DoctorCheck] = [board(context)]
+        checks += [uartDevice(context), uartConfig(context), serialConsole(context), serialGetty(context)]
+        checks += [modemManager(context), userAccount(context), serialPermission(context), gpioPermission(context)]
+        checks += gpio(context)
+        checks.append(port(context))
+        checks += module(context)
+        checks += store(context)
+        return checks
     }
 
     /// 0 when nothing is a problem, 1 otherwise: warnings do not fail the command.
