@@ -3,8 +3,16 @@
 # (../shared/tools/gpio-vm: a gpio-sim chip driven through libgpiod, a 16550 UART on ttyS1),
 # with the fingerprint module simulated on the host by `fpmod sim` and wired to ttyS1.
 #
-#   tools/gpio-vm-test.sh [CACHE_DIR]     (default ${XDG_CACHE_HOME:-$HOME/.cache}/fpmod-gpio-vm)
+#   tools/gpio-vm-test.sh [--guest-root ROOT --guest-binary PATH] [CACHE_DIR]
+#       CACHE_DIR defaults to ${XDG_CACHE_HOME:-$HOME/.cache}/fpmod-gpio-vm
 #   GPIO_VM_DIR=/path/to/shared/tools/gpio-vm   when shared/ is not next to the repository
+#
+# By default the guest runs this machine's build (libgpiod 1.6 on Debian 12). With
+# --guest-root, it runs PATH, a binary built inside the Debian root ROOT (PATH as seen from
+# inside it), with ROOT's libraries: tools/debian13-test.sh uses this to run a build made
+# against Debian 13's libgpiod 2 on the same VM. Either way the guest checks that the binary's
+# libgpiod API (`fpmod --version`) is the one expected: v2 for a --guest-root whose
+# pkg-config reports libgpiod 2, else v1.
 #
 # 1. Builds fpmod (release, --static-swift-stdlib) and the VM (build.sh; seconds when cached).
 # 2. Host: `fpmod sim` with a flash file; `fpmod enroll alice` through the CLI against it, so
@@ -18,6 +26,22 @@
 # Prints "ok ..."/"FAIL ..." per check and "N passed, M failed" last; exits 0 only if all pass.
 # Needs python3 (the simulator's control socket is a Unix socket; busybox and bash lack a client).
 set -euo pipefail
+
+GUEST_ROOT=
+GUEST_BINARY=
+while [ $# -gt 0 ]; do
+  case $1 in
+  --guest-root) GUEST_ROOT=${2:?--guest-root needs a directory}; shift 2 ;;
+  --guest-binary) GUEST_BINARY=${2:?--guest-binary needs a path}; shift 2 ;;
+  --) shift; break ;;
+  -*) echo "gpio-vm-test: unknown option $1 (see the comment at the top of $0)" >&2; exit 64 ;;
+  *) break ;;
+  esac
+done
+if [ -n "$GUEST_ROOT" ] && [ -z "$GUEST_BINARY" ]; then
+  echo "gpio-vm-test: --guest-root needs --guest-binary (the fpmod binary inside it)" >&2
+  exit 64
+fi
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # The tool lives in shared/, a sibling of the clone (GPIO_VM_DIR overrides, e.g. for worktrees).
@@ -137,7 +161,23 @@ if [ -s "$WORK/flash" ]; then pass "host: the simulator kept its flash in a file
 }
 
 # --- 3. The payload, and the simulator again (same flash) on the guest's ttyS1.
-"$VM/payload.sh" "$FPMOD" "$PAYLOAD" >/dev/null
+if [ -z "$GUEST_ROOT" ]; then
+  "$VM/payload.sh" "$FPMOD" "$PAYLOAD" >/dev/null
+  gpiod_version=$(pkg-config --modversion libgpiod)
+else
+  # The binary and every library it loads come from ROOT: run payload.sh (ldd) inside it.
+  [ -x "$GUEST_ROOT$GUEST_BINARY" ] || die "no executable $GUEST_BINARY inside $GUEST_ROOT"
+  inside=/tmp/fpmod-vm-payload.$$
+  rm -rf "$GUEST_ROOT$inside"
+  mkdir -p "$GUEST_ROOT$inside"
+  cp "$VM/payload.sh" "$GUEST_ROOT$inside/payload.sh"
+  chroot "$GUEST_ROOT" "$inside/payload.sh" "$GUEST_BINARY" "$inside/out" >/dev/null
+  cp -a "$GUEST_ROOT$inside/out/." "$PAYLOAD/"
+  rm -rf "$GUEST_ROOT$inside"
+  gpiod_version=$(chroot "$GUEST_ROOT" pkg-config --modversion libgpiod)
+fi
+echo "${gpiod_version%%.*}" >"$PAYLOAD/expect-libgpiod-api"
+say "guest binary: ${GUEST_ROOT:+$GUEST_ROOT:}${GUEST_BINARY:-$FPMOD}, built against libgpiod $gpiod_version"
 cp "$PAYLOAD_SOURCE/run" "$PAYLOAD_SOURCE/config.json" "$PAYLOAD_SOURCE/lines" "$PAYLOAD/"
 chmod +x "$PAYLOAD/run"
 start_sim
