@@ -46,6 +46,20 @@ if ! command -v swift >/dev/null 2>&1; then
   fi
 fi
 
+# `swift build --static-swift-stdlib` (tools/install.sh, the GPIO VM test) links libstdc++
+# statically: its -dev package must match the GCC whose runtime the toolchain uses, which is the
+# libgcc-N-dev already installed (by swiftlang on Debian 13, by hand for swift.org's toolchain).
+gcc_major=$(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' 'libgcc-*-dev' 2>/dev/null |
+  sed -n 's/^ii  *libgcc-\([0-9]*\)-dev$/\1/p' | sort -n | tail -n 1)
+if [ -z "$gcc_major" ] && [[ " ${need[*]} " == *" swiftlang "* ]]; then
+  # swiftlang is about to bring libgcc-N-dev; ask apt which N.
+  gcc_major=$(apt-cache depends --recurse --important swiftlang 2>/dev/null |
+    sed -n 's/^ *Depends: libgcc-\([0-9]*\)-dev$/\1/p' | sort -n | tail -n 1)
+fi
+if [ -n "$gcc_major" ]; then
+  installed "libstdc++-$gcc_major-dev" || need+=("libstdc++-$gcc_major-dev")
+fi
+
 [ ${#need[@]} -eq 0 ] && exit 0
 say "installing ${need[*]}"
 apt_install "${need[@]}"
