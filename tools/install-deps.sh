@@ -50,11 +50,11 @@ fi
 # statically: its -dev package must match the GCC whose runtime the toolchain uses, which is the
 # libgcc-N-dev already installed (by swiftlang on Debian 13, by hand for swift.org's toolchain).
 gcc_major=$(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' 'libgcc-*-dev' 2>/dev/null |
-  sed -n 's/^ii  *libgcc-\([0-9]*\)-dev$/\1/p' | sort -n | tail -n 1)
+  sed -n 's/^ii  *libgcc-\([0-9]*\)-dev$/\1/p' | sort -n | tail -n 1 || true)
 if [ -z "$gcc_major" ] && [[ " ${need[*]} " == *" swiftlang "* ]]; then
   # swiftlang is about to bring libgcc-N-dev; ask apt which N.
   gcc_major=$(apt-cache depends --recurse --important swiftlang 2>/dev/null |
-    sed -n 's/^ *Depends: libgcc-\([0-9]*\)-dev$/\1/p' | sort -n | tail -n 1)
+    sed -n 's/^ *Depends: libgcc-\([0-9]*\)-dev$/\1/p' | sort -n | tail -n 1 || true)
 fi
 if [ -n "$gcc_major" ]; then
   installed "libstdc++-$gcc_major-dev" || need+=("libstdc++-$gcc_major-dev")

@@ -69,11 +69,8 @@ fi
 
 # 1. Build, as the invoking user (not root: the .build directory stays yours).
 if [ -z "$binary" ]; then
-    if ! command -v swift >/dev/null; then
-        say "no swift on PATH: install the Swift 6.3 toolchain for Debian 12 from"
-        say "https://www.swift.org/install/linux/ (aarch64 on a Pi, x86_64 on a PC) and add its usr/bin to PATH"
-        exit 69
-    fi
+    # Installs the libraries, and Swift itself where Debian has it (Debian 13 / Pi OS trixie);
+    # on Debian 12 it says where to get Swift and stops.
     tools/install-deps.sh
     # --static-swift-stdlib: the binary does not need the toolchain's libraries at run time,
     # which the sandbox could hide (ProtectHome=yes) if the toolchain lives under /home.
