@@ -13,24 +13,21 @@
 # 4. Unless --no-vm: a release build inside it, run by tools/gpio-vm-test.sh in the gpio-vm
 #    VM on a real gpio-sim chip, so the libgpiod 2 backend drives real kernel lines.
 #
-# Cache (FPMOD_CI_CACHE, default /var/cache/fpmod-ci): the minbase root (made again when
-# missing or older than 14 days) and apt's downloaded .debs, so a warm run downloads nothing.
-# Each run's root is deleted at the end (--keep leaves it, and says where). Needs root (for
-# debootstrap, chroot and bind mounts) and Debian's archive (FPMOD_DEBIAN_MIRROR).
+# Cache (FPMOD_CI_CACHE, default /var/cache/fpmod-ci; tools/lib/debian-root.sh): the minbase
+# root (made again when missing or older than 14 days) and apt's downloaded .debs, so a warm
+# run downloads nothing. Each run's root is deleted at the end (--keep leaves it, and says
+# where). Needs root (debootstrap, chroot, bind mounts) and Debian's archive.
 # Prints each step's time; exits non-zero when a step fails.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-CACHE=${FPMOD_CI_CACHE:-/var/cache/fpmod-ci}
-MIRROR=${FPMOD_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-SUITE=trixie
-BASE=$CACHE/$SUITE-amd64-minbase
+# shellcheck source=tools/lib/debian-root.sh
+. "$REPO/tools/lib/debian-root.sh"
 RUN_VM=yes
-KEEP=no
 for arg in "$@"; do
   case $arg in
   --no-vm) RUN_VM=no ;;
-  --keep) KEEP=yes ;;
+  --keep) DEBIAN_KEEP=yes ;;
   *) echo "debian13-test: unknown argument $arg (see the comment at the top of $0)" >&2; exit 64 ;;
   esac
 done
@@ -53,57 +50,12 @@ step_done() { say "--- $step_name: $(($(date +%s) - step_start)) s"; }
 
 # --- 1. The cached minbase root, and a fresh copy of it for this run.
 step "Debian 13 minbase root"
-if ! command -v debootstrap >/dev/null; then
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null
-fi
-if [ -d "$BASE" ] && [ -z "$(find "$BASE" -maxdepth 0 -mtime +14)" ]; then
-  say "cached in $BASE"
-else
-  rm -rf "$BASE.tmp"
-  mkdir -p "$CACHE"
-  debootstrap --variant=minbase "$SUITE" "$BASE.tmp" "$MIRROR" >"$CACHE/debootstrap.log" 2>&1 ||
-    die "debootstrap $SUITE failed; its log is $CACHE/debootstrap.log"
-  rm -rf "$BASE"
-  mv "$BASE.tmp" "$BASE"
-fi
-mkdir -p "$CACHE/apt-archives/partial"
-ROOT=$(mktemp -d "$CACHE/run.XXXXXX")
-chmod 755 "$ROOT" # apt's download sandbox (user _apt) must reach /var/cache/apt inside it
-mounts=()
-# shellcheck disable=SC2317  # called by the EXIT trap
-cleanup() {
-  local m
-  for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
-    m=${mounts[$i]}
-    umount -l "$m" 2>/dev/null || true
-  done
-  if [ "$KEEP" = yes ]; then say "kept the root in $ROOT"; else rm -rf "$ROOT"; fi
-}
-trap cleanup EXIT
+trap debian_roots_cleanup EXIT
 trap 'exit 130' INT TERM
-cp -a "$BASE/." "$ROOT/"
-bind() { # HOST_DIR ROOT_PATH
-  mkdir -p "$ROOT$2"
-  mount --bind "$1" "$ROOT$2"
-  mounts+=("$ROOT$2")
-}
-mount -t proc proc "$ROOT/proc" && mounts+=("$ROOT/proc")
-bind /dev /dev
-bind /dev/pts /dev/pts
-bind "$CACHE/apt-archives" /var/cache/apt/archives
-cp /etc/resolv.conf "$ROOT/etc/resolv.conf" 2>/dev/null || true
-# Keep what apt downloads (the image's default would delete it) for the next run.
-echo 'Binary::apt::APT::Keep-Downloaded-Packages "true";' >"$ROOT/etc/apt/apt.conf.d/01keep-debs"
+BASE=$(debian_base trixie amd64) || die "no Debian 13 base root"
+debian_root_new "$BASE"
 say "root for this run: $ROOT ($(. "$ROOT/etc/os-release" && echo "$PRETTY_NAME"))"
 step_done
-
-# Runs a command line inside the root as root, in the clone, with a plain environment.
-inside() {
-  chroot "$ROOT" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
-    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    DEBIAN_FRONTEND=noninteractive /bin/bash -c "cd /src/fpmod && $1"
-}
 
 # --- 2. A clean clone of HEAD.
 step "clean clone"

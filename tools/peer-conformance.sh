@@ -6,6 +6,9 @@
 # Usage: tools/peer-conformance.sh            (exit 0 when every flow passes)
 # Env:   PEERS_VENV   virtual environment to create or reuse (default .build/peers-venv)
 #        SIM_TIMING   timing mode of the simulator (default instant; try datasheet)
+#        PEERS_SIM_ROOT  a Debian root whose installed /usr/bin/fpmod serves instead of this
+#                     checkout's build, run with chroot (tools/arm64-test.sh: the arm64 package
+#                     under qemu-user); the peers still run here
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -22,11 +25,20 @@ if [ ! -x "$venv/bin/python" ] || ! PYTHONPATH="$root/tools/peers/stubs" "$venv/
     "$venv/bin/pip" install --quiet --no-deps adafruit-circuitpython-fingerprint
 fi
 
-echo "peer-conformance: building fpmod" >&2
-swift build --product fpmod >&2
-fpmod="$(swift build --product fpmod --show-bin-path)/fpmod"
-
-work="$(mktemp -d "${TMPDIR:-/tmp}/fpmod-peers.XXXXXX")"
+sim_root="${PEERS_SIM_ROOT:-}"
+if [ -z "$sim_root" ]; then
+    echo "peer-conformance: building fpmod" >&2
+    swift build --product fpmod >&2
+    sim=("$(swift build --product fpmod --show-bin-path)/fpmod")
+    work="$(mktemp -d "${TMPDIR:-/tmp}/fpmod-peers.XXXXXX")"
+else
+    [ -x "$sim_root/usr/bin/fpmod" ] || { echo "peer-conformance: no /usr/bin/fpmod in $sim_root" >&2; exit 1; }
+    sim=(chroot "$sim_root" /usr/bin/fpmod)
+    # Inside the root, so the simulator and the peers name the same files.
+    work="$(mktemp -d "$sim_root/tmp/fpmod-peers.XXXXXX")"
+fi
+# The simulator's view of a path under $work (the same, unless it runs in $sim_root).
+sim_path() { echo "${1#"$sim_root"}"; }
 sim_pid=""
 cleanup() {
     if [ -n "$sim_pid" ]; then kill "$sim_pid" 2>/dev/null || true; wait "$sim_pid" 2>/dev/null || true; fi
@@ -39,10 +51,10 @@ run_peer() {
     local name="$1" script="$2"
     local dir="$work/$name"
     mkdir -p "$dir"
-    "$fpmod" sim --profile r307 --timing "$timing" --link "$dir/sim0" --control "$dir/control" \
-        >"$dir/device" 2>"$dir/sim.log" &
+    "${sim[@]}" sim --profile r307 --timing "$timing" --link "$(sim_path "$dir/sim0")" \
+        --control "$(sim_path "$dir/control")" >"$dir/device" 2>"$dir/sim.log" &
     sim_pid=$!
-    for _ in $(seq 1 100); do
+    for _ in $(seq 1 400); do  # up to 20 s: an emulated simulator starts slower
         [ -S "$dir/control" ] && [ -L "$dir/sim0" ] && break
         sleep 0.05
     done
