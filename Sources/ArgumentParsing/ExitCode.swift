@@ -24,6 +24,21 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
 
     /// Same status as `denied`: "no match" is a denial, not a failure of the tool.
     public static let noMatch: ExitCode = .denied
+
+    /// What the status means, for people: the EXIT STATUS section of the man page.
+    public var meaning: String {
+        switch self {
+        case .ok: "Success."
+        case .denied: "The finger was not accepted: no match, denied by the policy, or verification failed."
+        case .usage: "The command line was wrong (EX_USAGE)."
+        case .dataError: "Input data was malformed: a bad template file, a corrupt backup (EX_DATAERR)."
+        case .unavailable: "The module or the service is not there or not answering (EX_UNAVAILABLE)."
+        case .ioError: "Reading or writing a device or file failed (EX_IOERR)."
+        case .tryLater: "Busy or temporarily failing; running again later may work (EX_TEMPFAIL)."
+        case .permission: "Not allowed: wrong module password, no access to the device (EX_NOPERM)."
+        case .config: "The configuration file is invalid (EX_CONFIG)."
+        }
+    }
 }
 
 /// An error the command-line tool can report: it knows its exit status and a message for people

@@ -30,6 +30,8 @@ enum Commands {
         "doctor": DoctorCommand.run,
         "demo": DemoCommand.run,
         "bench": BenchCommand.run,
+        "manpage": ManpageCommand.run,
+        "completion bash": CompletionCommand.bash,
     ]
 
     static func run(_ invocation: Invocation) -> ExitCode {

@@ -150,5 +150,14 @@ enum Program {
                     .flag("sweep", help: "Also sweep templates, baud rates and packet sizes, and measure transfers."),
                     .flag("idle", help: "Also measure the idle CPU of fpmod run --sim --sim-gpio."),
                 ]),
+            CommandSpec(
+                name: "manpage", abstract: "Print this program's manual page, fpmod(1), in troff (for packaging: fpmod manpage > fpmod.1).",
+                discussion: "Rendered from the same declarations as --help. Without --date the footer date is the UTC day of SOURCE_DATE_EPOCH when that is set, else empty, so the page is reproducible.",
+                options: [.option("date", valueName: "YYYY-MM-DD", help: "Date for the page footer.")]),
+            CommandSpec(
+                name: "completion", abstract: "Print a shell completion script.",
+                subcommands: [CommandSpec(
+                    name: "bash", abstract: "Print the bash completion script (rendered from the same declarations as --help).",
+                    discussion: "Install it as /usr/share/bash-completion/completions/fpmod, or try it with: source <(fpmod completion bash)")]),
         ])
 }
