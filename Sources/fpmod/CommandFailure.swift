@@ -54,7 +54,8 @@ enum ErrorReport {
         switch error {
         case .unknownUser, .unknownSlot, .invalidName, .invalidLabel, .invalidSlot: return .usage
         case .duplicateUser, .slotTaken, .fingerLabelTaken: return .dataError
-        case .missingKey, .wrongKey, .badKeyFile: return .config
+        case .missingKey, .wrongKey, .badKeyFile, .noStore: return .config
+        case .keyFileExposed: return .permission
         case .busy: return .tryLater
         case .fileSystem: return .ioError
         case .backupWrongPassphrase, .backupCorrupted, .backupNotABackup, .backupUnsupportedVersion,

@@ -33,9 +33,12 @@ struct Invocation {
         return (parsed.string("store") ?? defaults.database, parsed.string("key") ?? defaults.key)
     }
 
-    func openStore() throws -> TemplateStore {
+    /// Opens the store at `storePaths`. Only the commands that start a store (enroll, restore,
+    /// setup, pair: `Commands.storeCreators`) pass `create`; the others report that no store
+    /// is there instead of answering from a new, empty one.
+    func openStore(create: Bool = false) throws -> TemplateStore {
         let paths = storePaths
-        return try TemplateStore(databasePath: paths.database, keyPath: paths.key)
+        return try TemplateStore(databasePath: paths.database, keyPath: paths.key, create: create)
     }
 
     /// Where `--sim` keeps its module's flash, beside the store, so consecutive commands see the

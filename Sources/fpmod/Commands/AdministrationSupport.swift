@@ -31,26 +31,15 @@ extension StoreAdministration.BackupWriteError: CLIError {
     public var message: String { description }
 }
 
-/// What the administration commands share: opening store and module together, secrets from
-/// an option, the environment or stdin.
+/// What the administration commands share: opening store and module together, reporting matches.
 enum AdminCommand {
     /// Opens the store, then the module with the pairing, reconciling at open.
-    static func open(_ invocation: Invocation, virtualFinger: String? = nil,
-                     allowUntrusted: Bool = false) throws -> (TemplateStore, ModuleSession, Administrator) {
-        let store = try invocation.openStore()
+    static func open(_ invocation: Invocation, virtualFinger: String? = nil, allowUntrusted: Bool = false,
+                     createStore: Bool = false) throws -> (TemplateStore, ModuleSession, Administrator) {
+        let store = try invocation.openStore(create: createStore)
         let (session, administrator) = try ModuleSession.openAdministrator(
             invocation, store: store, virtualFinger: virtualFinger, allowUntrusted: allowUntrusted)
         return (store, session, administrator)
-    }
-
-    /// A secret from `--option` (or its environment variable), else one line of stdin.
-    static func secret(_ invocation: Invocation, option: String, prompt: String) throws -> String {
-        if let value = invocation.parsed.string(option) { return value }
-        if isatty(STDIN_FILENO) != 0 { invocation.progress(prompt) }
-        guard let line = readLine(strippingNewline: true), !line.isEmpty else {
-            throw CommandFailure(.usage, "No \(option) given: pass --\(option), set its environment variable, or write it on stdin.")
-        }
-        return line
     }
 
     /// With --sim, identify/verify need to know which virtual finger touches the sensor.

@@ -19,7 +19,7 @@ struct SetupGuide {
     }
 
     mutating func run() throws {
-        let store = try invocation.openStore()
+        let store = try invocation.openStore(create: true)
         let paths = invocation.storePaths
         say("fpmod setup: the module, its pairing, the first admin, the config file.\nStore: \(paths.database) (key \(paths.key))")
 
@@ -139,14 +139,21 @@ struct SetupGuide {
     }
 
     private func setPIN(for user: String, store: TemplateStore) throws {
-        say("  The PIN opens the door when fingerprints are locked out, and clears the lockout (4 to 12 digits).")
+        say("  The PIN opens the door when fingerprints are locked out, and clears the lockout (\(SecretRule.pin.summary)).")
         if let fromEnvironment = invocation.environment["FPMOD_PIN"], !fromEnvironment.isEmpty {
+            if let problem = SecretRule.pin.problem(fromEnvironment) {
+                throw CommandFailure(.usage, "FPMOD_PIN is not accepted: \(problem); nothing was set. Choose a PIN of \(SecretRule.pin.summary).")
+            }
             try StoreAdministration.setPIN(store, user: user, pin: fromEnvironment)
             say("  ✔ Set \(user)'s PIN from FPMOD_PIN.")
             return
         }
         for _ in 0..<3 {
-            guard let pin = prompter.secret("PIN for \(user) (Enter: make one up)") else { break }
+            guard let pin = prompter.secret("PIN for \(user), \(SecretRule.pin.summary) (Enter: make one up)") else { break }
+            if let problem = SecretRule.pin.problem(pin) {
+                say("  Not accepted: \(problem); once more.")
+                continue
+            }
             guard prompter.secret("The same PIN again") == pin else {
                 say("  The two PINs differ; once more.")
                 continue
@@ -222,7 +229,11 @@ struct SetupGuide {
 
     static func randomPIN() -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<6).map { _ in String(Int.random(in: 0...9, using: &generator)) }.joined()
+        while true {
+            let pin = (0..<6).map { _ in String(Int.random(in: 0...9, using: &generator)) }.joined()
+            // The made-up PIN follows the rule a typed one must (no "000000").
+            if SecretRule.pin.problem(pin) == nil { return pin }
+        }
     }
 
     static func absolute(_ path: String) -> String {
