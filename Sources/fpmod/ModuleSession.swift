@@ -81,6 +81,8 @@ final class ModuleSession {
             for entry in try store.auditEntries(limit: 1000) where entry.id > before {
                 invocation.progress("\(entry.event): \(entry.detail ?? "")")
             }
+            // So `fpmod list`, which needs no module, can mark fingers this module cannot use.
+            try administrator.recordModuleTemplateFormat()
             return (session, administrator)
         } catch {
             if let module = opened { (module.transport as? SerialPort)?.close() }

@@ -7,7 +7,7 @@ import TemplateStore
 extension AdministrationError: CLIError {
     public var exitCode: ExitCode {
         switch self {
-        case .duplicateFinger, .capturesDiffer, .fingerAlreadyEnrolled, .familyMismatch, .backupDoesNotFit,
+        case .duplicateFinger, .capturesDiffer, .fingerAlreadyEnrolled, .familyMismatch, .templatesDoNotFit, .backupDoesNotFit,
              .verificationFailed, .libraryFull:
             return .dataError
         case .noFingerPlaced: return .tryLater
