@@ -45,6 +45,7 @@ enum Commands {
         // Only these may create a store, and only if they succeed (see StoreFootprint).
         let footprint = storeCreators.contains(name) ? StoreFootprint(invocation) : nil
         do {
+            try OptionCheck.validate(invocation.parsed)
             let code = try command(invocation)
             if code != .ok { footprint?.undoIfNothingKept() }
             return code

@@ -12,9 +12,9 @@ import Testing
         #expect(try cli.sim(["wipe"]).status == 64)
         #expect(try cli.sim(["verify", "nobody"], finger: "x").status == 64)
         #expect(try cli.sim(["enroll", "alice", "--captures", "9"]).status == 64)
-        #expect(try cli.sim(["enroll", "alice"]).status == 65)  // right-index already enrolled
+        #expect(try cli.sim(["enroll", "alice"]).status == 1)  // right-index already enrolled: refused
         let duplicate = try cli.sim(["enroll", "bob"], finger: "alice-right-index")
-        #expect(duplicate.status == 65)
+        #expect(duplicate.status == 1)
         #expect(duplicate.stderr.contains("enroll-duplicate"))
         #expect(duplicate.stderr.contains("alice"))
         #expect(try cli.userNames() == ["alice"])

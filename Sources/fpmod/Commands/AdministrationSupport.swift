@@ -6,11 +6,15 @@ import TemplateStore
 /// Exit codes of the administration errors (architecture.md: sysexits).
 extension AdministrationError: CLIError {
     public var exitCode: ExitCode {
+        // By kind of problem only (README "Exit codes"): refused by what is enrolled → 1; templates
+        // that cannot be used here → 65; a module that misbehaves → 74; try again → 75.
         switch self {
-        case .duplicateFinger, .capturesDiffer, .fingerAlreadyEnrolled, .familyMismatch, .templatesDoNotFit, .backupDoesNotFit,
-             .verificationFailed, .libraryFull:
+        case .duplicateFinger, .fingerAlreadyEnrolled, .libraryFull:
+            return .denied
+        case .familyMismatch, .templatesDoNotFit, .backupDoesNotFit:
             return .dataError
-        case .noFingerPlaced: return .tryLater
+        case .verificationFailed: return .ioError
+        case .noFingerPlaced, .capturesDiffer: return .tryLater
         case .noFingersEnrolled, .unknownFinger, .invalidCaptureCount, .restoreNeedsConfirmation, .alreadyPaired:
             return .usage
         case .verificationRequired: return .denied
