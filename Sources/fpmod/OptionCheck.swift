@@ -1,4 +1,5 @@
 import ArgumentParsing
+import SerialPort
 
 /// Checks every typed option before a command does anything, so a bad value is always a usage
 /// error (64), whatever else is wrong or missing (no port, no store) and whichever command runs.
@@ -12,6 +13,9 @@ enum OptionCheck {
         // Global options: declared for every command.
         _ = try parsed.hexUInt32("address")
         _ = try parsed.hexUInt32("password")
-        if parsed.isExplicit("baud") { _ = try parsed.int("baud", range: 9600...115_200) }
+        if parsed.isExplicit("baud"), let baud = try parsed.int("baud", range: 9600...115_200), !BaudRate.isSupported(baud) {
+            throw CommandFailure(.usage, "--baud \(baud) is not a module baud rate; use 9600 × N for N = 1…12: "
+                                 + BaudRate.supported.map(String.init).joined(separator: ", ") + ". \(parsed.hint)")
+        }
     }
 }
