@@ -78,8 +78,15 @@ final class ModuleSession {
                     kill(getpid(), SIGKILL)
                 }
             }
+            // What the open found out. `sync` is the fix these findings advise: said as such
+            // instead of telling the user to run the command that is running.
+            let syncing = parsed.path == ["sync"]
             for entry in try store.auditEntries(limit: 1000) where entry.id > before {
-                invocation.progress("\(entry.event): \(entry.detail ?? "")")
+                var detail = entry.detail ?? ""
+                if syncing, let advice = detail.range(of: ". Run `fpmod sync` to make the module equal to the store") {
+                    detail.replaceSubrange(advice, with: "; fpmod sync fixes that now")
+                }
+                invocation.progress("\(entry.event): \(detail)")
             }
             // So `fpmod list`, which needs no module, can mark fingers this module cannot use.
             try administrator.recordModuleTemplateFormat()
