@@ -61,10 +61,10 @@ public final class SerialPort: ByteTransport, Sendable {
     }
 
     /// "/dev/serial0 → /dev/ttyAMA0 @ 57600", or "/dev/ttyUSB0 @ 57600" without a symlink.
-    public var description: String {
-        let name = path == resolvedPath ? path : "\(path) → \(resolvedPath)"
-        return "\(name) @ \(baudRate)"
-    }
+    public var description: String { "\(portName) @ \(baudRate)" }
+
+    /// "/dev/serial0 → /dev/ttyAMA0", or "/dev/ttyUSB0".
+    public var portName: String { path == resolvedPath ? path : "\(path) → \(resolvedPath)" }
 
     public var baudRate: Int { state.withLock { $0.baudRate } }
 

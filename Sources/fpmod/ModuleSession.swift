@@ -143,8 +143,19 @@ final class ModuleSession {
             let baud = try invocation.parsed.int("baud", range: 9600...115_200)
             let module: FingerprintModule
             if probeBaudRates {
+                // A silent port costs a couple of seconds per rate: say so while it happens.
+                let requested = baud ?? BaudRate.factoryDefault
                 module = try FingerprintModule.open(port: port, baudRate: baud, address: address,
-                                                    password: password, family: family)
+                                                    password: password, family: family) { rate, number, count in
+                    guard number > 1 else { return }
+                    if number == 2 {
+                        StandardStreams.writeError("No answer on \(port) at \(requested) baud; trying the other \(count - 1) rates…\n")
+                    }
+                    StandardStreams.writeError("  trying \(rate) baud (\(number) of \(count))\n")
+                }
+                if let found = module.answeredBaudRate, found != requested {
+                    StandardStreams.writeError("Found the module at \(found) baud, not \(requested): pass --baud \(found) to skip probing.\n")
+                }
             } else {
                 // One rate only: trying several credentials must not cost a baud probe each.
                 let serial = try SerialPort.open(path: port, baudRate: baud ?? 57600)
