@@ -76,8 +76,10 @@ enum Program {
             CommandSpec(name: "list", abstract: "List users and their fingers."),
             CommandSpec(
                 name: "delete", abstract: "Delete a user, or one finger of a user.",
+                discussion: "On a terminal you are asked to confirm unless --yes is given; scripts (stdin not a terminal) are not asked.",
                 arguments: [.positional("name", help: "User name.")],
-                options: [.option("finger", valueName: "LABEL", help: "Delete only this finger.")]),
+                options: [.option("finger", valueName: "LABEL", help: "Delete only this finger."),
+                          .flag("yes", help: "Do not ask for confirmation.")]),
             CommandSpec(
                 name: "rename", abstract: "Rename a user.",
                 arguments: [.positional("name", help: "Current name."), .positional("new-name", help: "New name.")]),
