@@ -41,6 +41,9 @@ public final class SerialPort: ByteTransport, Sendable {
         }
         do throws(SerialPortError) {
             guard isatty(fd.rawValue) == 1 else { throw SerialPortError.notATerminal(path: path) }
+            if let what = DeviceDiagnostics.nonUARTTerminal(resolved) {
+                throw SerialPortError.notAUART(path: path, what: what, candidates: DeviceDiagnostics.existingSerialDevices())
+            }
             if exclusive {
                 do {
                     _ = try retryingOnInterrupt { flock(fd.rawValue, LOCK_EX | LOCK_NB) }
@@ -184,6 +187,8 @@ public final class SerialPort: ByteTransport, Sendable {
             .permissionDenied(path: path)
         case .busy:
             .busy(path: path, holderPID: DeviceDiagnostics.lockHolder(of: resolved))
+        case .isDirectory:
+            .notAUART(path: path, what: "a directory, not a serial device", candidates: DeviceDiagnostics.existingSerialDevices())
         default:
             .io(error, operation: "open \(path)")
         }

@@ -43,7 +43,7 @@ enum ErrorReport {
 
     static func exitCode(for error: SerialPortError) -> ExitCode {
         switch error {
-        case .noSuchDevice, .notATerminal: return .unavailable
+        case .noSuchDevice, .notATerminal, .notAUART: return .unavailable
         case .permissionDenied: return .permission
         case .busy: return .tryLater
         case .unsupportedBaudRate: return .usage
