@@ -38,7 +38,8 @@ struct Invocation {
     }
 
     /// The store paths of the config file, when one is given or installed and it says them. An
-    /// unreadable config is reported by the commands that need it (run, config check), not here.
+    /// explicitly named config that does not load was refused already (`OptionCheck`); the
+    /// installed one is only a fall-back here, reported by `run` and `config check`.
     private var configuredStore: (database: String?, key: String?) {
         let path = parsed.string("config")
             ?? (FileManager.default.fileExists(atPath: RunCommand.defaultConfigPath) ? RunCommand.defaultConfigPath : nil)

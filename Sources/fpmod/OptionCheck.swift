@@ -1,4 +1,5 @@
 import ArgumentParsing
+import DoorLock
 import SerialPort
 
 /// Checks every typed option before a command does anything, so a bad value is always a usage
@@ -10,6 +11,17 @@ enum OptionCheck {
         if declared("timeout") { _ = try parsed.duration("timeout") }
         if declared("captures") { _ = try parsed.int("captures", range: 2...6) }
         if declared("limit") { _ = try parsed.int("limit", range: 1...100_000) }
+        // A config file named explicitly (--config, FPMOD_CONFIG) decides where the store is:
+        // an unreadable one is an error, not a silent fall-back to the default store. `run` and
+        // `config check` report it themselves; `setup` may be about to write it.
+        let checksItself: Set<String> = ["run", "config check", "setup", "sim", "demo", "bench"]
+        if let path = parsed.string("config"), !checksItself.contains(parsed.path.joined(separator: " ")) {
+            do {
+                _ = try LockConfig.load(path: path)
+            } catch {
+                throw CommandFailure(.config, error.description)
+            }
+        }
         // Global options: declared for every command.
         _ = try parsed.hexUInt32("address")
         _ = try parsed.hexUInt32("password")

@@ -27,6 +27,17 @@ import Testing
         #expect(other.stderr.contains("there is no store at \(cli.directory)/other.db"))
     }
 
+    @Test func aBrokenConfigIsAnErrorNotAFallBackToTheDefaultStore() throws {
+        let cli = CLI()
+        #expect(try cli.sim(["enroll", "alice"]).status == 0)
+        let config = cli.directory + "/config.json"
+        try Data(#"{"store": {"database": "/x.db",}}"#.utf8).write(to: URL(fileURLWithPath: config))
+        let log = try cli.run(["--config", config, "log"])
+        #expect(log.status == 78)
+        #expect(log.stderr.contains("line 1, column"), "\(log.stderr)")
+        #expect(try cli.run(["--config", cli.directory + "/missing.json", "list"]).status == 78)
+    }
+
     @Test func theExampleConfigUsesTheDefaultStore() throws {
         let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("tools/config.example.json")
