@@ -20,7 +20,7 @@ final class SetupPrompter {
 
     /// A free-text answer, or `defaultValue`.
     func ask(_ question: String, default defaultValue: String) -> String {
-        StandardStreams.writeError("\(question) [\(defaultValue)]: ")
+        StandardStreams.writeError(defaultValue.isEmpty ? "\(question): " : "\(question) [\(defaultValue)]: ")
         guard let line = readAnswer(echo: true) else {
             StandardStreams.writeError("\(defaultValue)\n")
             return defaultValue
