@@ -63,6 +63,6 @@ let package = Package(
         .testTarget(name: "TemplateStoreTests", dependencies: ["TemplateStore"]),
         .testTarget(name: "AdministrationTests", dependencies: ["Administration", "ModuleSimulator", "FingerprintModule", "TemplateStore", "SerialPort", "FingerprintProtocol"]),
         .testTarget(name: "DoorLockTests", dependencies: ["DoorLock", "GPIO", "AccessPolicy", "ModuleSimulator", "FingerprintModule", "TemplateStore", "Administration", "SerialPort", "Posix"]),
-        .testTarget(name: "fpmodTests", dependencies: ["fpmod"]),
+        .testTarget(name: "fpmodTests", dependencies: ["fpmod", "SerialPort", "Posix"]),
     ]
 )

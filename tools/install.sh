@@ -153,7 +153,7 @@ cat >&2 <<EOF
 Next steps:
   1. Enable the UART (README: "Raspberry Pi UART and GPIO setup") and wire the module.
   2. First-run guide as the service user (finds the port, pairs the module, enrolls an admin):
-       sudo -u fpmod env FPMOD_STORE=$state_dir/fpmod.db FPMOD_STORE_KEY=$config_dir/store.key $bin setup
+       sudo -u fpmod $bin setup
   3. Start the service now and at every boot:
        sudo systemctl enable --now fpmod
        journalctl -u fpmod -f

@@ -25,6 +25,10 @@ public enum AdministrationError: Error, Equatable, CustomStringConvertible, Send
     case untrustedModule(IdentityFinding)
     /// The backup was made for another module family; its templates would not load.
     case familyMismatch(backup: String, module: String)
+    /// Templates (of a backup or the store) were made by another family or have another size
+    /// than the attached module's: they would load but never match. `slots` are the unusable ones.
+    case templatesDoNotFit(holder: String, family: String?, sizes: [Int], moduleFamily: String,
+                           moduleTemplateSize: Int?, slots: [Int])
     /// A backup slot lies beyond this module's capacity.
     case backupDoesNotFit(slot: Int, capacity: Int)
     /// The store holds users and restoring would replace them.
@@ -61,7 +65,15 @@ public enum AdministrationError: Error, Equatable, CustomStringConvertible, Send
         case .untrustedModule(let finding):
             return finding.description
         case .familyMismatch(let backup, let module):
-            return "this backup holds \(backup) templates but the module is \(module); templates do not move between families. Restore onto a \(backup) module"
+            return "the templates were made by a \(backup) module but the attached module is \(module); templates do not move between families, so nothing was written. Use a \(backup) module, or re-enroll the users on this one (`fpmod enroll NAME`)"
+        case .templatesDoNotFit(let holder, let family, let sizes, let moduleFamily, let moduleTemplateSize, let slots):
+            let made = family.map { "made by a module of the \($0) family" } ?? "made by another module"
+            let bytes = sizes.map(String.init).joined(separator: "/")
+            let module = "the attached module is of the \(moduleFamily) family" + (moduleTemplateSize.map { ", whose templates are \($0) bytes" } ?? "")
+            let fix = holder == "the store"
+                ? "Attach the module the store was enrolled on, or re-enroll these users on this one (`fpmod delete NAME`, then `fpmod enroll NAME`; `fpmod list` marks their fingers)"
+                : "Restore it onto a module of the \(family ?? "same") family, or re-enroll the users on this module (`fpmod enroll NAME`)"
+            return "\(holder) holds templates of \(bytes) bytes \(made), but \(module): they cannot be used for matching here (slots \(slots.map(String.init).joined(separator: ", "))), so nothing was written. \(fix)"
         case .backupDoesNotFit(let slot, let capacity):
             return "the backup uses slot \(slot) but this module has only \(capacity) slots; restore onto a module with a larger library"
         case .restoreNeedsConfirmation(let users):

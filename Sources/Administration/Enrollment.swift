@@ -139,6 +139,9 @@ extension Administrator {
                 try store.setRole(.admin, for: user)
             }
             try store.addFinger(user: user, label: label, slot: slot, template: template, quality: quality, duress: duress)
+            if let family = module.family?.rawValue, try store.value(forKey: TemplateStore.templateFamilyKey) != family {
+                try store.setValue(family, forKey: TemplateStore.templateFamilyKey)
+            }
             try store.completeIntent(intent)
             try store.setValue(nil, forKey: NewUserRecord.key(intent: intent))
             try store.setValue(nil, forKey: DuressMark.key(intent: intent))

@@ -41,6 +41,9 @@ extension Administrator {
     /// store does not know, settles interrupted operations. Returns what it changed.
     @discardableResult
     public func sync() throws -> [RepairAction] {
+        // Writing templates this module cannot use would make it "match the store" and match
+        // nobody: refused before any change.
+        try checkStoreTemplatesFit()
         let actions = try reconcile(repairDifferences: true)
         try store.appendAudit(event: "sync", detail: actions.isEmpty ? "module already equal to the store" : "\(actions.count) change(s)")
         return actions

@@ -12,13 +12,15 @@ public struct RestoreResult: Equatable, Sendable {
 extension Administrator {
     /// Restores a backup into the store and the module: every template is downloaded again
     /// (DownChar + Store) and checked by LoadChar and an UpChar compare. Works onto an empty or a
-    /// different module of the same family; another family is refused before anything changes.
+    /// different module of the same family; templates of another family or size are refused
+    /// before anything changes.
     /// Crash-safe through a `.restore` intent: an interrupted restore is redone by `reconcile()`.
     @discardableResult
     public func restore(_ contents: BackupContents, replacing: Bool) throws -> RestoreResult {
-        if let family = contents.moduleFamily, let current = module.family, family != current.rawValue {
-            throw AdministrationError.familyMismatch(backup: family, module: current.rawValue)
-        }
+        // Another family's or another size's templates would be written, read back wrong and
+        // never match: refused before the store or the module changes.
+        let templates = contents.users.flatMap { $0.fingers.map { (slot: $0.slot, bytes: $0.template.count) } }
+        try checkTemplatesFit(templates, family: contents.moduleFamily, holder: "this backup")
         let capacity = try capacity
         for user in contents.users {
             for finger in user.fingers where finger.slot >= capacity {
@@ -51,6 +53,9 @@ extension Administrator {
         try store.transaction {
             try store.completeIntent(intent)
             try store.appendAudit(event: "restore-module", detail: "wrote and verified \(verified.count) template(s) in the module")
+        }
+        if let family = contents.moduleFamily ?? module.family?.rawValue {
+            try store.setValue(family, forKey: TemplateStore.templateFamilyKey)
         }
         try recordSlotTable()
         return RestoreResult(users: contents.users.count, slotsVerified: verified)

@@ -5,11 +5,13 @@
 public enum ExitCode: Int32, Sendable, CaseIterable {
     /// Success.
     case ok = 0
-    /// The finger was not accepted (no match, denied by policy, verify failed).
+    /// Refused: no match, denied by policy, a `doctor` problem, or not possible with what is
+    /// enrolled (finger already enrolled, library full, name taken).
     case denied = 1
     /// The command line was wrong (EX_USAGE).
     case usage = 64
-    /// Input data was malformed: a bad template file, a corrupt backup (EX_DATAERR).
+    /// Input data was malformed or unusable: a corrupt backup or store, templates this module
+    /// cannot use (EX_DATAERR).
     case dataError = 65
     /// The module or service is not there or not answering (EX_UNAVAILABLE).
     case unavailable = 69
@@ -17,9 +19,10 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case ioError = 74
     /// Busy or temporarily failing; running again later may work (EX_TEMPFAIL).
     case tryLater = 75
-    /// Not allowed: wrong module password, no access to the device (EX_NOPERM).
+    /// Not allowed: wrong module password, no access to the device, a key file others can read (EX_NOPERM).
     case permission = 77
-    /// The configuration file is invalid (EX_CONFIG).
+    /// The configuration is invalid or incomplete: the config file, no port given, no store or key
+    /// at the configured path (EX_CONFIG).
     case config = 78
 
     /// Same status as `denied`: "no match" is a denial, not a failure of the tool.

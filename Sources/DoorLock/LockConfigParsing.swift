@@ -2,6 +2,7 @@ import AccessPolicy
 import FingerprintProtocol
 import Foundation
 import GPIO
+import SerialPort
 
 /// A configuration file that cannot be used: every problem, each starting with the key's path.
 public struct LockConfigError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -28,7 +29,8 @@ extension LockConfig {
                                    "verificationValiditySeconds"]
     static let policyBoolKeys = ["fingerprintUnlockEnabled", "pinRequiredAfterRestart", "pinRequiredAfterEnrolledSetChange",
                                  "relockOnDoorClose"]
-    static let baudRates = [9600, 19_200, 38_400, 57_600, 115_200]
+    /// The same rates `--baud` accepts: 9600 × N, N = 1…12.
+    static let baudRates = BaudRate.supported
 
     /// Reads the file at `path` (see `parse`).
     public static func load(path: String) throws(LockConfigError) -> LockConfig {
@@ -42,6 +44,8 @@ extension LockConfig {
     /// Parses and checks a config; throws every problem found, each naming its key path.
     /// Checks that need the machine (the preset file, the GPIO chip) are in `problems(preset:chip:)`.
     public static func parse(_ data: Data, source: String = "configuration") throws(LockConfigError) -> LockConfig {
+        let syntax = LockConfigJSONSyntax(data)
+        if let error = syntax.syntaxError { throw LockConfigError(source: source, problems: [error]) }
         let root: Any
         do {
             root = try JSONSerialization.jsonObject(with: data, options: [])
@@ -49,6 +53,9 @@ extension LockConfig {
             throw LockConfigError(source: source, problems: ["(file): not valid JSON (\(error.localizedDescription)); check commas, quotes and braces"])
         }
         var reader = ConfigReader()
+        for duplicate in syntax.duplicateKeys {
+            reader.problem(String(duplicate.prefix { $0 != ":" }), String(duplicate.drop { $0 != ":" }.dropFirst(2)))
+        }
         var config = LockConfig()
         if let object = reader.object(root, "(top level)") {
             config.read(object, &reader)

@@ -27,7 +27,7 @@ extension FingerprintModule {
                 continue
             }
         }
-        throw .noAnswer(port: transport.description, triedBaudRates: tried)
+        throw .noAnswer(port: transport.portName, triedBaudRates: tried)
     }
 
     /// SetSysPara 6 (32/64/128/256 bytes), then ReadSysPara again so transfers use what the

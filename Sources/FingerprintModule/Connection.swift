@@ -7,14 +7,18 @@ extension FingerprintModule {
     /// Opens `port` and connects. When the module is silent at `baudRate` (default 57600) the
     /// other standard rates are probed in `BaudRate.probeOrder`; `answeredBaudRate` says which
     /// one answered.
+    /// `probeObserver` is called before each baud rate is tried (rate, its number, how many
+    /// there are), so a caller can show progress while a silent port costs ~2 s per rate.
     public static func open(port: String, baudRate: Int? = nil, address: UInt32 = Frame.defaultAddress,
                             password: UInt32 = 0, family: ModuleFamily? = nil,
-                            timeouts: CommandTimeouts = CommandTimeouts()) throws(ModuleError) -> FingerprintModule {
+                            timeouts: CommandTimeouts = CommandTimeouts(),
+                            probeObserver: ((_ rate: Int, _ number: Int, _ count: Int) -> Void)? = nil) throws(ModuleError) -> FingerprintModule {
         let firstRate = baudRate ?? FingerprintProtocol.BaudRate.probeOrder[0]
         let serial: SerialPort
         do { serial = try SerialPort.open(path: port, baudRate: firstRate) } catch { throw .transport(error) }
         let module = FingerprintModule(transport: serial, address: address, password: password, family: family)
         module.timeouts = timeouts
+        module.probeObserver = probeObserver
         do {
             try module.reconnect()
         } catch {
@@ -40,7 +44,8 @@ extension FingerprintModule {
         var rates = preferred.isEmpty ? [transport.baudRate] : preferred
         for rate in FingerprintProtocol.BaudRate.probeOrder where !rates.contains(rate) { rates.append(rate) }
         var first = true
-        for rate in rates {
+        for (number, rate) in rates.enumerated() {
+            probeObserver?(rate, number + 1, rates.count)
             do throws(ModuleError) {
                 if rate != transport.baudRate {
                     try setTransportBaudRate(rate)
@@ -54,7 +59,7 @@ extension FingerprintModule {
                 continue
             }
         }
-        throw .noAnswer(port: transport.description, triedBaudRates: rates)
+        throw .noAnswer(port: transport.portName, triedBaudRates: rates)
     }
 
     /// Sends the family's handshake (ReadSysPara when it has none, or while the family is

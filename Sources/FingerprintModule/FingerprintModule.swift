@@ -23,6 +23,8 @@ public final class FingerprintModule {
     public var timeouts = CommandTimeouts()
     /// Called after every exchange (success or failure) with its timestamps; see `ExchangeLog`.
     public var exchangeObserver: ((ExchangeRecord) -> Void)?
+    /// Called before each baud rate a probe tries (`reconnect`): the rate, its number, how many.
+    public var probeObserver: ((_ rate: Int, _ number: Int, _ count: Int) -> Void)?
     /// Called after each data packet of an upload with its number (1, 2, …). Throwing aborts the
     /// transfer cleanly (the rest is drained) and the error comes out as `.transport`. A hook for
     /// progress and for crash tests that must stop a process in the middle of a transfer.

@@ -26,6 +26,7 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     public static let noDevice = Errno(rawValue: ENODEV)
     public static let noSuchDeviceOrAddress = Errno(rawValue: ENXIO)
     public static let notATerminal = Errno(rawValue: ENOTTY)
+    public static let isDirectory = Errno(rawValue: EISDIR)
     public static let timedOut = Errno(rawValue: ETIMEDOUT)
     public static let badFileDescriptor = Errno(rawValue: EBADF)
     public static let addressInUse = Errno(rawValue: EADDRINUSE)

@@ -15,4 +15,10 @@ public protocol ByteTransport: AnyObject {
     func setBaudRate(_ baud: Int) throws
     /// Where the bytes go, for messages: e.g. "/dev/ttyAMA0 @ 57600".
     var description: String { get }
+    /// Where the bytes go without the line speed: "/dev/ttyAMA0", for messages about every rate.
+    var portName: String { get }
+}
+
+extension ByteTransport {
+    public var portName: String { description }
 }

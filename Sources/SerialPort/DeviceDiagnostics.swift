@@ -21,6 +21,18 @@ enum DeviceDiagnostics {
         return found.sorted { $0.compare($1, options: .numeric) == .orderedAscending }
     }
 
+    /// What a terminal device is when it is certainly no UART: the virtual consoles
+    /// (/dev/tty0…63, /dev/console) and the process's own controlling terminal (/dev/tty).
+    /// Their termios accepts no baud rate, so opening them would end in a puzzling EINVAL.
+    static func nonUARTTerminal(_ resolvedPath: String) -> String? {
+        if resolvedPath == "/dev/tty" { return "the controlling terminal of this process, not a UART" }
+        if resolvedPath == "/dev/console" { return "the system console, not a UART" }
+        if resolvedPath.hasPrefix("/dev/tty"), let number = Int(resolvedPath.dropFirst("/dev/tty".count)), (0...63).contains(number) {
+            return "a virtual console (the screen and keyboard), not a UART"
+        }
+        return nil
+    }
+
     /// A PC registers 4–32 legacy ttyS ports whether or not a UART is there; sysfs `type` 0
     /// (PORT_UNKNOWN) marks the empty ones.
     private static func hasHardware(ttyName: String) -> Bool {

@@ -41,6 +41,9 @@ public final class SerialPort: ByteTransport, Sendable {
         }
         do throws(SerialPortError) {
             guard isatty(fd.rawValue) == 1 else { throw SerialPortError.notATerminal(path: path) }
+            if let what = DeviceDiagnostics.nonUARTTerminal(resolved) {
+                throw SerialPortError.notAUART(path: path, what: what, candidates: DeviceDiagnostics.existingSerialDevices())
+            }
             if exclusive {
                 do {
                     _ = try retryingOnInterrupt { flock(fd.rawValue, LOCK_EX | LOCK_NB) }
@@ -61,10 +64,10 @@ public final class SerialPort: ByteTransport, Sendable {
     }
 
     /// "/dev/serial0 → /dev/ttyAMA0 @ 57600", or "/dev/ttyUSB0 @ 57600" without a symlink.
-    public var description: String {
-        let name = path == resolvedPath ? path : "\(path) → \(resolvedPath)"
-        return "\(name) @ \(baudRate)"
-    }
+    public var description: String { "\(portName) @ \(baudRate)" }
+
+    /// "/dev/serial0 → /dev/ttyAMA0", or "/dev/ttyUSB0".
+    public var portName: String { path == resolvedPath ? path : "\(path) → \(resolvedPath)" }
 
     public var baudRate: Int { state.withLock { $0.baudRate } }
 
@@ -184,6 +187,8 @@ public final class SerialPort: ByteTransport, Sendable {
             .permissionDenied(path: path)
         case .busy:
             .busy(path: path, holderPID: DeviceDiagnostics.lockHolder(of: resolved))
+        case .isDirectory:
+            .notAUART(path: path, what: "a directory, not a serial device", candidates: DeviceDiagnostics.existingSerialDevices())
         default:
             .io(error, operation: "open \(path)")
         }

@@ -10,6 +10,9 @@ public enum SerialPortError: Error, Equatable, Sendable, CustomStringConvertible
     case busy(path: String, holderPID: Int32?)
     /// The path is not a terminal device (a regular file, a directory, …).
     case notATerminal(path: String)
+    /// `path` exists but is no UART: `what` says what it is ("a directory", "a virtual console
+    /// (the screen and keyboard), not a UART"); `candidates` are the serial devices that exist.
+    case notAUART(path: String, what: String, candidates: [String])
     /// `baud` is not 9600 × N for N = 1…12.
     case unsupportedBaudRate(Int)
     /// The device went away: cable or USB adapter pulled, or the PTY's other side closed.
@@ -38,6 +41,11 @@ public enum SerialPortError: Error, Equatable, Sendable, CustomStringConvertible
         case let .notATerminal(path):
             return "\(path) is not a serial device (not a terminal). Point the configuration at a "
                 + "tty such as /dev/serial0, /dev/ttyAMA0 or /dev/ttyUSB0."
+        case let .notAUART(path, what, candidates):
+            let found = candidates.isEmpty
+                ? "No serial devices exist here at all (looked for /dev/ttyAMA*, ttyS*, ttyUSB*, ttyACM*, serial*)."
+                : "Serial devices that do exist: \(candidates.joined(separator: ", "))."
+            return "\(path) is \(what). \(found) Give the module's port with --port (or FPMOD_PORT, or serialPort in the config)."
         case let .unsupportedBaudRate(baud):
             return "Baud rate \(baud) is not supported. Use 9600 × N for N = 1…12: "
                 + BaudRate.supported.map(String.init).joined(separator: ", ") + " (factory default 57600)."

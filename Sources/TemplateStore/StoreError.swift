@@ -13,6 +13,10 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     case wrongKey(keyPath: String, databasePath: String)
     /// The key file is not 32 bytes long.
     case badKeyFile(keyPath: String, detail: String)
+    /// The key file can be read by its group or by others (`mode` is its permission bits).
+    case keyFileExposed(keyPath: String, mode: UInt32)
+    /// No database at this path, and the command does not create one.
+    case noStore(databasePath: String)
     /// A stored value failed authentication: tampered with, swapped between rows, or written under another key.
     case undecryptable(what: String)
     case unknownUser(String)
@@ -52,6 +56,11 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
             return "the key file \(keyPath) is missing but the store \(databasePath) holds encrypted templates; restore the key file (or pass it with --key), or restore from a backup into a new store"
         case .wrongKey(let keyPath, let databasePath):
             return "the key file \(keyPath) does not open the store \(databasePath); restore the right key, or move the store aside and restore from a backup"
+        case .keyFileExposed(let keyPath, let mode):
+            let who = [mode & 0o070 != 0 ? "its group" : nil, mode & 0o007 != 0 ? "other users" : nil].compactMap { $0 }.joined(separator: " and ")
+            return "the key file \(keyPath) is open to \(who) (mode \(String(mode, radix: 8))): whoever can read it can decrypt every template, and whoever can write it can replace it; refused. Run `chmod 600 \(keyPath)` as its owner"
+        case .noStore(let databasePath):
+            return "there is no store at \(databasePath); nothing was created. If the store is elsewhere, point at it with --store PATH and --key PATH (or FPMOD_STORE and FPMOD_STORE_KEY; the service's paths are in its config under store.database and store.key). To start a new store there, enroll someone (`fpmod enroll NAME`), restore a backup, or run `fpmod setup`"
         case .badKeyFile(let keyPath, let detail):
             return "the key file \(keyPath) is unusable (\(detail)); restore the right key file (32 bytes)"
         case .undecryptable(let what):

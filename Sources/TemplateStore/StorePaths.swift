@@ -2,11 +2,17 @@ import Glibc
 
 /// Where the database and its key live when the user passes no path.
 public enum StorePaths {
-    /// Root: `/var/lib/fpmod/fpmod.db` and `/etc/fpmod/store.key`. Anyone else:
-    /// `$XDG_DATA_HOME/fpmod/fpmod.db` and `$XDG_CONFIG_HOME/fpmod/store.key`
+    /// The system store `tools/install.sh` sets up and the service uses.
+    public static let system = (database: "/var/lib/fpmod/fpmod.db", key: "/etc/fpmod/store.key")
+
+    /// The system store (`/var/lib/fpmod/fpmod.db`, `/etc/fpmod/store.key`) for root and for any
+    /// user who can use its directory (the service user `fpmod`, so `sudo -u fpmod fpmod list`
+    /// finds the service's store with no options). Anyone else, e.g. trying fpmod out without an
+    /// install: `$XDG_DATA_HOME/fpmod/fpmod.db` and `$XDG_CONFIG_HOME/fpmod/store.key`
     /// (defaults `~/.local/share`, `~/.config`). The key sits apart from the data on purpose.
-    public static func defaults(euid: UInt32, environment: [String: String]) -> (database: String, key: String) {
-        if euid == 0 { return ("/var/lib/fpmod/fpmod.db", "/etc/fpmod/store.key") }
+    public static func defaults(euid: UInt32, environment: [String: String],
+                                systemStoreUsable: Bool = false) -> (database: String, key: String) {
+        if euid == 0 || systemStoreUsable { return system }
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "/"
         // The XDG spec says relative values are invalid and must be ignored.
         func base(_ variable: String, _ fallback: String) -> String {
@@ -23,6 +29,11 @@ public enum StorePaths {
         for name in ["HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME"] {
             if let value = getenv(name) { environment[name] = String(cString: value) }
         }
-        return defaults(euid: geteuid(), environment: environment)
+        let usable = access(parent(system.database), R_OK | W_OK | X_OK) == 0
+        return defaults(euid: geteuid(), environment: environment, systemStoreUsable: usable)
+    }
+
+    private static func parent(_ path: String) -> String {
+        String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
     }
 }

@@ -1,6 +1,10 @@
 import Foundation
 
 extension TemplateStore {
+    /// The kv key of the family whose module made the store's templates (recorded at enroll and
+    /// restore), so a backup of an unpaired store still says which modules its templates fit.
+    public static let templateFamilyKey = "templates.family"
+
     /// Every user and finger with decrypted templates, as a backup holds them.
     public func backupContents(createdAt: Date = Date()) throws -> BackupContents {
         try transaction {
@@ -16,7 +20,8 @@ extension TemplateStore {
                                             quality: $0.quality, enrolledAt: $0.enrolledAt, isDuress: $0.isDuress)
                            })
             }
-            return BackupContents(createdAt: createdAt, moduleFamily: try moduleIdentity()?.family, users: users)
+            let family = try moduleIdentity()?.family ?? value(forKey: Self.templateFamilyKey)
+            return BackupContents(createdAt: createdAt, moduleFamily: family, users: users)
         }
     }
 

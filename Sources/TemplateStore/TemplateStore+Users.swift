@@ -57,7 +57,12 @@ extension TemplateStore {
         try transaction {
             _ = try requireUser(name)
             if newName != name, try user(named: newName) != nil { throw StoreError.duplicateUser(newName) }
-            try connection.query("UPDATE users SET name = ? WHERE name = ?", [.text(newName), .text(name)])
+            // A display name that was only the old name (the default) follows the rename; a full
+            // name given with --display-name stays.
+            try connection.query("""
+                UPDATE users SET name = ?, display_name = CASE WHEN display_name = ? THEN ? ELSE display_name END
+                WHERE name = ?
+                """, [.text(newName), .text(name), .text(newName), .text(name)])
         }
     }
 

@@ -21,10 +21,16 @@ public final class TemplateStore: @unchecked Sendable {
 
     /// Opens or creates the store: directories 0700, database 0600, WAL, foreign keys, migrations,
     /// then the key file (created with 32 random bytes only while the store holds nothing encrypted).
-    public init(databasePath: String, keyPath: String) throws {
+    /// With `create: false` a missing database is `StoreError.noStore` and nothing is created, so
+    /// a command pointed at the wrong path says so instead of answering from an empty new store.
+    /// An existing key file is checked first (size, and that only its owner can read it), so a
+    /// refused key leaves no new database behind.
+    public init(databasePath: String, keyPath: String, create: Bool = true) throws {
         try Crypto.ready()
         self.databasePath = databasePath
         self.keyPath = keyPath
+        if !create, !PrivateFiles.exists(databasePath) { throw StoreError.noStore(databasePath: databasePath) }
+        try KeyFileCheck.check(keyPath)
         try PrivateFiles.makeDirectories(PrivateFiles.parent(of: databasePath))
         if !PrivateFiles.exists(databasePath) { try PrivateFiles.createFile(databasePath) }
         connection = try SQLiteConnection(path: databasePath)
@@ -163,4 +169,21 @@ public final class TemplateStore: @unchecked Sendable {
 extension Date {
     var storeValue: SQLValue { .real(timeIntervalSince1970) }
     init(storeValue: SQLValue) { self.init(timeIntervalSince1970: storeValue.double ?? 0) }
+}
+
+extension TemplateStore {
+    /// True when the database at `databasePath` holds nothing worth keeping: no user, finger,
+    /// paired module or pending operation (an audit trail alone does not count). A file that is
+    /// not a store yet (no tables) holds nothing either. Lets a command that created a store and
+    /// then failed remove it again without ever deleting anything of value.
+    public static func holdsNothing(databasePath: String) -> Bool {
+        guard let connection = try? SQLiteConnection(path: databasePath) else { return false }
+        guard let tables = try? connection.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'users'").int else { return false }
+        if tables == 0 { return true }
+        let count = try? connection.scalar("""
+            SELECT (SELECT count(*) FROM users) + (SELECT count(*) FROM fingers)
+                 + (SELECT count(*) FROM module_identity) + (SELECT count(*) FROM intents)
+            """).int
+        return count == 0
+    }
 }

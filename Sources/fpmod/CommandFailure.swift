@@ -35,14 +35,15 @@ enum ErrorReport {
         case .corruptedReply, .wrongAddress, .unexpectedPacket: return .ioError
         case .unsupported: return .unavailable
         case .module(_, let code, _):
-            return code == .wrongPassword || code == .passwordRequired ? .permission : .dataError
+            // Any other confirmation code is the device failing the request (flash, packet, …).
+            return code == .wrongPassword || code == .passwordRequired ? .permission : .ioError
         case .invalidArgument: return .usage
         }
     }
 
     static func exitCode(for error: SerialPortError) -> ExitCode {
         switch error {
-        case .noSuchDevice, .notATerminal: return .unavailable
+        case .noSuchDevice, .notATerminal, .notAUART: return .unavailable
         case .permissionDenied: return .permission
         case .busy: return .tryLater
         case .unsupportedBaudRate: return .usage
@@ -53,12 +54,14 @@ enum ErrorReport {
     static func exitCode(for error: StoreError) -> ExitCode {
         switch error {
         case .unknownUser, .unknownSlot, .invalidName, .invalidLabel, .invalidSlot: return .usage
-        case .duplicateUser, .slotTaken, .fingerLabelTaken: return .dataError
-        case .missingKey, .wrongKey, .badKeyFile: return .config
+        case .duplicateUser, .slotTaken, .fingerLabelTaken: return .denied
+        case .missingKey, .wrongKey, .badKeyFile, .noStore: return .config
+        case .keyFileExposed: return .permission
         case .busy: return .tryLater
         case .fileSystem: return .ioError
+        case .backupEmptyPassphrase: return .usage
         case .backupWrongPassphrase, .backupCorrupted, .backupNotABackup, .backupUnsupportedVersion,
-             .backupEmptyPassphrase, .notADatabase, .newerSchema, .undecryptable:
+             .notADatabase, .newerSchema, .undecryptable:
             return .dataError
         default: return .ioError
         }

@@ -34,6 +34,9 @@ enum Commands {
         "completion bash": CompletionCommand.bash,
     ]
 
+    /// The commands that start a new store when none exists at the store path.
+    static let storeCreators: Set<String> = ["enroll", "restore", "setup", "pair"]
+
     static func run(_ invocation: Invocation) -> ExitCode {
         let name = invocation.parsed.path.joined(separator: " ")
         guard let command = table[name] else {
@@ -41,9 +44,15 @@ enum Commands {
             StandardStreams.writeError("Error: '\(name)' needs a subcommand.\n\(invocation.parsed.hint)\n")
             return .usage
         }
+        // Only these may create a store, and only if they succeed (see StoreFootprint).
+        let footprint = storeCreators.contains(name) ? StoreFootprint(invocation) : nil
         do {
-            return try command(invocation)
+            try OptionCheck.validate(invocation.parsed)
+            let code = try command(invocation)
+            if code != .ok { footprint?.undoIfNothingKept() }
+            return code
         } catch {
+            footprint?.undoIfNothingKept()
             let message = ErrorReport.message(for: error)
             let code = ErrorReport.exitCode(for: error)
             if invocation.json {

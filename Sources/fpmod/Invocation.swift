@@ -1,4 +1,5 @@
 import ArgumentParsing
+import DoorLock
 import Foundation
 import TemplateStore
 
@@ -26,16 +27,32 @@ struct Invocation {
         StandardStreams.writeError(text + "\n")
     }
 
-    /// The store's database and key file: --store/--key (FPMOD_STORE/FPMOD_KEY), else the defaults
-    /// (/var/lib/fpmod and /etc/fpmod as root, the XDG directories otherwise).
+    /// The store's database and key file, the same way for every command (and `fpmod run`):
+    /// --store/--key (FPMOD_STORE/FPMOD_STORE_KEY), else the config's `store.database`/`store.key`
+    /// (--config FILE, else /etc/fpmod/config.json when it exists), else `StorePaths.defaults()`.
     var storePaths: (database: String, key: String) {
         let defaults = StorePaths.defaults()
-        return (parsed.string("store") ?? defaults.database, parsed.string("key") ?? defaults.key)
+        let configured = configuredStore
+        return (parsed.string("store") ?? configured.database ?? defaults.database,
+                parsed.string("key") ?? configured.key ?? defaults.key)
     }
 
-    func openStore() throws -> TemplateStore {
+    /// The store paths of the config file, when one is given or installed and it says them. An
+    /// explicitly named config that does not load was refused already (`OptionCheck`); the
+    /// installed one is only a fall-back here, reported by `run` and `config check`.
+    private var configuredStore: (database: String?, key: String?) {
+        let path = parsed.string("config")
+            ?? (FileManager.default.fileExists(atPath: RunCommand.defaultConfigPath) ? RunCommand.defaultConfigPath : nil)
+        guard let path, let config = try? LockConfig.load(path: path) else { return (nil, nil) }
+        return (config.storeDatabase, config.storeKey)
+    }
+
+    /// Opens the store at `storePaths`. Only the commands that start a store (enroll, restore,
+    /// setup, pair: `Commands.storeCreators`) pass `create`; the others report that no store
+    /// is there instead of answering from a new, empty one.
+    func openStore(create: Bool = false) throws -> TemplateStore {
         let paths = storePaths
-        return try TemplateStore(databasePath: paths.database, keyPath: paths.key)
+        return try TemplateStore(databasePath: paths.database, keyPath: paths.key, create: create)
     }
 
     /// Where `--sim` keeps its module's flash, beside the store, so consecutive commands see the

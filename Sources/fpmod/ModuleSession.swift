@@ -78,9 +78,18 @@ final class ModuleSession {
                     kill(getpid(), SIGKILL)
                 }
             }
+            // What the open found out. `sync` is the fix these findings advise: said as such
+            // instead of telling the user to run the command that is running.
+            let syncing = parsed.path == ["sync"]
             for entry in try store.auditEntries(limit: 1000) where entry.id > before {
-                invocation.progress("\(entry.event): \(entry.detail ?? "")")
+                var detail = entry.detail ?? ""
+                if syncing, let advice = detail.range(of: ". Run `fpmod sync` to make the module equal to the store") {
+                    detail.replaceSubrange(advice, with: "; fpmod sync fixes that now")
+                }
+                invocation.progress("\(entry.event): \(detail)")
             }
+            // So `fpmod list`, which needs no module, can mark fingers this module cannot use.
+            try administrator.recordModuleTemplateFormat()
             return (session, administrator)
         } catch {
             if let module = opened { (module.transport as? SerialPort)?.close() }
@@ -134,8 +143,19 @@ final class ModuleSession {
             let baud = try invocation.parsed.int("baud", range: 9600...115_200)
             let module: FingerprintModule
             if probeBaudRates {
+                // A silent port costs a couple of seconds per rate: say so while it happens.
+                let requested = baud ?? BaudRate.factoryDefault
                 module = try FingerprintModule.open(port: port, baudRate: baud, address: address,
-                                                    password: password, family: family)
+                                                    password: password, family: family) { rate, number, count in
+                    guard number > 1 else { return }
+                    if number == 2 {
+                        StandardStreams.writeError("No answer on \(port) at \(requested) baud; trying the other \(count - 1) rates…\n")
+                    }
+                    StandardStreams.writeError("  trying \(rate) baud (\(number) of \(count))\n")
+                }
+                if let found = module.answeredBaudRate, found != requested {
+                    StandardStreams.writeError("Found the module at \(found) baud, not \(requested): pass --baud \(found) to skip probing.\n")
+                }
             } else {
                 // One rate only: trying several credentials must not cost a baud probe each.
                 let serial = try SerialPort.open(path: port, baudRate: baud ?? 57600)

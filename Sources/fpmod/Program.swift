@@ -76,8 +76,10 @@ enum Program {
             CommandSpec(name: "list", abstract: "List users and their fingers."),
             CommandSpec(
                 name: "delete", abstract: "Delete a user, or one finger of a user.",
+                discussion: "On a terminal you are asked to confirm unless --yes is given; scripts (stdin not a terminal) are not asked.",
                 arguments: [.positional("name", help: "User name.")],
-                options: [.option("finger", valueName: "LABEL", help: "Delete only this finger.")]),
+                options: [.option("finger", valueName: "LABEL", help: "Delete only this finger."),
+                          .flag("yes", help: "Do not ask for confirmation.")]),
             CommandSpec(
                 name: "rename", abstract: "Rename a user.",
                 arguments: [.positional("name", help: "Current name."), .positional("new-name", help: "New name.")]),
@@ -94,17 +96,20 @@ enum Program {
                 options: [.option("timeout", valueName: "DURATION", help: "How long to wait for the verifying finger.", default: "10s")]),
             CommandSpec(
                 name: "pin", abstract: "Set or clear a user's PIN (the fallback when fingerprint unlock is locked out).",
+                discussion: "A PIN is 4 to 12 digits, not all the same. Typed on a terminal it is hidden and asked twice; piped, the first line of stdin is used.",
                 arguments: [.positional("name", help: "User name.")],
-                options: [.option("pin", valueName: "DIGITS", help: "The PIN (else read from stdin).", env: "FPMOD_PIN"),
+                options: [.option("pin", valueName: "DIGITS", help: "The PIN (else typed, hidden, or read from stdin).", env: "FPMOD_PIN"),
                           .flag("clear", help: "Remove the PIN.")]),
             CommandSpec(
                 name: "backup", abstract: "Write users and templates to one passphrase-encrypted file.",
+                discussion: "The passphrase needs at least 10 characters, at least 5 of them different. Typed on a terminal it is hidden and asked twice; piped, the first line of stdin is used.",
                 arguments: [.positional("file", help: "Backup file to write.")],
-                options: [.option("passphrase", valueName: "TEXT", help: "Passphrase (else read from stdin).", env: "FPMOD_BACKUP_PASSPHRASE")]),
+                options: [.option("passphrase", valueName: "TEXT", help: "Passphrase (else typed, hidden, or read from stdin).", env: "FPMOD_BACKUP_PASSPHRASE"),
+                          .flag("force", help: "Replace FILE if it exists (on a terminal you are asked instead).")]),
             CommandSpec(
                 name: "restore", abstract: "Restore a backup into the store and the module, checking every template.",
                 arguments: [.positional("file", help: "Backup file to read.")],
-                options: [.option("passphrase", valueName: "TEXT", help: "Passphrase (else read from stdin).", env: "FPMOD_BACKUP_PASSPHRASE"),
+                options: [.option("passphrase", valueName: "TEXT", help: "Passphrase (else typed, hidden, or read from stdin).", env: "FPMOD_BACKUP_PASSPHRASE"),
                           .flag("yes", help: "Replace the users already in the store.")]),
             CommandSpec(name: "sync", abstract: "Make the module's library equal to the store and report what changed."),
             CommandSpec(

@@ -114,7 +114,7 @@ final class ServiceControl {
         case "busy": .tryLater
         case "unavailable": .unavailable
         case "denied": .denied
-        case "refused": .dataError
+        case "refused": .denied
         default: reply["result"] as? String == "denied" ? .denied : .ioError
         }
         throw CommandFailure(code, "The service refused it: " + message)

@@ -87,6 +87,9 @@ import Testing
                                                                  "XDG_CONFIG_HOME": "relative/ignored"])
         #expect(xdg.database == "/d/fpmod/fpmod.db" && xdg.key == "/home/ann/.config/fpmod/store.key")
         #expect(TemplateStore.defaultPaths().database.hasSuffix("/fpmod/fpmod.db"))
+        // The service user (or anyone who can use /var/lib/fpmod) gets the service's store.
+        let service = StorePaths.defaults(euid: 998, environment: ["HOME": "/nonexistent"], systemStoreUsable: true)
+        #expect(service.database == "/var/lib/fpmod/fpmod.db" && service.key == "/etc/fpmod/store.key")
     }
 
     @Test func transactionRollsBackEverythingOnError() throws {

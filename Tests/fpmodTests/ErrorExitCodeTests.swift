@@ -12,9 +12,9 @@ import Testing
         #expect(try cli.sim(["wipe"]).status == 64)
         #expect(try cli.sim(["verify", "nobody"], finger: "x").status == 64)
         #expect(try cli.sim(["enroll", "alice", "--captures", "9"]).status == 64)
-        #expect(try cli.sim(["enroll", "alice"]).status == 65)  // right-index already enrolled
+        #expect(try cli.sim(["enroll", "alice"]).status == 1)  // right-index already enrolled: refused
         let duplicate = try cli.sim(["enroll", "bob"], finger: "alice-right-index")
-        #expect(duplicate.status == 65)
+        #expect(duplicate.status == 1)
         #expect(duplicate.stderr.contains("enroll-duplicate"))
         #expect(duplicate.stderr.contains("alice"))
         #expect(try cli.userNames() == ["alice"])
@@ -25,15 +25,15 @@ import Testing
         let cli = CLI()
         #expect(try cli.sim(["enroll", "alice"]).status == 0)
         let backup = cli.directory + "/users.fpb"
-        #expect(try cli.run(["backup", backup, "--passphrase", "right one"]).status == 0)
+        #expect(try cli.run(["backup", backup, "--passphrase", "the right passphrase"]).status == 0)
         #expect(try cli.sim(["enroll", "bob"]).status == 0)
-        let wrong = try cli.sim(["restore", backup, "--yes", "--passphrase", "wrong one"])
+        let wrong = try cli.sim(["restore", backup, "--yes", "--passphrase", "the wrong passphrase"])
         #expect(wrong.status == 65)
         #expect(wrong.stderr.contains("passphrase"))
         var bytes = try Data(contentsOf: URL(fileURLWithPath: backup))
         bytes[bytes.count - 10] ^= 0x40
         try bytes.write(to: URL(fileURLWithPath: backup))
-        #expect(try cli.sim(["restore", backup, "--yes", "--passphrase", "right one"]).status == 65)
+        #expect(try cli.sim(["restore", backup, "--yes", "--passphrase", "the right passphrase"]).status == 65)
         #expect(try cli.userNames() == ["alice", "bob"])
         #expect(try cli.sim(["restore", cli.directory + "/missing.fpb", "--passphrase", "x"]).status == 74)
     }

@@ -111,9 +111,10 @@ struct ServiceControlCLITests {
         try #require(made == 0 && FileManager.default.fileExists(atPath: socket))
         #expect(try cli.run(["--config", config, "status"]).status == 69)
         let list = try cli.run(["--config", config, "list"])
-        #expect(list.status == 0, "\(list.stderr)")
+        // No service, and no store either: said as such, not "Nobody is enrolled yet".
+        #expect(list.status == 78, "\(list.stderr)")
         #expect(list.stderr.contains("Nobody answers on \(socket)"))
-        #expect(list.stdout.contains("Nobody is enrolled yet."))
+        #expect(list.stderr.contains("there is no store at"))
     }
 
     /// The default socket (no --config): the service started without one is found the same way.

@@ -49,7 +49,7 @@ import Testing
     @Test func mismatchedPINsAreAskedAgain() throws {
         let cli = CLI()
         let result = try cli.sim(["--config", cli.directory + "/config.json", "setup"],
-                                 stdin: "y\ndave\n\n1111\n2222\n5555\n5555\n\n\n")
+                                 stdin: "y\ndave\n\n1357\n2468\n5678\n5678\n\n\n")
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stdout.contains("The two PINs differ"))
         #expect(result.stdout.contains("✔ Set dave's PIN"))

@@ -61,7 +61,9 @@ import Testing
         #expect(try cli.run(port + ["sync"]).status == 0)
         // Without the paired password and address, the module does not answer the factory ones.
         let unpaired = CLI()
-        #expect(try unpaired.run(port + ["list"]).status == 0)
-        #expect(try unpaired.run(port + ["sync"]).status == 69)
+        #expect(try unpaired.run(port + ["sync"]).status == 78)  // no store there
+        #expect(try unpaired.run(port + ["enroll", "bob"]).status == 69)
+        // The failed first enroll left no store behind.
+        #expect(!FileManager.default.fileExists(atPath: unpaired.directory + "/store.db"))
     }
 }

@@ -6,11 +6,15 @@ import TemplateStore
 /// Exit codes of the administration errors (architecture.md: sysexits).
 extension AdministrationError: CLIError {
     public var exitCode: ExitCode {
+        // By kind of problem only (README "Exit codes"): refused by what is enrolled → 1; templates
+        // that cannot be used here → 65; a module that misbehaves → 74; try again → 75.
         switch self {
-        case .duplicateFinger, .capturesDiffer, .fingerAlreadyEnrolled, .familyMismatch, .backupDoesNotFit,
-             .verificationFailed, .libraryFull:
+        case .duplicateFinger, .fingerAlreadyEnrolled, .libraryFull:
+            return .denied
+        case .familyMismatch, .templatesDoNotFit, .backupDoesNotFit:
             return .dataError
-        case .noFingerPlaced: return .tryLater
+        case .verificationFailed: return .ioError
+        case .noFingerPlaced, .capturesDiffer: return .tryLater
         case .noFingersEnrolled, .unknownFinger, .invalidCaptureCount, .restoreNeedsConfirmation, .alreadyPaired:
             return .usage
         case .verificationRequired: return .denied
@@ -31,26 +35,15 @@ extension StoreAdministration.BackupWriteError: CLIError {
     public var message: String { description }
 }
 
-/// What the administration commands share: opening store and module together, secrets from
-/// an option, the environment or stdin.
+/// What the administration commands share: opening store and module together, reporting matches.
 enum AdminCommand {
     /// Opens the store, then the module with the pairing, reconciling at open.
-    static func open(_ invocation: Invocation, virtualFinger: String? = nil,
-                     allowUntrusted: Bool = false) throws -> (TemplateStore, ModuleSession, Administrator) {
-        let store = try invocation.openStore()
+    static func open(_ invocation: Invocation, virtualFinger: String? = nil, allowUntrusted: Bool = false,
+                     createStore: Bool = false) throws -> (TemplateStore, ModuleSession, Administrator) {
+        let store = try invocation.openStore(create: createStore)
         let (session, administrator) = try ModuleSession.openAdministrator(
             invocation, store: store, virtualFinger: virtualFinger, allowUntrusted: allowUntrusted)
         return (store, session, administrator)
-    }
-
-    /// A secret from `--option` (or its environment variable), else one line of stdin.
-    static func secret(_ invocation: Invocation, option: String, prompt: String) throws -> String {
-        if let value = invocation.parsed.string(option) { return value }
-        if isatty(STDIN_FILENO) != 0 { invocation.progress(prompt) }
-        guard let line = readLine(strippingNewline: true), !line.isEmpty else {
-            throw CommandFailure(.usage, "No \(option) given: pass --\(option), set its environment variable, or write it on stdin.")
-        }
-        return line
     }
 
     /// With --sim, identify/verify need to know which virtual finger touches the sensor.

@@ -9,6 +9,9 @@ enum CaptureCommand {
         let parsed = invocation.parsed
         let path = parsed.string("image") ?? "fingerprint.png"
         let timeout = try parsed.duration("timeout") ?? .seconds(10)
+        // Checked before anybody is asked for a finger.
+        try AdminCommand.requireSimFinger(invocation)
+        try checkWritable(path)
         let session = try ModuleSession.open(invocation, identity: StoreAccess.pairedIdentity(invocation))
         defer { session.close() }
         let module = session.module
@@ -26,6 +29,29 @@ enum CaptureCommand {
                         json: ["image": .string(path), "width": .int(Int64(image.width)),
                                "height": .int(Int64(image.height)), "bytes": .int(Int64(png.count))])
         return .ok
+    }
+
+    /// The image can be written at `path`: not a directory, in a directory that exists and is
+    /// writable, and not a file this user cannot replace.
+    private static func checkWritable(_ path: String) throws {
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue {
+                throw CommandFailure(.usage, "\(path) is a directory; give the image a file name, e.g. --image \(path)/finger.png.")
+            }
+            guard manager.isWritableFile(atPath: path) else {
+                throw CommandFailure(.ioError, "Cannot write \(path): the file is not writable for this user; choose another --image path.")
+            }
+            return
+        }
+        let directory = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        guard manager.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CommandFailure(.ioError, "Cannot write \(path): the directory \(directory) does not exist. Create it or choose another --image path.")
+        }
+        guard manager.isWritableFile(atPath: directory) else {
+            throw CommandFailure(.ioError, "Cannot write \(path): the directory \(directory) is not writable for this user; choose another --image path.")
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 import Administration
 import ArgumentParsing
+import Posix
 
 /// `fpmod delete NAME [--finger LABEL]`: from the module and the store, crash-safe — through the
 /// running service when there is one.
@@ -7,6 +8,8 @@ enum DeleteCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let name = try invocation.parsed.require("name")
         let label = invocation.parsed.string("finger")
+        try Confirmation.ask(invocation, "Delete " + (label.map { "\(name)'s \($0)" } ?? "\(name) and every finger of \(name)")
+                             + " from the module and the store")
         if let service = try ServiceControl.connectIfRunning(invocation) {
             let reply = try service.send("delete \(name)" + (label.map { " " + $0 } ?? ""))
             try ServiceControl.check(reply)

@@ -48,6 +48,7 @@ enum SystemFacts {
             case .noSuchDevice(_, let candidates): open = .noSuchDevice(candidates: candidates)
             case .permissionDenied: open = .permissionDenied
             case .notATerminal: open = .notATerminal
+            case .notAUART: open = .failed(error.description)
             default: open = .failed(error.description)
             }
         }

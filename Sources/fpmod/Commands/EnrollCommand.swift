@@ -29,7 +29,7 @@ enum EnrollCommand {
         // With --sim and no --sim-finger, the virtual finger is named after the user and label,
         // so `fpmod --sim enroll alice` just works and `--sim-finger alice-right-index` matches it.
         let virtualFinger = parsed.flag("sim") && parsed.string("sim-finger") == nil ? "\(name)-\(label)" : nil
-        let (_, session, administrator) = try AdminCommand.open(invocation, virtualFinger: virtualFinger)
+        let (_, session, administrator) = try AdminCommand.open(invocation, virtualFinger: virtualFinger, createStore: true)
         defer { session.close() }
         let result = try administrator.enroll(user: name, displayName: parsed.string("display-name"), label: label,
                                               captures: captures, admin: parsed.flag("admin"),

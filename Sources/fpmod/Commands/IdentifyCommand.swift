@@ -5,8 +5,10 @@ import ArgumentParsing
 enum IdentifyCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
         try AdminCommand.requireSimFinger(invocation)
-        let (_, session, administrator) = try AdminCommand.open(invocation)
+        let (store, session, administrator) = try AdminCommand.open(invocation)
         defer { session.close() }
+        try MatchPreflight.check(store, administrator, user: nil)
+        if try store.allFingers().isEmpty { return AdminCommand.report(.nothingEnrolled, invocation) }
         invocation.progress("Place your finger")
         return AdminCommand.report(try administrator.identify(), invocation)
     }

@@ -12,7 +12,7 @@ enum PINCommand {
             invocation.emit("Cleared \(name)'s PIN.", json: ["user": .string(name), "hasPIN": false])
             return .ok
         }
-        let pin = try AdminCommand.secret(invocation, option: "pin", prompt: "PIN for \(name):")
+        let pin = try SecretPrompt.new(invocation, option: "pin", what: "PIN", for: name, rule: .pin)
         try StoreAdministration.setPIN(store, user: name, pin: pin)
         invocation.emit("Set \(name)'s PIN.", json: ["user": .string(name), "hasPIN": true])
         return .ok

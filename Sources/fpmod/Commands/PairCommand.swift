@@ -6,7 +6,7 @@ import FingerprintProtocol
 enum PairCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let force = invocation.parsed.flag("force")
-        let (_, session, administrator) = try AdminCommand.open(invocation, allowUntrusted: force)
+        let (_, session, administrator) = try AdminCommand.open(invocation, allowUntrusted: force, createStore: true)
         defer { session.close() }
         let identity = try administrator.pair(force: force)
         invocation.emit("Paired: the \(identity.family) module (\(identity.capacity) slots) now has a random password and address, stored encrypted. "

@@ -10,10 +10,10 @@ enum RestoreCommand {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CommandFailure(.ioError, "Cannot read \(path): check the file name and its permissions.")
         }
-        let passphrase = try AdminCommand.secret(invocation, option: "passphrase", prompt: "Backup passphrase:")
+        let passphrase = try SecretPrompt.existing(invocation, option: "passphrase", what: "backup passphrase")
         // Opened (and checked) before the module is touched: a wrong passphrase changes nothing.
         let contents = try TemplateStore.importBackup(Array(data), passphrase: passphrase)
-        let (_, session, administrator) = try AdminCommand.open(invocation)
+        let (_, session, administrator) = try AdminCommand.open(invocation, createStore: true)
         defer { session.close() }
         let result = try administrator.restore(contents, replacing: invocation.parsed.flag("yes"))
         invocation.emit("Restored \(result.users) user(s); \(result.slotsVerified.count) template(s) written and verified in the module.",

@@ -6,8 +6,9 @@ enum VerifyCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let name = try invocation.parsed.require("name")
         try AdminCommand.requireSimFinger(invocation)
-        let (_, session, administrator) = try AdminCommand.open(invocation)
+        let (store, session, administrator) = try AdminCommand.open(invocation)
         defer { session.close() }
+        try MatchPreflight.check(store, administrator, user: name)
         invocation.progress("Place your finger")
         return AdminCommand.report(try administrator.verify(user: name), invocation)
     }

@@ -19,7 +19,7 @@ struct SetupGuide {
     }
 
     mutating func run() throws {
-        let store = try invocation.openStore()
+        let store = try invocation.openStore(create: true)
         let paths = invocation.storePaths
         say("fpmod setup: the module, its pairing, the first admin, the config file.\nStore: \(paths.database) (key \(paths.key))")
 
@@ -70,15 +70,44 @@ struct SetupGuide {
             return link
         }
         let baud = try invocation.parsed.int("baud", range: 9600...115_200)
-        var candidates = PortDiscovery.candidates()
-        if let given = invocation.parsed.string("port") { candidates = [given] }
-        guard !candidates.isEmpty else {
-            throw CommandFailure(.unavailable, """
-                No serial port found (looked for /dev/serial0, ttyAMA0, ttyS0, ttyUSB*, ttyACM*). On a Raspberry Pi enable the \
-                UART (raspi-config → Interface Options → Serial Port: no login shell, hardware yes) and reboot; with a USB \
-                adapter plug it in. Or try everything without hardware: fpmod --sim setup.
-                """)
+        if let given = invocation.parsed.string("port") {
+            return try probeOrFail([given], address: address, password: password, baud: baud)
         }
+        let candidates = PortDiscovery.candidates()
+        // --defaults: no questions, every likely port is tried. Otherwise the guide asks, as a
+        // person helping would, showing what exists.
+        if prompter.mode == .acceptDefaults {
+            guard !candidates.isEmpty else { throw Self.noPorts }
+            return try probeOrFail(candidates, address: address, password: password, baud: baud)
+        }
+        say("  Serial devices here: " + (candidates.isEmpty ? "none found (a USB adapter not plugged in? the UART not enabled?)"
+                                            : candidates.joined(separator: ", ")) + ".")
+        for _ in 0..<3 {
+            let port = prompter.ask("Which port is the module on? (a device above, or a path)", default: candidates.first ?? "")
+            guard !port.isEmpty else { break }
+            switch PortDiscovery.probe(port, address: address, password: password, baudRate: baud) {
+            case .success(let answer):
+                say("  ✔ \(port): \(answer.summary)")
+                return SetupModuleLink(port: answer.port, baudRate: answer.baudRate, simulator: nil)
+            case .failure(let error):
+                say("  ✘ \(port): \(error)")
+            }
+        }
+        throw CommandFailure(.unavailable, """
+            No module answered on the ports tried. Check the wiring (module TX to the Pi's RX and RX to TX — swapped is \
+            the most common fault), the module's power, and that no login console uses the port; then run fpmod setup \
+            again (or fpmod --port PATH --baud N setup).
+            """)
+    }
+
+    private static let noPorts = CommandFailure(.unavailable, """
+        No serial port found (looked for /dev/serial0, ttyAMA0, ttyS0, ttyUSB*, ttyACM*). On a Raspberry Pi enable the \
+        UART (raspi-config → Interface Options → Serial Port: no login shell, hardware yes) and reboot; with a USB \
+        adapter plug it in. Or try everything without hardware: fpmod --sim setup.
+        """)
+
+    /// Probes each port; the first that answers is the module's (asked which, when several do).
+    private func probeOrFail(_ candidates: [String], address: UInt32, password: UInt32, baud: Int?) throws -> SetupModuleLink {
         var answers: [PortDiscovery.Answer] = []
         for port in candidates {
             switch PortDiscovery.probe(port, address: address, password: password, baudRate: baud) {
@@ -139,14 +168,21 @@ struct SetupGuide {
     }
 
     private func setPIN(for user: String, store: TemplateStore) throws {
-        say("  The PIN opens the door when fingerprints are locked out, and clears the lockout (4 to 12 digits).")
+        say("  The PIN opens the door when fingerprints are locked out, and clears the lockout (\(SecretRule.pin.summary)).")
         if let fromEnvironment = invocation.environment["FPMOD_PIN"], !fromEnvironment.isEmpty {
+            if let problem = SecretRule.pin.problem(fromEnvironment) {
+                throw CommandFailure(.usage, "FPMOD_PIN is not accepted: \(problem); nothing was set. Choose a PIN of \(SecretRule.pin.summary).")
+            }
             try StoreAdministration.setPIN(store, user: user, pin: fromEnvironment)
             say("  ✔ Set \(user)'s PIN from FPMOD_PIN.")
             return
         }
         for _ in 0..<3 {
-            guard let pin = prompter.secret("PIN for \(user) (Enter: make one up)") else { break }
+            guard let pin = prompter.secret("PIN for \(user), \(SecretRule.pin.summary) (Enter: make one up)") else { break }
+            if let problem = SecretRule.pin.problem(pin) {
+                say("  Not accepted: \(problem); once more.")
+                continue
+            }
             guard prompter.secret("The same PIN again") == pin else {
                 say("  The two PINs differ; once more.")
                 continue
@@ -222,7 +258,11 @@ struct SetupGuide {
 
     static func randomPIN() -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<6).map { _ in String(Int.random(in: 0...9, using: &generator)) }.joined()
+        while true {
+            let pin = (0..<6).map { _ in String(Int.random(in: 0...9, using: &generator)) }.joined()
+            // The made-up PIN follows the rule a typed one must (no "000000").
+            if SecretRule.pin.problem(pin) == nil { return pin }
+        }
     }
 
     static func absolute(_ path: String) -> String {

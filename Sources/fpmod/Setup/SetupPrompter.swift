@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Foundation
 import Glibc
+import Posix
 
 /// Asks the setup guide's questions. Every question has a default that Enter accepts.
 /// - `.acceptDefaults` (`--defaults`): nothing is read; each question shows the default it took.
@@ -19,7 +20,7 @@ final class SetupPrompter {
 
     /// A free-text answer, or `defaultValue`.
     func ask(_ question: String, default defaultValue: String) -> String {
-        StandardStreams.writeError("\(question) [\(defaultValue)]: ")
+        StandardStreams.writeError(defaultValue.isEmpty ? "\(question): " : "\(question) [\(defaultValue)]: ")
         guard let line = readAnswer(echo: true) else {
             StandardStreams.writeError("\(defaultValue)\n")
             return defaultValue
@@ -43,33 +44,23 @@ final class SetupPrompter {
     /// A secret, hidden while typed on a terminal; nil when there is none to read (--defaults,
     /// end of input, or an empty line), so the caller applies its own default.
     func secret(_ question: String) -> String? {
-        StandardStreams.writeError("\(question): ")
         guard mode != .acceptDefaults else {
-            StandardStreams.writeError("(default)\n")
+            StandardStreams.writeError("\(question): (default)\n")
             return nil
         }
-        let line = readAnswer(echo: false)
+        // On a terminal the question is written once the echo is off (see HiddenLine.read).
+        if mode == .piped { StandardStreams.writeError("\(question): ") }
+        let line = readAnswer(echo: false, prompt: "\(question): ")
         StandardStreams.writeError(mode == .piped ? (line.map { String(repeating: "•", count: $0.count) } ?? "") + "\n" : "\n")
         guard let line, !line.isEmpty else { return nil }
         return line
     }
 
     /// One line of stdin, or nil with --defaults or once input has ended.
-    private func readAnswer(echo: Bool) -> String? {
+    private func readAnswer(echo: Bool, prompt: String = "") -> String? {
         guard mode != .acceptDefaults, !inputEnded else { return nil }
-        let line = mode == .terminal && !echo ? Self.readHiddenLine() : readLine(strippingNewline: true)
+        let line = mode == .terminal && !echo ? HiddenLine.read(prompt: prompt) : readLine(strippingNewline: true)
         if line == nil { inputEnded = true }
         return line
-    }
-
-    /// Reads a line with the terminal's echo off (termios ECHO), restoring it afterwards.
-    private static func readHiddenLine() -> String? {
-        var saved = termios()
-        guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return readLine(strippingNewline: true) }
-        var quiet = saved
-        quiet.c_lflag &= ~tcflag_t(ECHO)
-        _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
-        defer { _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
-        return readLine(strippingNewline: true)
     }
 }

@@ -1,0 +1,27 @@
+import Administration
+import ArgumentParsing
+import TemplateStore
+
+/// What identify and verify check before anybody is asked for a finger: that the user exists
+/// and has fingers, and that the module holds the templates the store says it should. A module
+/// that lost them (replaced, wiped, reset) is out of step with the store, which `fpmod sync`
+/// fixes; without this, a placed finger would only earn "nobody is enrolled".
+enum MatchPreflight {
+    static func check(_ store: TemplateStore, _ administrator: Administrator, user: String?) throws {
+        if let user {
+            guard try store.user(named: user) != nil else { throw StoreError.unknownUser(user) }
+            guard try !store.fingers(of: user).isEmpty else { throw AdministrationError.noFingersEnrolled(user: user) }
+        }
+        let stored = try user.map { try store.fingers(of: $0) } ?? store.allFingers()
+        guard !stored.isEmpty else { return }
+        let occupied = try administrator.module.readIndexTable().occupied
+        let missing = stored.filter { !occupied.contains($0.slot) }
+        guard missing.count == stored.count else { return }
+        let whose = user.map { "\($0)'s \(stored.count) finger(s)" }
+            ?? "the \(stored.count) finger(s) the store has (\(Set(stored.map(\.user)).sorted().joined(separator: ", ")))"
+        throw CommandFailure(.denied, """
+            The module holds none of \(whose): it is out of step with the store (replaced, wiped or reset). \
+            Run `fpmod sync` to write them to the module, then try again.
+            """)
+    }
+}
