@@ -6,10 +6,11 @@ import TemplateStore
 /// The control socket: one command per line, one JSON reply line each — except `enroll`, which
 /// first sends a `{"progress":…,"status":…}` line per step and then its `{"ok":…}` line.
 /// Every final reply has an `ok` key; a client reads until it sees one.
-/// `status` · `pin [USER] PIN` · `unlock ADMIN PIN` · `clear ADMIN PIN` · `scan` · `list` ·
+/// `status` · `pin [USER] PIN` · `unlock ADMIN PIN` · `clear ADMIN PIN` · `clear` (root on
+/// this machine only: the peer's uid from `SO_PEERCRED`) · `scan` · `list` ·
 /// `enroll NAME [LABEL] [--admin] [--duress] …` (see `EnrollRequest.controlLine`) · `delete NAME [LABEL]`
 extension LockService {
-    static let controlUsage = "commands: status, pin [USER] PIN, unlock ADMIN PIN, clear ADMIN PIN, scan, list, enroll NAME [LABEL] [--duress] [--admin], delete NAME [LABEL]"
+    static let controlUsage = "commands: status, pin [USER] PIN, unlock ADMIN PIN, clear ADMIN PIN, clear (as root), scan, list, enroll NAME [LABEL] [--duress] [--admin], delete NAME [LABEL]"
 
     func acceptClients() {
         while let connection = try? control.accept(deadline: .now) {
@@ -60,9 +61,13 @@ extension LockService {
             reply(client, [("ok", "true"), ("result", JSONText.string("scanning"))])
         case "pin":
             guard (1...2).contains(arguments.count) else { return replyError(client, "usage: pin [USER] PIN") }
-            checkPin(user: arguments.count == 2 ? arguments[0] : nil, pin: arguments.last!, action: .pin, client: client)
+            checkPin(user: arguments.count == 2 ? arguments[0] : nil, pin: arguments.last!, action: .unlock, client: client)
+        case "clear" where arguments.isEmpty:
+            clearAsTrustedPeer(client)
         case "unlock", "clear":
-            guard arguments.count == 2 else { return replyError(client, "usage: \(verb) ADMIN PIN") }
+            guard arguments.count == 2 else {
+                return replyError(client, verb == "clear" ? "usage: clear ADMIN PIN, or `clear` alone as root on this machine" : "usage: unlock ADMIN PIN")
+            }
             checkPin(user: arguments[0], pin: arguments[1], action: verb == "unlock" ? .adminUnlock : .adminClear, client: client)
         case "list":
             reply(client, listPairs())
@@ -135,8 +140,26 @@ extension LockService {
         return pairs
     }
 
-    /// Verifies off the loop (memory-hard hash), then `finishPinCheck` decides on the loop.
-    func checkPin(user: String?, pin: String, action: PinCheck.Action, client: UnixConnection) {
+    /// `clear` without a PIN: for root on this machine only, so an admin locked out of PIN
+    /// entry is never stuck. The uid is the kernel's (`SO_PEERCRED`), not something the client says.
+    func clearAsTrustedPeer(_ client: UnixConnection) {
+        let peer: PeerCredentials
+        do { peer = try client.peerCredentials() } catch {
+            return replyError(client, "cannot tell who is asking (\(error)); use clear ADMIN PIN", code: "failed")
+        }
+        guard options.trustedClearUIDs.contains(peer.uid) else {
+            return replyError(client, "clear without a PIN is only for root on this machine (you are uid \(peer.uid)); use clear ADMIN PIN, or an admin finger", code: "denied")
+        }
+        decide(.adminClear)
+        reply(client, [("ok", "true"), ("result", JSONText.string("cleared"))])
+    }
+
+    /// Asks the policy first (a PIN lockout refuses before any check, so it is no oracle), then
+    /// verifies off the loop (memory-hard hash); `finishPinCheck` decides on the loop.
+    func checkPin(user: String?, pin: String, action: PinPurpose, client: UnixConnection) {
+        if let refusal = decide(.pinOffered(user: user, purpose: action)).denial {
+            return reply(client, [("ok", "false"), ("result", JSONText.string("denied")), ("reason", JSONText.string(refusal.description))])
+        }
         let id = nextRequestID
         nextRequestID += 1
         pendingReplies[id] = client
@@ -167,33 +190,31 @@ extension LockService {
         thread.start()
     }
 
+    /// One policy event for every purpose: it counts wrong PINs, refuses during a lockout that
+    /// started while this check ran, and says when this PIN started a lockout.
     func finishPinCheck(_ check: PinCheck) {
         let client = pendingReplies.removeValue(forKey: check.requestID)
         if let problem = check.problem {
             if let client { replyError(client, "PIN check failed: \(problem)", code: "failed") }
             return
         }
-        let needsAdmin = check.action != .pin
-        if needsAdmin && check.correct && !check.isAdmin {
-            decide(.pinEntered(user: check.user, correct: false))
-            if let client { replyError(client, "\(check.user ?? "that user") is not an admin; admin commands need an admin's name and PIN", code: "denied") }
-            return
-        }
-        let effects: [PolicyEffect]
-        if check.action == .adminClear && check.correct {
-            effects = decide(.adminClear)
-        } else {
-            effects = decide(.pinEntered(user: check.user, correct: check.correct, isAdmin: check.isAdmin && needsAdmin || check.isAdmin))
-        }
+        let effects = decide(.pinEntered(user: check.user, correct: check.correct, isAdmin: check.isAdmin, purpose: check.action))
         guard let client else { return }
-        if let denial = effects.lazy.compactMap({ effect -> DenyReason? in
-            if case .deny(let reason) = effect { return reason } else { return nil }
-        }).first {
+        if let denial = effects.denial {
             reply(client, [("ok", "false"), ("result", JSONText.string("denied")), ("reason", JSONText.string(denial.description))])
         } else if effects.contains(where: { if case .unlock = $0 { true } else { false } }) {
             reply(client, [("ok", "true"), ("result", JSONText.string("unlocked"))] + (check.user.map { [("user", JSONText.string($0))] } ?? []))
         } else {
             reply(client, [("ok", "true"), ("result", JSONText.string(check.action == .adminClear ? "cleared" : "accepted"))])
         }
+    }
+}
+
+extension Array where Element == PolicyEffect {
+    /// The policy's refusal among these effects, if it refused.
+    var denial: DenyReason? {
+        lazy.compactMap { effect -> DenyReason? in
+            if case .deny(let reason) = effect { return reason } else { return nil }
+        }.first
     }
 }

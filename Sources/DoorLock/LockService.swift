@@ -25,6 +25,8 @@ public final class LockService: @unchecked Sendable {
         public var healthCheckInterval: Duration = .seconds(60)
         /// How long the match/deny LED shows before going back to idle.
         public var feedbackDuration: Duration = .milliseconds(1500)
+        /// Peers (by uid, from `SO_PEERCRED`) whose `clear` needs no PIN: root on this machine.
+        public var trustedClearUIDs: Set<UInt32> = [0]
         /// For `NOTIFY_SOCKET` / `WATCHDOG_USEC`.
         public var environment: [String: String] = [:]
 
@@ -109,9 +111,8 @@ public final class LockService: @unchecked Sendable {
 
     /// A PIN verified off the loop (the hash is memory-hard and takes a while).
     struct PinCheck: Sendable {
-        enum Action: Sendable { case pin, adminUnlock, adminClear }
         var requestID: Int
-        var action: Action
+        var action: PinPurpose
         var user: String?
         var correct: Bool
         var isAdmin: Bool

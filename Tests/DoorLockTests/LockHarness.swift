@@ -28,6 +28,7 @@ final class LockHarness: @unchecked Sendable {
     init(configJSON: String = "{}", touchLine: Bool = true, enroll: Bool = true,
          beforeStart: (ModuleSimulatorServer) -> Void = { _ in },
          configLoader: (@Sendable () throws -> LockConfig)? = nil,
+         configureOptions: (inout LockService.Options) -> Void = { _ in },
          setUpStore: (TemplateStore) throws -> Void = { _ in }) throws {
         var template = [CChar]("/tmp/fpl-XXXXXX".utf8CString)
         guard mkdtemp(&template) != nil else { throw HarnessError("mkdtemp failed") }
@@ -59,6 +60,7 @@ final class LockHarness: @unchecked Sendable {
         var options = LockService.Options(eventsSocket: directory + "/events.sock", controlSocket: directory + "/control.sock")
         options.backoffInitial = .milliseconds(100)
         options.backoffMaximum = .milliseconds(400)
+        configureOptions(&options)
         self.options = options
         let devicePath = simulator.devicePath
         service = try LockService(config: config, preset: preset, chip: chip, moduleFactory: {
