@@ -97,7 +97,7 @@ extension LockService {
     func listPairs() -> [(String, String)] {
         do {
             let users = try store.users().map { user -> String in
-                let fingers = ((try? store.fingers(of: user.name)) ?? []).map {
+                let fingers = try store.fingers(of: user.name).map {
                     JSONText.object([("label", JSONText.string($0.label)), ("slot", String($0.slot)),
                                      ("duress", $0.isDuress ? "true" : "false")])
                 }

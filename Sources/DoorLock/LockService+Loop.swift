@@ -10,7 +10,13 @@ extension LockService {
     /// Requests the lines, opens the sockets, restores the policy state and starts the worker.
     func prepare() throws {
         guard !prepared else { return }
-        let identity = try? store.moduleIdentity()
+        // Fail closed: a paired identity the store cannot read is a module nobody can vouch for.
+        var identityProblem: String?
+        let identity: ModuleIdentity?
+        do { identity = try store.moduleIdentity() } catch {
+            identity = nil
+            identityProblem = "the store cannot read the paired module's identity (\(error))"
+        }
         let family = config.family ?? identity.flatMap { ModuleFamilyName.parse($0.family) }
         let lines = config.resolvedLines(preset: preset, family: family)
         do {
@@ -39,16 +45,19 @@ extension LockService {
             events?.close()
             throw error
         }
-        if let json = try? store.value(forKey: Self.policyStateKey), let data = json.data(using: .utf8),
-           let restored = try? JSONDecoder().decode(PolicyState.self, from: data) {
-            state = restored
-        }
+        let stateProblem = restorePolicyState()
         hooks.onFailure = { [log] in log($0) }
         decide(.started)
-        if let digest = try? store.enrolledSetDigest() { decide(.enrolledSetChanged(digest: digest)) }
-        if let door = inputs[.doorContact], let open = try? door.value() { decide(open ? .doorOpened : .doorClosed) }
-        if let tamper = inputs[.tamper], (try? tamper.value()) == true { decide(.tamper(active: true)) }
-        touchArmed = !((try? inputs[.touch]?.value()) ?? false)
+        if let stateProblem {
+            log("policy state: \(stateProblem); starting with a PIN required")
+            decide(.savedStateUnreadable(stateProblem))
+        }
+        if let identityProblem {
+            log(identityProblem)
+            decide(.moduleTamper(.other(identityProblem)))
+        }
+        refreshEnrolledSet()
+        readInitialInputs()
 
         var settings = ModuleWorker.Settings()
         settings.pollInterval = inputs[.touch] == nil ? .milliseconds(config.scanIntervalMs) : nil
@@ -139,7 +148,7 @@ extension LockService {
         }
         if let at = buzzerOffAt, at <= now {
             buzzerOffAt = nil
-            try? outputs[.buzzer]?.set(false)
+            do { try outputs[.buzzer]?.set(false) } catch { log("buzzer: \(error)") }
         }
         if let at = watchdogAt, at <= now, let interval = notifier.watchdogInterval {
             notifier.notify("WATCHDOG=1")
@@ -152,7 +161,11 @@ extension LockService {
     }
 
     func handleEdges(_ role: LineRole, _ line: any InputLine) {
-        guard let edges = try? line.readEvents() else { return }
+        let edges: [EdgeEvent]
+        do { edges = try line.readEvents() } catch {
+            log("\(role.rawValue) line: reading its edges failed: \(error)")
+            return
+        }
         for edge in edges {
             let active = edge.kind == .rising
             switch role {
@@ -234,7 +247,7 @@ extension LockService {
             if let client = pendingReplies.removeValue(forKey: id) {
                 do { try client.send(line: reply, deadline: .now + .milliseconds(200)) } catch { dropClient(client) }
             }
-            if changed, let digest = try? store.enrolledSetDigest() { decide(.enrolledSetChanged(digest: digest)) }
+            if changed { refreshEnrolledSet() }
         case let .adminProgress(id, line):
             if let client = pendingReplies[id] {
                 do { try client.send(line: line, deadline: .now + .milliseconds(200)) } catch { dropClient(client) }
@@ -250,15 +263,7 @@ extension LockService {
         case let .match(slot, score):
             context.slot = slot
             context.score = score
-            guard let finger = try? store.finger(atSlot: slot) else {
-                event = .moduleTamper(.unknownSlot(slot))
-                break
-            }
-            let user = try? store.user(named: finger.user)
-            context.user = finger.user
-            event = .fingerMatched(user: finger.user, slot: slot, score: score, isAdmin: user?.role == .admin,
-                                   isDuress: finger.isDuress,
-                                   fingerprintUnlockEnabled: user?.fingerprintUnlock ?? true)
+            event = matchEvent(slot: slot, score: score, context: &context)
         case .noMatch: event = .fingerNotMatched
         case .retryScan: event = .captureRejected(.poorQuality)
         case .misplaced: event = .captureRejected(.misplaced)
@@ -292,7 +297,9 @@ extension LockService {
         clients.removeAll()
         control.close()
         events.close()
-        _ = try? store.appendAudit(event: "stopped", detail: "service stopped; relay off, door locked")
+        do { try store.appendAudit(event: "stopped", detail: "service stopped; relay off, door locked") } catch {
+            log("audit row 'stopped' not written: \(error)")
+        }
         releaseLines()
         hooks.reap()
         publishSnapshot(running: false)

@@ -52,11 +52,16 @@ struct WorkerLoop {
                 worker.report(.tamper(reason))
                 throw WorkerFailure(reason.description)
             }
-            _ = try? opened.readIndexTable()
+            // The occupied slots bound every Search; a module that cannot list them is not ready.
+            do { _ = try opened.readIndexTable() } catch {
+                Self.close(opened)
+                throw error
+            }
             module = opened
             backoff = worker.config.backoffInitial
             reportedDown = false
             worker.report(.connected(family: opened.family?.rawValue ?? "unknown", capacity: opened.capacity))
+            // Feedback only; a failing LED command shows up as a lost module on the next one.
             if worker.config.useAura { try? Self.show(.idle, on: opened) }
         } catch {
             if let error = error as? ModuleError, error.confirmationCode == .wrongPassword {
@@ -142,7 +147,8 @@ struct WorkerLoop {
             worker.report(.adminDone(requestID: id, reply: AdminReply.error(String(describing: error), code: AdminReply.code(for: error)),
                                      enrolledSetChanged: false))
         }
-        _ = try? module.readIndexTable()
+        // The library changed: the next Search must see the new occupied range.
+        do { _ = try module.readIndexTable() } catch { lost(error) }
     }
 
     /// No touch line: GenImg says whether a finger is there.
