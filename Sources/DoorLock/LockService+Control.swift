@@ -161,33 +161,11 @@ extension LockService {
             return reply(client, [("ok", "false"), ("result", JSONText.string("denied")), ("reason", JSONText.string(refusal.description))])
         }
         let id = nextRequestID
+        guard pinChecker.submit(.init(requestID: id, action: action, user: user, pin: pin)) else {
+            return replyError(client, "too many PINs are being checked; retry in a moment", code: "busy")
+        }
         nextRequestID += 1
         pendingReplies[id] = client
-        let store = self.store
-        let thread = Thread { [weak self] in
-            var check = PinCheck(requestID: id, action: action, user: user, correct: false, isAdmin: false)
-            do {
-                if let user {
-                    if let record = try store.user(named: user) {
-                        check.isAdmin = record.role == .admin
-                        check.correct = try store.verifyPIN(pin, for: user)
-                    }
-                } else {
-                    for record in try store.users() where record.hasPIN {
-                        if try store.verifyPIN(pin, for: record.name) {
-                            check.user = record.name
-                            check.isAdmin = record.role == .admin
-                            check.correct = true
-                            break
-                        }
-                    }
-                }
-            } catch {
-                check.problem = String(describing: error)
-            }
-            self?.post(.pinChecked(check))
-        }
-        thread.start()
     }
 
     /// One policy event for every purpose: it counts wrong PINs, refuses during a lockout that

@@ -71,6 +71,10 @@ extension LockService {
             self?.post(.worker(report))
         }
         worker.start()
+        pinChecker = PinChecker(store: store, limit: options.pinQueueLimit) { [weak self] check in
+            self?.post(.pinChecked(check))
+        }
+        pinChecker.start()
         if let interval = notifier.watchdogInterval { watchdogAt = .now + interval }
         notifier.notify("READY=1\nSTATUS=locked; waiting for the fingerprint module")
         prepared = true
@@ -292,6 +296,7 @@ extension LockService {
         setRelay(false)
         relayOffAt = nil
         worker.stop()
+        pinChecker.stop()
         drainInbox()
         for client in clients { client.close() }
         clients.removeAll()

@@ -25,6 +25,8 @@ public final class LockService: @unchecked Sendable {
         public var healthCheckInterval: Duration = .seconds(60)
         /// How long the match/deny LED shows before going back to idle.
         public var feedbackDuration: Duration = .milliseconds(1500)
+        /// How many PIN checks may wait behind the one running; more get "busy" at once.
+        public var pinQueueLimit = 4
         /// Peers (by uid, from `SO_PEERCRED`) whose `clear` needs no PIN: root on this machine.
         public var trustedClearUIDs: Set<UInt32> = [0]
         /// For `NOTIFY_SOCKET` / `WATCHDOG_USEC`.
@@ -84,6 +86,7 @@ public final class LockService: @unchecked Sendable {
     var policy: AccessPolicy
     var state = PolicyState()
     var worker: ModuleWorker!
+    var pinChecker: PinChecker!
     var inputs: [LineRole: any InputLine] = [:]
     var outputs: [LineRole: any OutputLine] = [:]
     var events: EventHub!
