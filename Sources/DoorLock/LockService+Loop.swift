@@ -36,9 +36,10 @@ extension LockService {
                 try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
                                                          withIntermediateDirectories: true)
             }
-            do { events = try EventHub(path: options.eventsSocket) } catch { throw LockServiceError.socket(path: options.eventsSocket, error) }
+            // A stale socket file (its process died) is replaced; a live one is an error naming its process.
+            do { events = try EventHub(path: options.eventsSocket) } catch { throw Self.socketError(options.eventsSocket, error) }
             do { control = try UnixListener(path: options.controlSocket, mode: 0o660) } catch {
-                throw LockServiceError.socket(path: options.controlSocket, error)
+                throw Self.socketError(options.controlSocket, error)
             }
         } catch {
             releaseLines()
@@ -290,18 +291,29 @@ extension LockService {
         inputs.removeAll()
     }
 
-    /// Fail secure: relay off and the policy locked, then everything released.
+    static func socketError(_ path: String, _ error: Errno) -> LockServiceError {
+        if error == .addressInUse, let owner = UnixListener.listener(at: path) {
+            return .socketInUse(path: path, pid: owner.pid, command: owner.commandLine)
+        }
+        return .socket(path: path, error)
+    }
+
+    /// Fail secure: relay off and the sockets closed first, before waiting for anything (a
+    /// module command in flight, a PIN hash), so a restart finds the socket paths free; then
+    /// the threads get a short while to finish, and everything is released.
     func shutdown() {
         notifier.notify("STOPPING=1")
         setRelay(false)
         relayOffAt = nil
-        worker.stop()
-        pinChecker.stop()
-        drainInbox()
         for client in clients { client.close() }
         clients.removeAll()
+        pendingReplies.removeAll()
         control.close()
         events.close()
+        worker.stop(timeout: .seconds(1))
+        pinChecker.stop()
+        // Nothing decides any more: a PIN result arriving now must not pulse the relay.
+        inbox.withLock { $0.removeAll() }
         do { try store.appendAudit(event: "stopped", detail: "service stopped; relay off, door locked") } catch {
             log("audit row 'stopped' not written: \(error)")
         }

@@ -57,7 +57,7 @@ final class PinChecker: Sendable {
     func stop() {
         queue.withLock { $0.stopping = true; $0.jobs.removeAll() }
         available.signal()
-        _ = finished.wait(timeout: .now() + 2)
+        _ = finished.wait(timeout: .now() + 1)
     }
 
     private func next() -> Job? {

@@ -117,7 +117,10 @@ public final class ModuleSimulatorServer: Sendable {
         if let control = configuration.controlPath {
             do { listener = try UnixListener(path: control, mode: 0o660) } catch {
                 terminal.close()
-                throw .system(error, operation: "listen on control socket \(control)")
+                // Name whoever holds it, so "address in use" says which process to stop.
+                let owner = error == .addressInUse ? UnixListener.listener(at: control) : nil
+                let holder = owner.map { " (pid \($0.pid)\($0.commandLine.map { ", " + $0 } ?? "") listens on it; stop that process first)" }
+                throw .system(error, operation: "listen on control socket \(control)" + (holder ?? ""))
             }
         } else {
             listener = nil
