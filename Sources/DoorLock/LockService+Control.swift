@@ -34,7 +34,11 @@ extension LockService {
     func dropClient(_ client: UnixConnection) {
         client.close()
         clients.removeAll { $0 === client }
-        for (id, waiting) in pendingReplies where waiting === client { pendingReplies[id] = nil }
+        for (id, waiting) in pendingReplies where waiting === client {
+            pendingReplies[id] = nil
+            // An enroll nobody waits for any more must not keep the module busy.
+            worker.cancel(requestID: id)
+        }
     }
 
     func reply(_ client: UnixConnection, _ pairs: [(String, String)]) {

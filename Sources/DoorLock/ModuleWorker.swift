@@ -78,6 +78,8 @@ final class ModuleWorker: @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [Job] = []
     private var stopping = false
+    /// Admin requests whose client went away: their finger waits end early.
+    private var cancelled: Set<Int> = []
     private var pollingEnabled = true
     private let finished = DispatchSemaphore(value: 0)
     private var started = false
@@ -106,6 +108,27 @@ final class ModuleWorker: @unchecked Sendable {
         if case .aura = job { jobs.removeAll { if case .aura = $0 { true } else { false } } }
         jobs.append(job)
         condition.signal()
+        condition.unlock()
+    }
+
+    /// Ends the finger wait of admin request `id` (its client is gone), or drops it unstarted.
+    func cancel(requestID id: Int) {
+        condition.lock()
+        cancelled.insert(id)
+        condition.unlock()
+    }
+
+    /// Whether admin request `id` should give up (cancelled, or the service is stopping).
+    func shouldAbandon(requestID id: Int) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return stopping || cancelled.contains(id)
+    }
+
+    /// Forgets a finished request's cancellation.
+    func finished(requestID id: Int) {
+        condition.lock()
+        cancelled.remove(id)
         condition.unlock()
     }
 

@@ -111,6 +111,8 @@ struct WorkerLoop {
             return worker.report(.adminDone(requestID: id, reply: AdminReply.error("no store"), enrolledSetChanged: false))
         }
         let administrator = Administrator(module: module, store: store)
+        administrator.isCancelled = { [worker] in worker.shouldAbandon(requestID: id) }
+        defer { worker.finished(requestID: id) }
         do {
             switch request {
             case let .enroll(request):

@@ -10,7 +10,7 @@ extension AdministrationError: CLIError {
         case .duplicateFinger, .capturesDiffer, .fingerAlreadyEnrolled, .familyMismatch, .backupDoesNotFit,
              .verificationFailed, .libraryFull:
             return .dataError
-        case .noFingerPlaced: return .tryLater
+        case .noFingerPlaced, .cancelled: return .tryLater
         case .noFingersEnrolled, .unknownFinger, .invalidCaptureCount, .restoreNeedsConfirmation, .alreadyPaired:
             return .usage
         case .verificationRequired: return .denied

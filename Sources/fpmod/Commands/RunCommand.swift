@@ -37,10 +37,10 @@ enum RunCommand {
         do { preset = try config.loadBoard() } catch { throw CommandFailure(.config, error.description) }
 
         let chip: any GPIOChip
+        var simulatedChip: MemoryChip?
         if simGPIO {
             let memory = MemoryChip(preset: preset)
-            let lines = config.resolvedLines(preset: preset, family: config.family)
-            if let touch = lines[.touch] { memory.drive(offset: touch.offset, level: touch.activeLow) }  // no finger
+            simulatedChip = memory
             chip = memory
         } else if let name = parsed.string("chip") ?? config.chipName(preset: preset) {
             chip = try LibgpiodChip(name)
@@ -70,7 +70,7 @@ enum RunCommand {
             server.start()
             simulator = server
             port = server.devicePath
-            invocation.progress("Simulated \(profile.name) on \(port); control it with lines such as 'touch NAME' on \(controlPath).")
+            invocation.progress("Simulated \(profile.name) on \(port); control it with lines such as 'touch NAME'\(simGPIO ? ", 'exit', 'door open'" : "") on \(controlPath).")
         } else {
             port = parsed.string("port") ?? config.serialPort(preset: preset)
         }
@@ -79,6 +79,15 @@ enum RunCommand {
         let password = try parsed.hexUInt32("password") ?? config.password ?? identity?.password ?? 0
         let family = try parsed.choice("family", as: ModuleFamily.self) ?? config.family ?? identity.flatMap { ModuleFamily(rawValue: $0.family) }
         let baud = try parsed.int("baud", range: 9600...115_200) ?? config.baudRate
+        if let simulatedChip {
+            // The service's polarity (family from the store as well), so "no finger" reads as such.
+            let lines = config.resolvedLines(preset: preset, family: config.family ?? identity.flatMap { ModuleFamily(rawValue: $0.family) })
+            if let simulator {
+                SimulatedInputs.connect(simulator, chip: simulatedChip, lines: lines)
+            } else if let touch = lines[.touch] {
+                simulatedChip.drive(offset: touch.offset, level: touch.activeLow)  // no finger
+            }
+        }
 
         let options = LockService.Options(config: config, environment: invocation.environment)
         let initial = config
