@@ -66,9 +66,8 @@ extension LockService {
         settings.backoffMaximum = options.backoffMaximum
         settings.healthCheckInterval = options.healthCheckInterval
         settings.useAura = usesAura
-        settings.expectedIdentity = identity
         settings.store = store
-        worker = ModuleWorker(factory: moduleFactory, settings: settings) { [weak self] report in
+        worker = ModuleWorker(connection: moduleConnection, settings: settings) { [weak self] report in
             self?.post(.worker(report))
         }
         worker.start()
@@ -231,6 +230,8 @@ extension LockService {
         switch report {
         case .connected(let family, let capacity):
             moduleConnected = true
+            // The opener may have finished an interrupted enroll or delete.
+            refreshEnrolledSet()
             notifier.notify("STATUS=locked; module \(family) connected")
             if !state.moduleConnected { decide(.moduleReconnected) } else {
                 emit(LockEvent(name: "module-ready", fields: ["family": family, "capacity": capacity.map(String.init) ?? "unknown"]))

@@ -67,7 +67,7 @@ public final class LockService: @unchecked Sendable {
     let options: Options
     let signals: SignalWatcher?
     let configLoader: (@Sendable () throws -> LockConfig)?
-    let moduleFactory: @Sendable () throws -> FingerprintModule
+    let moduleConnection: ModuleConnection
     let notifier: SystemdNotifier
 
     /// Called on the service thread for every event, public or not (set before `start`).
@@ -124,16 +124,17 @@ public final class LockService: @unchecked Sendable {
 
     /// - Parameters:
     ///   - chip: where the preset's (and the config's) lines are requested.
-    ///   - moduleFactory: opens and connects the module; called on the worker thread, again after every loss.
+    ///   - module: how to reach the module; the worker opens it through `AdministrationOpener`
+    ///     (pairing checked, interrupted operations settled) at start and again after every loss.
     ///   - signals: SIGTERM/SIGINT stop, SIGHUP reloads through `configLoader`; create it before any thread.
     public init(config: LockConfig, preset: BoardPreset, chip: any GPIOChip,
-                moduleFactory: @escaping @Sendable () throws -> FingerprintModule, store: TemplateStore,
+                module: ModuleConnection, store: TemplateStore,
                 clock: LockClock = .system, options: Options, signals: SignalWatcher? = nil,
                 configLoader: (@Sendable () throws -> LockConfig)? = nil) throws {
         self.config = config
         self.preset = preset
         self.chip = chip
-        self.moduleFactory = moduleFactory
+        self.moduleConnection = module
         self.store = store
         self.clock = clock
         self.options = options
@@ -166,7 +167,12 @@ public final class LockService: @unchecked Sendable {
     public func stop() {
         stopFlag.withLock { $0 = true }
         wakeup.signal()
-        if startedThread { finished.wait() }
+        if startedThread {
+            finished.wait()
+            // The relay is off and the sockets are closed already; what is left is a module
+            // command in flight. `run()` exits the process instead; an embedder gets the port back.
+            worker?.waitUntilFinished(timeout: .seconds(15))
+        }
         startedThread = false
     }
 

@@ -1,4 +1,5 @@
 import AccessPolicy
+import Administration
 import FingerprintModule
 import FingerprintProtocol
 import Foundation
@@ -66,13 +67,11 @@ final class ModuleWorker: @unchecked Sendable {
         /// How often an idle module is asked whether it is alive (with a touch line).
         var healthCheckInterval: Duration = .seconds(60)
         var useAura = false
-        /// The paired module, to recognise a swapped one.
-        var expectedIdentity: ModuleIdentity?
-        /// For admin commands (enroll, delete) run through the service.
+        /// The pairing to check at every open, and admin commands (enroll, delete) run through the service.
         var store: TemplateStore?
     }
 
-    private let factory: @Sendable () throws -> FingerprintModule
+    private let connection: ModuleConnection
     private let settings: Settings
     private let post: @Sendable (WorkerReport) -> Void
     private let condition = NSCondition()
@@ -84,9 +83,8 @@ final class ModuleWorker: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private var started = false
 
-    init(factory: @escaping @Sendable () throws -> FingerprintModule, settings: Settings,
-         post: @escaping @Sendable (WorkerReport) -> Void) {
-        self.factory = factory
+    init(connection: ModuleConnection, settings: Settings, post: @escaping @Sendable (WorkerReport) -> Void) {
+        self.connection = connection
         self.settings = settings
         self.post = post
     }
@@ -138,7 +136,16 @@ final class ModuleWorker: @unchecked Sendable {
         stopping = true
         condition.broadcast()
         condition.unlock()
-        if started { _ = finished.wait(timeout: .now() + .milliseconds(Int(timeout.components.seconds * 1000))) }
+        waitUntilFinished(timeout: timeout)
+    }
+
+    /// Waits until the thread has really ended (after `stop`), up to `timeout`: an embedder
+    /// that goes on to reuse the port must not share it with a worker still finishing.
+    func waitUntilFinished(timeout: Duration) {
+        guard started else { return }
+        if finished.wait(timeout: .now() + .milliseconds(Int(timeout.components.seconds * 1000))) == .success {
+            finished.signal()  // keep it signalled for any later waiter
+        }
     }
 
     // MARK: Used by the loop on the worker thread
@@ -147,7 +154,29 @@ final class ModuleWorker: @unchecked Sendable {
 
     func report(_ report: WorkerReport) { post(report) }
 
-    func open() throws -> FingerprintModule { try factory() }
+    /// The one opener (`AdministrationOpener`, as the CLI uses): credentials from the pairing,
+    /// identity compared, interrupted operations settled. Throws `untrustedModule` for a reset,
+    /// swapped or foreign-address module; every module it opened on the way is closed again.
+    func open() throws -> Administrator {
+        guard let store = settings.store else { throw WorkerFailure("the service has no template store to check the module against") }
+        var opened: FingerprintModule?
+        do {
+            return try AdministrationOpener.open(
+                store: store, unpaired: (connection.unpairedAddress, connection.unpairedPassword)
+            ) { [connection] address, password, probe in
+                if let previous = opened { WorkerLoop.close(previous) }
+                // Each attempt can take a while (a baud probe, seconds): none starts once stopping.
+                if isStopping { throw WorkerFailure("the service is stopping") }
+                opened = nil
+                let module = try connection.connect(address, password, probe)
+                opened = module
+                return module
+            }
+        } catch {
+            if let opened { WorkerLoop.close(opened) }
+            throw error
+        }
+    }
 
     /// The next job, or nil when `until` passes first; `.none` overall when stopping.
     func nextJob(until deadline: Date) -> Job?? {

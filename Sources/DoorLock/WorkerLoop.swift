@@ -15,6 +15,8 @@ struct WorkerLoop {
     /// Polling mode: a scan happened and the finger has not been lifted yet.
     var awaitingLift = false
     var reportedDown = false
+    /// The tamper finding last reported (nil after a trusted open).
+    var reportedTamper: String?
 
     init(worker: ModuleWorker) {
         self.worker = worker
@@ -43,15 +45,17 @@ struct WorkerLoop {
         if let module { Self.close(module) }
     }
 
-    /// One opening attempt; on failure, waits out the backoff (doubling up to the maximum).
+    /// One opening attempt through the one opener; on failure, waits out the backoff
+    /// (doubling up to the maximum). A module that is not the paired one is tamper, told
+    /// once per finding until a trusted module opens.
     private mutating func connect() {
         do {
-            let opened = try worker.open()
-            if let expected = worker.config.expectedIdentity, let reason = Self.mismatch(opened, expected) {
-                Self.close(opened)
-                worker.report(.tamper(reason))
-                throw WorkerFailure(reason.description)
+            let administrator: Administrator
+            do { administrator = try worker.open() } catch AdministrationError.untrustedModule(let finding) {
+                reportTamper(finding.description)
+                throw WorkerFailure(finding.description)
             }
+            let opened = administrator.module
             // The occupied slots bound every Search; a module that cannot list them is not ready.
             do { _ = try opened.readIndexTable() } catch {
                 Self.close(opened)
@@ -61,11 +65,13 @@ struct WorkerLoop {
             backoff = worker.config.backoffInitial
             reportedDown = false
             worker.report(.connected(family: opened.family?.rawValue ?? "unknown", capacity: opened.capacity))
+            // Opened, but its library changed outside fpmod: usable, and still tamper.
+            if administrator.finding.isTrusted { reportedTamper = nil } else { reportTamper(administrator.finding.description) }
             // Feedback only; a failing LED command shows up as a lost module on the next one.
             if worker.config.useAura { try? Self.show(.idle, on: opened) }
         } catch {
             if let error = error as? ModuleError, error.confirmationCode == .wrongPassword {
-                worker.report(.tamper(.moduleSwapped))
+                reportTamper(ModuleTamperReason.moduleSwapped.description)
             }
             if !reportedDown {
                 reportedDown = true
@@ -185,10 +191,11 @@ struct WorkerLoop {
         (module.transport as? SerialPort)?.close()
     }
 
-    static func mismatch(_ module: FingerprintModule, _ expected: ModuleIdentity) -> ModuleTamperReason? {
-        if let family = module.family, family.rawValue != expected.family { return .moduleSwapped }
-        if let capacity = module.capacity, expected.capacity > 0, capacity != expected.capacity { return .moduleSwapped }
-        return nil
+    /// Raises `tamper` once per finding, not at every backoff round.
+    private mutating func reportTamper(_ reason: String) {
+        guard reportedTamper != reason else { return }
+        reportedTamper = reason
+        worker.report(.tamper(.other(reason)))
     }
 
     static func show(_ pattern: LedPattern, on module: FingerprintModule) throws {

@@ -7,16 +7,19 @@ extension FingerprintModule {
     /// Opens `port` and connects. When the module is silent at `baudRate` (default 57600) the
     /// other standard rates are probed in `BaudRate.probeOrder`; `answeredBaudRate` says which
     /// one answered.
+    /// `probeBaudRates` false tries `baudRate` only: quick, for trying several credentials
+    /// (the opener does, to tell a reset module from a silent one in about a second).
     public static func open(port: String, baudRate: Int? = nil, address: UInt32 = Frame.defaultAddress,
                             password: UInt32 = 0, family: ModuleFamily? = nil,
-                            timeouts: CommandTimeouts = CommandTimeouts()) throws(ModuleError) -> FingerprintModule {
+                            timeouts: CommandTimeouts = CommandTimeouts(),
+                            probeBaudRates: Bool = true) throws(ModuleError) -> FingerprintModule {
         let firstRate = baudRate ?? FingerprintProtocol.BaudRate.probeOrder[0]
         let serial: SerialPort
         do { serial = try SerialPort.open(path: port, baudRate: firstRate) } catch { throw .transport(error) }
         let module = FingerprintModule(transport: serial, address: address, password: password, family: family)
         module.timeouts = timeouts
         do {
-            try module.reconnect()
+            if probeBaudRates { try module.reconnect() } else { try module.connect() }
         } catch {
             serial.close()
             throw error

@@ -29,6 +29,7 @@ final class LockHarness: @unchecked Sendable {
          beforeStart: (ModuleSimulatorServer) -> Void = { _ in },
          configLoader: (@Sendable () throws -> LockConfig)? = nil,
          configureOptions: (inout LockService.Options) -> Void = { _ in },
+         waitForModule: Bool = true, timeouts: CommandTimeouts = LockHarness.timeouts(),
          setUpStore: (TemplateStore) throws -> Void = { _ in }) throws {
         var template = [CChar]("/tmp/fpl-XXXXXX".utf8CString)
         guard mkdtemp(&template) != nil else { throw HarnessError("mkdtemp failed") }
@@ -63,13 +64,13 @@ final class LockHarness: @unchecked Sendable {
         configureOptions(&options)
         self.options = options
         let devicePath = simulator.devicePath
-        service = try LockService(config: config, preset: preset, chip: chip, moduleFactory: {
-            try FingerprintModule.open(port: devicePath, baudRate: 57_600, timeouts: LockHarness.timeouts())
-        }, store: store, options: options, configLoader: configLoader)
-        service.log = { _ in }
+        service = try LockService(config: config, preset: preset, chip: chip,
+                                  module: .serial(port: devicePath, baudRate: 57_600, timeouts: timeouts),
+                                  store: store, options: options, configLoader: configLoader)
+        service.log = { line in if ProcessInfo.processInfo.environment["FPMOD_TEST_LOG"] != nil { print("service: " + line) } }
         service.onEvent = { [received] event in received.items.withLock { $0.append(event) } }
         try service.start()
-        try waitUntil("the module connects") { self.service.snapshot.moduleConnected }
+        if waitForModule { try waitUntil("the module connects") { self.service.snapshot.moduleConnected } }
     }
 
     deinit {

@@ -9,16 +9,16 @@ import Testing
 @Suite(.serialized)
 struct ShutdownTests {
     @Test func stopTurnsTheRelayOffAndClosesTheSocketsWithoutWaitingForTheModule() throws {
-        let lock = try LockHarness(configJSON: #"{"policy": {"relayPulseSeconds": 60}}"#)
+        // A module that takes 10 s to answer, and a driver that waits 5 s for a reply.
+        var timeouts = LockHarness.timeouts()
+        timeouts.ordinary = .seconds(5)
+        let lock = try LockHarness(configJSON: #"{"policy": {"relayPulseSeconds": 60}}"#, timeouts: timeouts)
         #expect(try lock.control("unlock boss 9999")["result"] as? String == "unlocked")
         try waitUntil("the relay is on") { lock.service.snapshot.relayOn }
-
-        // An enroll keeps the module busy polling for a finger that never comes (4 s).
-        let client = try UnixConnection.connect(path: lock.options.controlSocket)
-        defer { client.close() }
-        try client.send(line: "enroll carol --timeout=4")
-        let first = try client.readLine(deadline: .now + .seconds(10))
-        #expect(first?.contains("Place your finger") == true, "\(first ?? "nothing")")
+        lock.simulator.fault(.delay(milliseconds: 10_000))
+        let handled = lock.simulator.status().commandsHandled
+        #expect(try lock.control("scan")["result"] as? String == "scanning")
+        try waitUntil("the scan's GenImg reached the module") { lock.simulator.status().commandsHandled > handled }
 
         let stopped = DispatchSemaphore(value: 0)
         let service = lock.service
@@ -26,12 +26,9 @@ struct ShutdownTests {
         try waitUntil("the control socket file is gone") { !FileManager.default.fileExists(atPath: lock.options.controlSocket) }
         #expect(lock.relayChanges.last == false, "relay off: \(lock.relayChanges)")
         #expect(!FileManager.default.fileExists(atPath: lock.options.eventsSocket))
-        // The enroll is still polling the module: nothing above waited for it.
-        let handled = lock.simulator.status().commandsHandled
-        try waitUntil("the module to answer another command of the enroll in flight") {
-            lock.simulator.status().commandsHandled > handled
-        }
-        #expect(stopped.wait(timeout: .now() + 15) == .success)
+        // The GenImg is still waiting for its reply: nothing above waited for it.
+        #expect(stopped.wait(timeout: .now()) == .timedOut, "stop() had already finished with the module")
+        #expect(stopped.wait(timeout: .now() + 20) == .success)
     }
 
     @Test func aStaleSocketFileIsReplaced() throws {

@@ -75,8 +75,9 @@ enum RunCommand {
             port = parsed.string("port") ?? config.serialPort(preset: preset)
         }
         defer { simulator?.stop() }
-        let address = try parsed.hexUInt32("address") ?? config.address ?? identity?.address ?? Frame.defaultAddress
-        let password = try parsed.hexUInt32("password") ?? config.password ?? identity?.password ?? 0
+        // Only while the store has no pairing: a paired module is opened with the pairing's.
+        let address = try parsed.hexUInt32("address") ?? config.address ?? Frame.defaultAddress
+        let password = try parsed.hexUInt32("password") ?? config.password ?? 0
         let family = try parsed.choice("family", as: ModuleFamily.self) ?? config.family ?? identity.flatMap { ModuleFamily(rawValue: $0.family) }
         let baud = try parsed.int("baud", range: 9600...115_200) ?? config.baudRate
         if let simulatedChip {
@@ -97,7 +98,7 @@ enum RunCommand {
         }
         let service = try LockService(
             config: config, preset: preset, chip: chip,
-            moduleFactory: { try FingerprintModule.open(port: port, baudRate: baud, address: address, password: password, family: family) },
+            module: .serial(port: port, baudRate: baud, family: family, unpairedAddress: address, unpairedPassword: password),
             store: store, options: options, signals: signals, configLoader: loader)
         let json = invocation.json
         service.onEvent = { event in
