@@ -109,7 +109,8 @@ extension FingerprintModule {
         case .some(.getEcho): return (.getEcho, options)
         case .some(.synoHandshake): return (.synoHandshake, options)
         default:
-            options.deadline = timeouts.ordinary
+            // ReadSysPara is answered in milliseconds like any handshake: the probe deadline,
+            // so a module that ignores our address (reset, foreign) is known silent quickly.
             return (.readSysPara, options)
         }
     }
