@@ -1,5 +1,6 @@
 import AccessPolicy
 import Foundation
+import Glibc
 import Posix
 import TemplateStore
 
@@ -60,7 +61,7 @@ extension LockService {
             reply(client, statusPairs())
         case "scan":
             guard moduleConnected else { return replyError(client, "the fingerprint module is not connected; check the wiring and the log", code: "unavailable") }
-            guard !scanInFlight else { return replyError(client, "a scan is already running; retry when it has finished", code: "busy") }
+            guard !moduleBusy else { return replyError(client, "a scan or an admin command is already running; retry when it has finished", code: "busy") }
             requestScan(edge: Monotonic.nanoseconds())
             reply(client, [("ok", "true"), ("result", JSONText.string("scanning"))])
         case "pin":
@@ -86,11 +87,11 @@ extension LockService {
                 }
             } catch { return replyError(client, error.description) }
             guard moduleConnected else { return replyError(client, "the fingerprint module is not connected; retry when it is", code: "unavailable") }
-            guard !scanInFlight else { return replyError(client, "the module is busy with a scan or another command; retry in a moment", code: "busy") }
+            guard !adminInFlight else { return replyError(client, "the module is busy with another admin command; retry in a moment", code: "busy") }
             let id = nextRequestID
             nextRequestID += 1
             pendingReplies[id] = client
-            scanInFlight = true
+            adminInFlight = true
             worker.submit(.admin(requestID: id, request))
         default:
             replyError(client, "unknown command '\(verb)'; " + Self.controlUsage)
@@ -132,7 +133,7 @@ extension LockService {
             ("relay", relayOn ? "true" : "false"),
             ("door", JSONText.string(status.doorOpen.map { $0 ? "open" : "closed" } ?? "unknown")),
             ("module", JSONText.string(moduleConnected ? "connected" : "disconnected")),
-            ("scanInFlight", scanInFlight ? "true" : "false"),
+            ("scanInFlight", moduleBusy ? "true" : "false"),
             ("fingerprintLockout", JSONText.string(lockout)),
             ("failures", String(status.consecutiveFingerprintFailures)),
             ("pinFailures", String(status.consecutivePinFailures)),
@@ -140,6 +141,9 @@ extension LockService {
             ("pinOnly", status.pinOnly.map { JSONText.string($0.description) } ?? "null"),
             ("tamper", status.tamperSwitchActive ? "true" : "false"),
             ("events", String(shared.withLock { $0.eventCount })),
+            ("pid", String(getpid())),
+            ("port", options.modulePort.map(JSONText.string) ?? "null"),
+            ("store", JSONText.string(options.storePath ?? store.databasePath)),
         ]
         return pairs
     }

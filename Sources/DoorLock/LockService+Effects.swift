@@ -95,7 +95,7 @@ extension LockService {
         if event.isPublic { events?.publish(event.jsonLine) }
         shared.withLock { snapshot in
             snapshot.relayOn = relayOn
-            snapshot.scanInFlight = scanInFlight
+            snapshot.scanInFlight = moduleBusy
             snapshot.moduleConnected = moduleConnected
             snapshot.policy = state
             snapshot.eventCount += 1

@@ -176,7 +176,7 @@ extension LockService {
             case .touch:
                 if active {
                     emit(LockEvent(name: "touch"))
-                    if touchArmed && !scanInFlight && moduleConnected {
+                    if touchArmed && !moduleBusy && moduleConnected {
                         touchArmed = false
                         requestScan(edge: edge.timestampNanoseconds)
                     }
@@ -249,7 +249,7 @@ extension LockService {
         case .tamper(let reason):
             decide(.moduleTamper(reason))
         case let .adminDone(id, reply, changed):
-            scanInFlight = false
+            adminInFlight = false
             if let client = pendingReplies.removeValue(forKey: id) {
                 do { try client.send(line: reply, deadline: .now + .milliseconds(200)) } catch { dropClient(client) }
             }
@@ -279,7 +279,7 @@ extension LockService {
     }
 
     func publishSnapshot(running: Bool) {
-        let snapshot = Snapshot(running: running, relayOn: relayOn, scanInFlight: scanInFlight,
+        let snapshot = Snapshot(running: running, relayOn: relayOn, scanInFlight: moduleBusy,
                                 moduleConnected: moduleConnected, policy: state,
                                 eventCount: shared.withLock { $0.eventCount })
         shared.withLock { $0 = snapshot }

@@ -25,6 +25,10 @@ public final class LockService: @unchecked Sendable {
         public var healthCheckInterval: Duration = .seconds(60)
         /// How long the match/deny LED shows before going back to idle.
         public var feedbackDuration: Duration = .milliseconds(1500)
+        /// What this service serves, for `status`: a CLI given --port/--store goes through the
+        /// service only when they are the same (nil: not said).
+        public var modulePort: String?
+        public var storePath: String?
         /// How many PIN checks may wait behind the one running; more get "busy" at once.
         public var pinQueueLimit = 4
         /// Peers (by uid, from `SO_PEERCRED`) whose `clear` needs no PIN: root on this machine.
@@ -97,6 +101,11 @@ public final class LockService: @unchecked Sendable {
     var nextRequestID = 1
     var touchArmed = true
     var scanInFlight = false
+    /// An enroll or delete of the control socket is queued or running on the worker. It may
+    /// queue behind a scan (the worker runs jobs in order); a second one is "busy".
+    var adminInFlight = false
+    /// Anything on the module: no new scan starts meanwhile.
+    var moduleBusy: Bool { scanInFlight || adminInFlight }
     var moduleConnected = false
     var relayOn = false
     var relayOffAt: ContinuousClock.Instant?

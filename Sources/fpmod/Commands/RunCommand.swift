@@ -90,7 +90,9 @@ enum RunCommand {
             }
         }
 
-        let options = LockService.Options(config: config, environment: invocation.environment)
+        var options = LockService.Options(config: config, environment: invocation.environment)
+        options.modulePort = port
+        options.storePath = storeDatabase
         let initial = config
         let loader: @Sendable () throws -> LockConfig = {
             guard let configPath else { return initial }
