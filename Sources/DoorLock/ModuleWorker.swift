@@ -52,6 +52,9 @@ public struct EnrollRequest: Sendable, Equatable {
 /// and LED commands from a queue, polls GenImg when there is no touch line, and re-opens a
 /// module that stopped answering with growing backoff. The service loop never waits for it:
 /// results come back through `post`.
+///
+/// `@unchecked Sendable`: the `let`s are Sendable; `condition` guards every `var` (jobs,
+/// stopping, cancelled, started).
 final class ModuleWorker: @unchecked Sendable {
     enum Job: Sendable, Equatable {
         case scan(edge: UInt64)
@@ -79,7 +82,6 @@ final class ModuleWorker: @unchecked Sendable {
     private var stopping = false
     /// Admin requests whose client went away: their finger waits end early.
     private var cancelled: Set<Int> = []
-    private var pollingEnabled = true
     private let finished = DispatchSemaphore(value: 0)
     private var started = false
 
@@ -90,7 +92,9 @@ final class ModuleWorker: @unchecked Sendable {
     }
 
     func start() {
+        condition.lock()
         started = true
+        condition.unlock()
         let thread = Thread { [self] in
             var loop = WorkerLoop(worker: self)
             loop.run()
@@ -142,7 +146,10 @@ final class ModuleWorker: @unchecked Sendable {
     /// Waits until the thread has really ended (after `stop`), up to `timeout`: an embedder
     /// that goes on to reuse the port must not share it with a worker still finishing.
     func waitUntilFinished(timeout: Duration) {
-        guard started else { return }
+        condition.lock()
+        let wasStarted = started
+        condition.unlock()
+        guard wasStarted else { return }
         if finished.wait(timeout: .now() + .milliseconds(Int(timeout.components.seconds * 1000))) == .success {
             finished.signal()  // keep it signalled for any later waiter
         }

@@ -6,7 +6,7 @@ import Posix
 import TemplateStore
 import FingerprintProtocol
 
-extension LockService {
+extension LockRuntime {
     /// Requests the lines, opens the sockets, restores the policy state and starts the worker.
     func prepare() throws {
         guard !prepared else { return }
@@ -67,12 +67,12 @@ extension LockService {
         settings.healthCheckInterval = options.healthCheckInterval
         settings.useAura = usesAura
         settings.store = store
-        worker = ModuleWorker(connection: moduleConnection, settings: settings) { [weak self] report in
-            self?.post(.worker(report))
+        worker = ModuleWorker(connection: moduleConnection, settings: settings) { [front] report in
+            front.post(.worker(report))
         }
         worker.start()
-        pinChecker = PinChecker(store: store, limit: options.pinQueueLimit) { [weak self] check in
-            self?.post(.pinChecked(check))
+        pinChecker = PinChecker(store: store, limit: options.pinQueueLimit) { [front] check in
+            front.post(.pinChecked(check))
         }
         pinChecker.start()
         if let interval = notifier.watchdogInterval { watchdogAt = .now + interval }
@@ -91,7 +91,7 @@ extension LockService {
 
     /// The loop: one poll, then everything that became ready, until stopped.
     func loop() {
-        while !stopFlag.withLock({ $0 }) {
+        while !front.stopFlag.withLock({ $0 }) {
             var descriptors: [(FileDescriptor, PollEvents)] = [(wakeup.fileDescriptor, .readable)]
             if let signals { descriptors.append((signals.fileDescriptor, .readable)) }
             descriptors.append((control.fileDescriptor, .readable))
@@ -204,7 +204,7 @@ extension LockService {
         guard let received = try? signals?.read() else { return }
         for signal in received {
             switch signal {
-            case SIGTERM, SIGINT: stopFlag.withLock { $0 = true }
+            case SIGTERM, SIGINT: front.stopFlag.withLock { $0 = true }
             case SIGHUP: reloadConfiguration()
             default: break  // SIGCHLD: hooks are reaped below
             }
@@ -213,7 +213,7 @@ extension LockService {
     }
 
     func drainInbox() {
-        let messages = inbox.withLock { inbox in
+        let messages = front.inbox.withLock { inbox in
             defer { inbox.removeAll() }
             return inbox
         }
@@ -279,10 +279,10 @@ extension LockService {
     }
 
     func publishSnapshot(running: Bool) {
-        let snapshot = Snapshot(running: running, relayOn: relayOn, scanInFlight: moduleBusy,
+        let snapshot = LockService.Snapshot(running: running, relayOn: relayOn, scanInFlight: moduleBusy,
                                 moduleConnected: moduleConnected, policy: state,
-                                eventCount: shared.withLock { $0.eventCount })
-        shared.withLock { $0 = snapshot }
+                                eventCount: front.shared.withLock { $0.eventCount })
+        front.shared.withLock { $0 = snapshot }
     }
 
     func releaseLines() {
@@ -314,7 +314,7 @@ extension LockService {
         worker.stop(timeout: .seconds(1))
         pinChecker.stop()
         // Nothing decides any more: a PIN result arriving now must not pulse the relay.
-        inbox.withLock { $0.removeAll() }
+        front.inbox.withLock { $0.removeAll() }
         do { try store.appendAudit(event: "stopped", detail: "service stopped; relay off, door locked") } catch {
             log("audit row 'stopped' not written: \(error)")
         }

@@ -10,7 +10,7 @@ import TemplateStore
 /// `status` · `pin [USER] PIN` · `unlock ADMIN PIN` · `clear ADMIN PIN` · `clear` (root on
 /// this machine only: the peer's uid from `SO_PEERCRED`) · `scan` · `list` ·
 /// `enroll NAME [LABEL] [--admin] [--duress] …` (see `EnrollRequest.controlLine`) · `delete NAME [LABEL]`
-extension LockService {
+extension LockRuntime {
     static let controlUsage = "commands: status, pin [USER] PIN, unlock ADMIN PIN, clear ADMIN PIN, clear (as root), scan, list, enroll NAME [LABEL] [--duress] [--admin], delete NAME [LABEL]"
 
     func acceptClients() {
@@ -140,7 +140,7 @@ extension LockService {
             ("pinRequired", "[" + status.pinRequired.map { JSONText.string($0.rawValue) }.joined(separator: ",") + "]"),
             ("pinOnly", status.pinOnly.map { JSONText.string($0.description) } ?? "null"),
             ("tamper", status.tamperSwitchActive ? "true" : "false"),
-            ("events", String(shared.withLock { $0.eventCount })),
+            ("events", String(front.shared.withLock { $0.eventCount })),
             ("pid", String(getpid())),
             ("port", options.modulePort.map(JSONText.string) ?? "null"),
             ("store", JSONText.string(options.storePath ?? store.databasePath)),
@@ -178,7 +178,7 @@ extension LockService {
 
     /// One policy event for every purpose: it counts wrong PINs, refuses during a lockout that
     /// started while this check ran, and says when this PIN started a lockout.
-    func finishPinCheck(_ check: PinCheck) {
+    func finishPinCheck(_ check: LockService.PinCheck) {
         let client = pendingReplies.removeValue(forKey: check.requestID)
         if let problem = check.problem {
             if let client { replyError(client, "PIN check failed: \(problem)", code: "failed") }

@@ -5,13 +5,13 @@ import TemplateStore
 /// The store reads on the way to a decision. Each failure becomes a refusal or a "PIN
 /// required" with a reason (architecture.md, "Fail closed"), never a default that opens,
 /// resets a counter or forgets a lockout.
-extension LockService {
+extension LockRuntime {
     /// Restores the saved policy state. Returns why it could not be (nil: restored, or none
     /// was ever saved); the caller then starts with a PIN required instead of a fresh state
     /// that would forget an active lockout.
     func restorePolicyState() -> String? {
         let json: String?
-        do { json = try store.value(forKey: Self.policyStateKey) } catch {
+        do { json = try store.value(forKey: LockService.policyStateKey) } catch {
             return "the store could not read it (\(error))"
         }
         guard let json else { return nil }

@@ -12,7 +12,7 @@ struct DecisionContext {
     var score: Int?
 }
 
-extension LockService {
+extension LockRuntime {
     /// Runs the policy on `event` and executes its effects: actuators first (so the relay is
     /// not kept waiting by the audit write), then audit, events, hooks and persistence.
     @discardableResult
@@ -82,7 +82,7 @@ extension LockService {
         case .persist:
             do {
                 let json = String(decoding: try JSONEncoder().encode(state), as: UTF8.self)
-                try store.setValue(json, forKey: Self.policyStateKey)
+                try store.setValue(json, forKey: LockService.policyStateKey)
             } catch { log("policy state not saved: \(error)") }
         default:
             break
@@ -93,7 +93,7 @@ extension LockService {
     /// (`relayOn` true by the time "unlocked" arrives).
     func emit(_ event: LockEvent) {
         if event.isPublic { events?.publish(event.jsonLine) }
-        shared.withLock { snapshot in
+        front.shared.withLock { snapshot in
             snapshot.relayOn = relayOn
             snapshot.scanInFlight = moduleBusy
             snapshot.moduleConnected = moduleConnected
