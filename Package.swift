@@ -29,9 +29,11 @@ let package = Package(
         // I/O layers.
         // Posix: thin typed wrappers over file descriptors, poll, sockets, signals, clocks.
         .target(name: "Posix", dependencies: ["CShims"]),
-        .target(name: "SerialPort", dependencies: ["Posix", "CShims"]),
+        // The byte stream the driver talks to, apart from any device (termios, spidev, memory).
+        .target(name: "Transport"),
+        .target(name: "SerialPort", dependencies: ["Posix", "CShims", "Transport"]),
         .target(name: "GPIO", dependencies: ["CGPIOD", "Posix"]),
-        .target(name: "FingerprintModule", dependencies: ["FingerprintProtocol", "SerialPort", "Posix"]),
+        .target(name: "FingerprintModule", dependencies: ["FingerprintProtocol", "Transport", "SerialPort", "Posix"]),
         .target(name: "ModuleSimulator", dependencies: ["FingerprintProtocol", "SerialPort", "Posix"]),
         .target(name: "TemplateStore", dependencies: ["CSQLite", "CSodium"]),
         // Admin operations that keep the store and the module in step: enroll, delete, sync,
@@ -53,7 +55,7 @@ let package = Package(
         .testTarget(name: "AccessPolicyTests", dependencies: ["AccessPolicy"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix"]),
-        .testTarget(name: "SerialPortTests", dependencies: ["SerialPort", "Posix"]),
+        .testTarget(name: "SerialPortTests", dependencies: ["SerialPort", "Transport", "Posix"]),
         .testTarget(name: "GPIOTests", dependencies: ["GPIO"]),
         .testTarget(name: "FingerprintModuleTests", dependencies: ["FingerprintModule", "ModuleSimulator", "SerialPort", "FingerprintProtocol"]),
         .testTarget(name: "ModuleSimulatorTests", dependencies: ["ModuleSimulator", "SerialPort", "FingerprintProtocol"]),

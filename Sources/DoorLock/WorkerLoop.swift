@@ -188,7 +188,7 @@ struct WorkerLoop {
     }
 
     static func close(_ module: FingerprintModule) {
-        (module.transport as? SerialPort)?.close()
+        module.transport.close()
     }
 
     /// Raises `tamper` once per finding, not at every backoff round.

@@ -57,7 +57,7 @@ final class ModuleSession {
                 store: store, unpaired: (explicitAddress ?? Frame.defaultAddress, explicitPassword ?? 0),
                 allowUntrusted: allowUntrusted
             ) { address, password, probe in
-                if let module = opened { (module.transport as? SerialPort)?.close() }
+                if let module = opened { module.transport.close() }
                 let module = try endpoint.connect(invocation, address: explicitAddress ?? address,
                                                   password: explicitPassword ?? password, family: family,
                                                   probeBaudRates: probe)
@@ -83,7 +83,7 @@ final class ModuleSession {
             }
             return (session, administrator)
         } catch {
-            if let module = opened { (module.transport as? SerialPort)?.close() }
+            if let module = opened { module.transport.close() }
             endpoint.simulator?.stop()
             throw error
         }
@@ -102,7 +102,7 @@ final class ModuleSession {
             let (module, finding) = try AdministrationOpener.connectChecked(
                 store: store, unpaired: (explicitAddress ?? Frame.defaultAddress, explicitPassword ?? 0)
             ) { address, password, probe in
-                if let module = opened { (module.transport as? SerialPort)?.close() }
+                if let module = opened { module.transport.close() }
                 let module = try endpoint.connect(invocation, address: address, password: password, family: family,
                                                   probeBaudRates: probe)
                 opened = module
@@ -110,14 +110,14 @@ final class ModuleSession {
             }
             return (ModuleSession(module: module, simulator: endpoint.simulator), finding)
         } catch {
-            if let module = opened { (module.transport as? SerialPort)?.close() }
+            if let module = opened { module.transport.close() }
             endpoint.simulator?.stop()
             throw error
         }
     }
 
     func close() {
-        (module.transport as? SerialPort)?.close()
+        module.transport.close()
         simulator?.stop()
     }
 

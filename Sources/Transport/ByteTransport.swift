@@ -1,6 +1,7 @@
 /// A byte stream with deadlines: what the fingerprint driver talks to. A termios serial port
 /// today, an in-memory pair in tests, perhaps spidev or USB later — nothing above the driver
-/// knows which. Every error thrown is a `SerialPortError`.
+/// knows which, so this protocol lives in its own target, apart from termios. Errors are the
+/// implementation's (a `SerialPortError` for the serial port).
 public protocol ByteTransport: AnyObject {
     /// Writes the whole frame at once (one write-all per frame).
     func send(_ bytes: [UInt8]) throws
@@ -15,4 +16,7 @@ public protocol ByteTransport: AnyObject {
     func setBaudRate(_ baud: Int) throws
     /// Where the bytes go, for messages: e.g. "/dev/ttyAMA0 @ 57600".
     var description: String { get }
+    /// Releases the device (the serial port's lock, the descriptor). Idempotent; after it,
+    /// every call throws. Whoever opened a module closes it through this, never by downcasting.
+    func close()
 }
