@@ -1,5 +1,6 @@
 import AccessPolicy
 import Foundation
+import JSONValue
 import Glibc
 import Posix
 import TemplateStore
@@ -11,8 +12,6 @@ import TemplateStore
 /// this machine only: the peer's uid from `SO_PEERCRED`) · `scan` · `list` ·
 /// `enroll NAME [LABEL] [--admin] [--duress] …` (see `EnrollRequest.controlLine`) · `delete NAME [LABEL]`
 extension LockRuntime {
-    static let controlUsage = "commands: status, pin [USER] PIN, unlock ADMIN PIN, clear ADMIN PIN, clear (as root), scan, list, enroll NAME [LABEL] [--duress] [--admin], delete NAME [LABEL]"
-
     func acceptClients() {
         while let connection = try? control.accept(deadline: .now) {
             clients.append(connection)
@@ -42,110 +41,102 @@ extension LockRuntime {
         }
     }
 
-    func reply(_ client: UnixConnection, _ pairs: [(String, String)]) {
-        do { try client.send(line: JSONText.object(pairs), deadline: .now + .milliseconds(200)) } catch { dropClient(client) }
+    func reply(_ client: UnixConnection, _ object: [String: JSONValue]) {
+        do { try client.send(line: JSONValue.object(object).encoded, deadline: .now + .milliseconds(200)) } catch { dropClient(client) }
     }
 
     /// `code` says what kind of refusal it is, so a client can pick its exit status:
     /// `usage`, `busy` (retry later), `unavailable` (no module), `denied`, `refused` (bad data), `failed`.
     func replyError(_ client: UnixConnection, _ message: String, code: String = "usage") {
-        reply(client, [("ok", "false"), ("error", JSONText.string(message)), ("code", JSONText.string(code))])
+        reply(client, ["ok": false, "error": .string(message), "code": .string(code)])
+    }
+
+    /// The policy's refusal as a reply.
+    func replyDenied(_ client: UnixConnection, _ reason: DenyReason) {
+        reply(client, ["ok": false, "result": "denied", "reason": .string(reason.description)])
     }
 
     func handleCommand(_ line: String, from client: UnixConnection) {
-        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-        guard let verb = words.first?.lowercased() else { return replyError(client, "empty command; " + Self.controlUsage) }
-        let arguments = Array(words.dropFirst())
-        switch verb {
-        case "status":
-            reply(client, statusPairs())
-        case "scan":
+        let request: ControlRequest
+        do { request = try ControlRequest(line: line) } catch { return replyError(client, error.description) }
+        switch request {
+        case .status:
+            reply(client, statusReply())
+        case .scan:
             guard moduleConnected else { return replyError(client, "the fingerprint module is not connected; check the wiring and the log", code: "unavailable") }
             guard !moduleBusy else { return replyError(client, "a scan or an admin command is already running; retry when it has finished", code: "busy") }
             requestScan(edge: Monotonic.nanoseconds())
-            reply(client, [("ok", "true"), ("result", JSONText.string("scanning"))])
-        case "pin":
-            guard (1...2).contains(arguments.count) else { return replyError(client, "usage: pin [USER] PIN") }
-            checkPin(user: arguments.count == 2 ? arguments[0] : nil, pin: arguments.last!, action: .unlock, client: client)
-        case "clear" where arguments.isEmpty:
+            reply(client, ["ok": true, "result": "scanning"])
+        case let .pin(user, pin):
+            checkPin(user: user, pin: pin, action: .unlock, client: client)
+        case let .unlock(admin, pin):
+            checkPin(user: admin, pin: pin, action: .adminUnlock, client: client)
+        case let .clear(admin, pin):
+            checkPin(user: admin, pin: pin, action: .adminClear, client: client)
+        case .clearAsRoot:
             clearAsTrustedPeer(client)
-        case "unlock", "clear":
-            guard arguments.count == 2 else {
-                return replyError(client, verb == "clear" ? "usage: clear ADMIN PIN, or `clear` alone as root on this machine" : "usage: unlock ADMIN PIN")
-            }
-            checkPin(user: arguments[0], pin: arguments[1], action: verb == "unlock" ? .adminUnlock : .adminClear, client: client)
-        case "list":
-            reply(client, listPairs())
-        case "enroll", "delete":
-            let request: AdminRequest
-            do throws(ControlUsageError) {
-                if verb == "enroll" {
-                    request = .enroll(try EnrollRequest(controlArguments: arguments))
-                } else {
-                    guard (1...2).contains(arguments.count) else { throw ControlUsageError("usage: delete NAME [LABEL]") }
-                    request = .delete(user: arguments[0], label: arguments.count == 2 ? arguments[1] : nil)
-                }
-            } catch { return replyError(client, error.description) }
-            guard moduleConnected else { return replyError(client, "the fingerprint module is not connected; retry when it is", code: "unavailable") }
-            guard !adminInFlight else { return replyError(client, "the module is busy with another admin command; retry in a moment", code: "busy") }
-            let id = nextRequestID
-            nextRequestID += 1
-            pendingReplies[id] = client
-            adminInFlight = true
-            worker.submit(.admin(requestID: id, request))
-        default:
-            replyError(client, "unknown command '\(verb)'; " + Self.controlUsage)
+        case .list:
+            reply(client, listReply())
+        case .enroll(let enroll):
+            submitAdmin(.enroll(enroll), client: client)
+        case let .delete(user, label):
+            submitAdmin(.delete(user: user, label: label), client: client)
         }
     }
 
-    /// Users and their fingers from the store (no module command needed).
-    func listPairs() -> [(String, String)] {
+    /// Enroll and delete run on the worker, which owns the module; they may queue behind a scan.
+    func submitAdmin(_ request: AdminRequest, client: UnixConnection) {
+        guard moduleConnected else { return replyError(client, "the fingerprint module is not connected; retry when it is", code: "unavailable") }
+        guard !adminInFlight else { return replyError(client, "the module is busy with another admin command; retry in a moment", code: "busy") }
+        let id = nextRequestID
+        nextRequestID += 1
+        pendingReplies[id] = client
+        adminInFlight = true
+        worker.submit(.admin(requestID: id, request))
+    }
+
+    /// Users and their fingers from the store (no module command needed). Names stay strings
+    /// whatever they spell ("true", "null").
+    func listReply() -> [String: JSONValue] {
         do {
-            let users = try store.users().map { user -> String in
-                let fingers = try store.fingers(of: user.name).map {
-                    JSONText.object([("label", JSONText.string($0.label)), ("slot", String($0.slot)),
-                                     ("duress", $0.isDuress ? "true" : "false")])
+            let users = try store.users().map { user -> JSONValue in
+                let fingers = try store.fingers(of: user.name).map { finger -> JSONValue in
+                    ["label": .string(finger.label), "slot": JSONValue(finger.slot), "duress": .bool(finger.isDuress)]
                 }
-                return JSONText.object([("name", JSONText.string(user.name)), ("displayName", JSONText.string(user.displayName)),
-                                        ("role", JSONText.string(user.role.rawValue)),
-                                        ("fingerprintUnlock", user.fingerprintUnlock ? "true" : "false"),
-                                        ("hasPIN", user.hasPIN ? "true" : "false"), ("fingers", "[" + fingers.joined(separator: ",") + "]")])
+                return ["name": .string(user.name), "displayName": .string(user.displayName), "role": .string(user.role.rawValue),
+                        "fingerprintUnlock": .bool(user.fingerprintUnlock), "hasPIN": .bool(user.hasPIN), "fingers": .array(fingers)]
             }
-            return [("ok", "true"), ("users", "[" + users.joined(separator: ",") + "]")]
+            return ["ok": true, "users": .array(users)]
         } catch {
-            return [("ok", "false"), ("error", JSONText.string("store: \(error)"))]
+            return ["ok": false, "error": .string("store: \(error)"), "code": "failed"]
         }
     }
 
-    func statusPairs() -> [(String, String)] {
+    func statusReply() -> [String: JSONValue] {
         let status = state.status(at: clock.now(), config: policy.config)
-        let lockout: String
-        var pairs: [(String, String)] = [("ok", "true")]
+        var reply: [String: JSONValue] = ["ok": true]
         switch status.fingerprintLockout {
-        case .none: lockout = "none"
+        case .none: reply["fingerprintLockout"] = "none"
         case .timed(let remaining):
-            lockout = "timed"
-            pairs.append(("lockoutRemainingSeconds", JSONText.number(remaining.rounded(.up))))
-        case .permanent: lockout = "permanent"
+            reply["fingerprintLockout"] = "timed"
+            reply["lockoutRemainingSeconds"] = .double(remaining.rounded(.up))
+        case .permanent: reply["fingerprintLockout"] = "permanent"
         }
-        pairs += [
-            ("locked", status.isUnlocked ? "false" : "true"),
-            ("relay", relayOn ? "true" : "false"),
-            ("door", JSONText.string(status.doorOpen.map { $0 ? "open" : "closed" } ?? "unknown")),
-            ("module", JSONText.string(moduleConnected ? "connected" : "disconnected")),
-            ("scanInFlight", moduleBusy ? "true" : "false"),
-            ("fingerprintLockout", JSONText.string(lockout)),
-            ("failures", String(status.consecutiveFingerprintFailures)),
-            ("pinFailures", String(status.consecutivePinFailures)),
-            ("pinRequired", "[" + status.pinRequired.map { JSONText.string($0.rawValue) }.joined(separator: ",") + "]"),
-            ("pinOnly", status.pinOnly.map { JSONText.string($0.description) } ?? "null"),
-            ("tamper", status.tamperSwitchActive ? "true" : "false"),
-            ("events", String(front.shared.withLock { $0.eventCount })),
-            ("pid", String(getpid())),
-            ("port", options.modulePort.map(JSONText.string) ?? "null"),
-            ("store", JSONText.string(options.storePath ?? store.databasePath)),
-        ]
-        return pairs
+        reply["locked"] = .bool(!status.isUnlocked)
+        reply["relay"] = .bool(relayOn)
+        reply["door"] = .string(status.doorOpen.map { $0 ? "open" : "closed" } ?? "unknown")
+        reply["module"] = .string(moduleConnected ? "connected" : "disconnected")
+        reply["scanInFlight"] = .bool(moduleBusy)
+        reply["failures"] = JSONValue(status.consecutiveFingerprintFailures)
+        reply["pinFailures"] = JSONValue(status.consecutivePinFailures)
+        reply["pinRequired"] = .array(status.pinRequired.map { .string($0.rawValue) })
+        reply["pinOnly"] = JSONValue(status.pinOnly?.description)
+        reply["tamper"] = .bool(status.tamperSwitchActive)
+        reply["events"] = JSONValue(front.shared.withLock { $0.eventCount })
+        reply["pid"] = JSONValue(getpid())
+        reply["port"] = JSONValue(options.modulePort)
+        reply["store"] = .string(options.storePath ?? store.databasePath)
+        return reply
     }
 
     /// `clear` without a PIN: for root on this machine only, so an admin locked out of PIN
@@ -159,14 +150,14 @@ extension LockRuntime {
             return replyError(client, "clear without a PIN is only for root on this machine (you are uid \(peer.uid)); use clear ADMIN PIN, or an admin finger", code: "denied")
         }
         decide(.adminClear)
-        reply(client, [("ok", "true"), ("result", JSONText.string("cleared"))])
+        reply(client, ["ok": true, "result": "cleared"])
     }
 
     /// Asks the policy first (a PIN lockout refuses before any check, so it is no oracle), then
     /// verifies off the loop (memory-hard hash); `finishPinCheck` decides on the loop.
     func checkPin(user: String?, pin: String, action: PinPurpose, client: UnixConnection) {
         if let refusal = decide(.pinOffered(user: user, purpose: action)).denial {
-            return reply(client, [("ok", "false"), ("result", JSONText.string("denied")), ("reason", JSONText.string(refusal.description))])
+            return replyDenied(client, refusal)
         }
         let id = nextRequestID
         guard pinChecker.submit(.init(requestID: id, action: action, user: user, pin: pin)) else {
@@ -187,11 +178,13 @@ extension LockRuntime {
         let effects = decide(.pinEntered(user: check.user, correct: check.correct, isAdmin: check.isAdmin, purpose: check.action))
         guard let client else { return }
         if let denial = effects.denial {
-            reply(client, [("ok", "false"), ("result", JSONText.string("denied")), ("reason", JSONText.string(denial.description))])
+            replyDenied(client, denial)
         } else if effects.contains(where: { if case .unlock = $0 { true } else { false } }) {
-            reply(client, [("ok", "true"), ("result", JSONText.string("unlocked"))] + (check.user.map { [("user", JSONText.string($0))] } ?? []))
+            var unlocked: [String: JSONValue] = ["ok": true, "result": "unlocked"]
+            if let user = check.user { unlocked["user"] = .string(user) }
+            reply(client, unlocked)
         } else {
-            reply(client, [("ok", "true"), ("result", JSONText.string(check.action == .adminClear ? "cleared" : "accepted"))])
+            reply(client, ["ok": true, "result": .string(check.action == .adminClear ? "cleared" : "accepted")])
         }
     }
 }

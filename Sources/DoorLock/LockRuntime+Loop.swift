@@ -248,15 +248,15 @@ extension LockRuntime {
             touchArmed = true
         case .tamper(let reason):
             decide(.moduleTamper(reason))
-        case let .adminDone(id, reply, changed):
+        case let .adminDone(id, answer, changed):
             adminInFlight = false
             if let client = pendingReplies.removeValue(forKey: id) {
-                do { try client.send(line: reply, deadline: .now + .milliseconds(200)) } catch { dropClient(client) }
+                reply(client, answer)
             }
             if changed { refreshEnrolledSet() }
         case let .adminProgress(id, line):
             if let client = pendingReplies[id] {
-                do { try client.send(line: line, deadline: .now + .milliseconds(200)) } catch { dropClient(client) }
+                reply(client, line)
             }
         }
     }

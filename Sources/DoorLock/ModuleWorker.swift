@@ -3,6 +3,7 @@ import Administration
 import FingerprintModule
 import FingerprintProtocol
 import Foundation
+import JSONValue
 import Posix
 import SerialPort
 import TemplateStore
@@ -19,10 +20,10 @@ public enum WorkerReport: Sendable, Equatable {
     case lifted
     /// The module is not the paired one.
     case tamper(ModuleTamperReason)
-    /// An admin command finished: its JSON reply (pairs already rendered) and whether fingers changed.
-    case adminDone(requestID: Int, reply: String, enrolledSetChanged: Bool)
-    /// A step of an admin command still running (enroll's "Place your finger (1/2)"): a JSON line.
-    case adminProgress(requestID: Int, line: String)
+    /// An admin command finished: its reply and whether fingers changed.
+    case adminDone(requestID: Int, reply: [String: JSONValue], enrolledSetChanged: Bool)
+    /// A step of an admin command still running (enroll's "Place your finger (1/2)").
+    case adminProgress(requestID: Int, line: [String: JSONValue])
 }
 
 /// A control-socket admin command the worker runs with the module it owns.

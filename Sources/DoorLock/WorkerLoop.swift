@@ -3,6 +3,7 @@ import Administration
 import FingerprintModule
 import FingerprintProtocol
 import Foundation
+import JSONValue
 import Posix
 import SerialPort
 import TemplateStore
@@ -126,26 +127,21 @@ struct WorkerLoop {
                 let result = try administrator.enroll(user: request.user, displayName: request.displayName, label: request.label,
                                                       captures: request.captures, admin: request.admin,
                                                       duress: request.duress) { [worker] step in
-                    worker.report(.adminProgress(requestID: id, line: JSONText.object([
-                        ("progress", JSONText.string(step.description)), ("status", JSONText.string(step.status)),
-                    ])))
+                    worker.report(.adminProgress(requestID: id, line: ["progress": .string(step.description), "status": .string(step.status)]))
                 }
-                worker.report(.adminDone(requestID: id, reply: JSONText.object([
-                    ("ok", "true"), ("result", JSONText.string("enrolled")), ("user", JSONText.string(result.user)),
-                    ("label", JSONText.string(result.label)), ("slot", String(result.slot)),
-                    ("captures", String(result.captures)), ("retries", String(result.retries)),
-                    ("newUser", result.newUser ? "true" : "false"), ("duress", request.duress ? "true" : "false"),
-                ]), enrolledSetChanged: true))
+                worker.report(.adminDone(requestID: id, reply: [
+                    "ok": true, "result": "enrolled", "user": .string(result.user), "label": .string(result.label),
+                    "slot": JSONValue(result.slot), "captures": JSONValue(result.captures), "retries": JSONValue(result.retries),
+                    "newUser": .bool(result.newUser), "duress": .bool(request.duress),
+                ], enrolledSetChanged: true))
             case let .delete(user, label):
                 let result = try administrator.delete(user: user, label: label)
-                worker.report(.adminDone(requestID: id, reply: JSONText.object([
-                    ("ok", "true"), ("result", JSONText.string("deleted")), ("user", JSONText.string(result.user)),
-                    ("slots", "[" + result.fingers.map { String($0.slot) }.joined(separator: ",") + "]"),
-                    ("fingers", "[" + result.fingers.map {
-                        JSONText.object([("label", JSONText.string($0.label)), ("slot", String($0.slot))])
-                    }.joined(separator: ",") + "]"),
-                    ("userRemoved", result.userRemoved ? "true" : "false"),
-                ]), enrolledSetChanged: true))
+                worker.report(.adminDone(requestID: id, reply: [
+                    "ok": true, "result": "deleted", "user": .string(result.user),
+                    "slots": .array(result.fingers.map { JSONValue($0.slot) }),
+                    "fingers": .array(result.fingers.map { ["label": .string($0.label), "slot": JSONValue($0.slot)] }),
+                    "userRemoved": .bool(result.userRemoved),
+                ], enrolledSetChanged: true))
             }
         } catch let error as ModuleError where error.isTransportFailure {
             worker.report(.adminDone(requestID: id, reply: AdminReply.error(error.description, code: "unavailable"), enrolledSetChanged: false))
@@ -214,8 +210,8 @@ struct WorkerFailure: Error, CustomStringConvertible {
 }
 
 enum AdminReply {
-    static func error(_ message: String, code: String = "failed") -> String {
-        JSONText.object([("ok", "false"), ("error", JSONText.string(message)), ("code", JSONText.string(code))])
+    static func error(_ message: String, code: String = "failed") -> [String: JSONValue] {
+        ["ok": false, "error": .string(message), "code": .string(code)]
     }
 
     /// The reply's `code` for an admin command's failure (see `LockService.replyError`).

@@ -74,7 +74,7 @@ final class ServiceControl {
         let wantedStore = parsed.string("store")
         let wantedPort = parsed.string("port")
         guard wantedStore != nil || wantedPort != nil else { return true }
-        let status = try send("status")
+        let status = try send(.status)
         let store = status["store"] as? String
         let port = status["port"] as? String
         let pid = (status["pid"] as? Int).map { "pid \($0), " } ?? ""
@@ -112,8 +112,9 @@ final class ServiceControl {
 
     /// Sends one command; progress lines (`{"progress":…}`) go to `progress`, and the final
     /// reply (the line with `ok`) is returned. `lineTimeout` bounds the wait for each line.
-    func send(_ line: String, lineTimeout: Duration = .seconds(30),
+    func send(_ request: ControlRequest, lineTimeout: Duration = .seconds(30),
               progress: (String) -> Void = { _ in }) throws -> [String: Any] {
+        let line = request.line
         try talk { () throws(Errno) in try connection.send(line: line, deadline: .now + .seconds(5)) }
         while true {
             guard let text = try talk({ () throws(Errno) in try connection.readLine(deadline: .now + lineTimeout) }) else {

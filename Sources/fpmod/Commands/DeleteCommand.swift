@@ -8,7 +8,7 @@ enum DeleteCommand {
         let name = try invocation.parsed.require("name")
         let label = invocation.parsed.string("finger")
         if let service = try ServiceControl.connectIfRunning(invocation) {
-            let reply = try service.send("delete \(name)" + (label.map { " " + $0 } ?? ""))
+            let reply = try service.send(.delete(user: name, label: label))
             try ServiceControl.check(reply)
             let fingers = (reply["fingers"] as? [[String: Any]] ?? []).map {
                 RemovedFinger(label: $0["label"] as? String ?? "?", slot: $0["slot"] as? Int ?? -1)
