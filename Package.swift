@@ -35,11 +35,11 @@ let package = Package(
         .target(name: "GPIO", dependencies: ["CGPIOD", "Posix"]),
         .target(name: "FingerprintModule", dependencies: ["FingerprintProtocol", "Transport", "SerialPort", "Posix"]),
         .target(name: "ModuleSimulator", dependencies: ["FingerprintProtocol", "SerialPort", "Posix"]),
-        .target(name: "TemplateStore", dependencies: ["CSQLite", "CSodium"]),
+        .target(name: "TemplateStore", dependencies: ["CSQLite", "CSodium", "Posix"]),
         // Admin operations that keep the store and the module in step: enroll, delete, sync,
         // backup/restore, pair, reconcile. Used by the CLI and by the service's control socket.
         .target(name: "Administration", dependencies: [
-            "FingerprintProtocol", "FingerprintModule", "TemplateStore",
+            "FingerprintProtocol", "FingerprintModule", "TemplateStore", "Posix",
         ]),
         .target(name: "DoorLock", dependencies: [
             "FingerprintProtocol", "FingerprintModule", "ModuleSimulator", "SerialPort", "Posix",
