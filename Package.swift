@@ -32,15 +32,17 @@ let package = Package(
         // I/O layers.
         // Posix: thin typed wrappers over file descriptors, poll, sockets, signals, clocks.
         .target(name: "Posix", dependencies: ["CShims"]),
-        .target(name: "SerialPort", dependencies: ["Posix", "CShims"]),
+        // The byte stream the driver talks to, apart from any device (termios, spidev, memory).
+        .target(name: "Transport"),
+        .target(name: "SerialPort", dependencies: ["Posix", "CShims", "Transport"]),
         .target(name: "GPIO", dependencies: ["CLibgpiod", "Posix"]),
-        .target(name: "FingerprintModule", dependencies: ["FingerprintProtocol", "SerialPort", "Posix"]),
+        .target(name: "FingerprintModule", dependencies: ["FingerprintProtocol", "Transport", "SerialPort", "Posix"]),
         .target(name: "ModuleSimulator", dependencies: ["FingerprintProtocol", "SerialPort", "Posix"]),
-        .target(name: "TemplateStore", dependencies: ["CSQLite", "CSodium"]),
+        .target(name: "TemplateStore", dependencies: ["CSQLite", "CSodium", "Posix"]),
         // Admin operations that keep the store and the module in step: enroll, delete, sync,
         // backup/restore, pair, reconcile. Used by the CLI and by the service's control socket.
         .target(name: "Administration", dependencies: [
-            "FingerprintProtocol", "FingerprintModule", "TemplateStore",
+            "FingerprintProtocol", "FingerprintModule", "TemplateStore", "Posix",
         ]),
         .target(name: "DoorLock", dependencies: [
             "FingerprintProtocol", "FingerprintModule", "ModuleSimulator", "SerialPort", "Posix",
@@ -56,7 +58,7 @@ let package = Package(
         .testTarget(name: "AccessPolicyTests", dependencies: ["AccessPolicy"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix"]),
-        .testTarget(name: "SerialPortTests", dependencies: ["SerialPort", "Posix"]),
+        .testTarget(name: "SerialPortTests", dependencies: ["SerialPort", "Transport", "Posix"]),
         .testTarget(name: "GPIOTests", dependencies: ["GPIO"]),
         .testTarget(name: "FingerprintModuleTests", dependencies: ["FingerprintModule", "ModuleSimulator", "SerialPort", "FingerprintProtocol"]),
         .testTarget(name: "ModuleSimulatorTests", dependencies: ["ModuleSimulator", "SerialPort", "FingerprintProtocol"]),

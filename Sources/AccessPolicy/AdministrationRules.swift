@@ -55,9 +55,9 @@ extension Step {
         return age >= 0 && age <= config.verificationValiditySeconds
     }
 
-    /// The control socket's admin clear: both lockouts and PIN-only mode. "PIN required"
-    /// reasons stay: they ask for a PIN at the door, which a socket command is not.
-    mutating func handleAdminClear() {
+    /// The admin clear: both lockouts and PIN-only mode. "PIN required" reasons stay: they
+    /// ask for a PIN at the door, which a socket command is not.
+    mutating func handleAdminClear(by who: String) {
         clearFingerprintLockout(cause: "admin")
         let pinCounter = state.pinFailures
         state.pinFailures.reset()
@@ -67,6 +67,19 @@ extension Step {
         clearPinOnly(by: "admin clear", user: nil)
         emit(.led(state.pinOnly == nil ? .idle : .lockout))
         event("admin-clear")
-        audit("admin-clear", "lockouts cleared by an admin")
+        audit("admin-clear", "lockouts cleared by \(who)")
+    }
+
+    /// Fail closed: an unknown saved state may have held a lockout, so ask for a PIN.
+    mutating func handleSavedStateUnreadable(_ problem: String) {
+        state.pinRequired.insert(.savedStateUnreadable)
+        endGrace()
+        event("pin-required", ["reason": PinRequiredReason.savedStateUnreadable.rawValue])
+        audit("policy-state-unreadable", "saved lock state unreadable (\(problem)); started with a PIN required")
+    }
+
+    /// A store failure between the module's match and the user: refused, and said so.
+    mutating func handleMatchUnresolved(slot: Int, problem: String) {
+        deny(.storeFailed("slot \(slot): \(problem)"))
     }
 }

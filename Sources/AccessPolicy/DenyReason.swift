@@ -7,6 +7,14 @@ public enum DenyReason: Codable, Equatable, Sendable, CustomStringConvertible {
     case permanentlyLockedOut
     case pinRequired(PinRequiredReason)
     case wrongPin
+    /// This wrong PIN started a timed PIN lockout of `seconds`.
+    case wrongPinLockoutStarted(seconds: Double)
+    /// This wrong PIN disabled PIN entry until an admin clears it.
+    case wrongPinPermanentLockoutStarted
+    /// A correct PIN, but an admin purpose needs an admin's PIN; counted as a wrong PIN.
+    case notAnAdmin
+    /// The store failed while the runtime mapped a match to a user.
+    case storeFailed(String)
     case pinLockedOut(remaining: Double)
     /// PIN entry is disabled after too many wrong PINs until an admin clears it.
     case pinPermanentlyLockedOut
@@ -30,10 +38,18 @@ public enum DenyReason: Codable, Equatable, Sendable, CustomStringConvertible {
             "PIN required (\(reason.description)); enter the PIN once, then fingerprints work again"
         case .wrongPin:
             "wrong PIN; try again"
+        case .wrongPinLockoutStarted(let seconds):
+            "wrong PIN; too many wrong PINs, so PIN entry is now locked for \(Self.seconds(seconds)) s"
+        case .wrongPinPermanentLockoutStarted:
+            "wrong PIN; too many wrong PINs, so PIN entry is now disabled until an admin clears it (an admin finger, or `clear` as root on this machine)"
+        case .notAnAdmin:
+            "that is not an admin's PIN; admin commands need an admin's name and PIN (counted as a wrong PIN)"
+        case .storeFailed(let problem):
+            "the template store failed while looking up the finger (\(problem)); refused; check the store and the log"
         case .pinLockedOut(let remaining):
             "PIN entry locked after repeated wrong PINs; try again in \(Self.seconds(remaining)) s"
         case .pinPermanentlyLockedOut:
-            "PIN entry disabled after too many wrong PINs; an admin must clear it (fpmod admin clear)"
+            "PIN entry disabled after too many wrong PINs; an admin must clear it (an admin finger, or `clear` as root on this machine)"
         case .fingerprintDisabledForUser:
             "fingerprint unlock is switched off for this user; enter the PIN or ask an admin to enable it"
         case .fingerprintDisabledGlobally:
@@ -59,12 +75,14 @@ public enum PinRequiredReason: String, Codable, Sendable, CaseIterable, CustomSt
     case enrolledSetChanged
     case restart
     case noPinForTooLong
+    case savedStateUnreadable
 
     public var description: String {
         switch self {
         case .enrolledSetChanged: "the enrolled fingers changed"
         case .restart: "the service restarted"
         case .noPinForTooLong: "the PIN was not used for too long"
+        case .savedStateUnreadable: "the saved lock state was unreadable, so any lockout it held is unknown"
         }
     }
 }

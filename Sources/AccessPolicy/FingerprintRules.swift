@@ -24,9 +24,10 @@ extension Step {
     /// The reason reported when a finger is refused for want of a PIN.
     var pinRequirement: PinRequiredReason? { pinRequirements.first }
 
-    /// A match unlocks unless blocked. An admin's finger gets no extra power here: it does
-    /// not clear a lockout or PIN-only mode, because the finger is the very credential under
-    /// attack (Android: only the device credential clears a permanent lockout). A duress
+    /// A match unlocks unless blocked. An admin's finger does not clear a fingerprint lockout
+    /// or PIN-only mode, because the finger is the very credential under attack (Android: only
+    /// the device credential clears a permanent lockout); it does end a PIN lockout, so an
+    /// admin locked out of PIN entry can get in again. A duress
     /// finger raises the silent alarm even when refused — its owner is under coercion either way.
     mutating func handleMatch(_ match: FingerMatch) {
         if match.isDuress {
@@ -40,6 +41,7 @@ extension Step {
             deny(.fingerprintDisabledForUser, user: match.user)
             return
         }
+        if match.isAdmin { clearPinLockout(byAdminFinger: match.user) }
         if let reason = pinRequirement {
             deny(.pinRequired(reason), user: match.user)
             return

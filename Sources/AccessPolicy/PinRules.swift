@@ -1,18 +1,31 @@
 extension Step {
-    /// PIN entry, rate-limited like fingerprints with its own counter. A correct PIN unlocks,
-    /// clears fingerprint lockouts and every "PIN required" reason; an admin's correct PIN
-    /// also ends PIN-only mode (unless the tamper switch is still open).
-    mutating func handlePin(user: String?, correct: Bool, isAdmin: Bool) {
-        if state.pinFailures.permanent {
-            deny(.pinPermanentlyLockedOut, user: user)
-            return
-        }
-        if let remaining = state.pinFailures.remaining(at: clock) {
-            deny(.pinLockedOut(remaining: remaining), user: user)
+    /// Why no PIN may be checked right now (nil: go ahead). The one gate for every verb that
+    /// checks a PIN: `.pinOffered` asks it before the runtime checks, `.pinEntered` again after.
+    var pinEntryRefusal: DenyReason? {
+        if state.pinFailures.permanent { return .pinPermanentlyLockedOut }
+        if let remaining = state.pinFailures.remaining(at: clock) { return .pinLockedOut(remaining: remaining) }
+        return nil
+    }
+
+    /// PIN entry, rate-limited like fingerprints with its own counter, for every purpose alike.
+    /// A correct PIN unlocks, clears fingerprint lockouts and every "PIN required" reason; an
+    /// admin's correct PIN also ends PIN-only mode (unless the tamper switch is still open).
+    /// A correct PIN of a non-admin for an admin purpose counts as a wrong one.
+    mutating func handlePin(user: String?, correct: Bool, isAdmin: Bool, purpose: PinPurpose) {
+        if let refusal = pinEntryRefusal {
+            deny(refusal, user: user)
             return
         }
         guard correct else {
-            handleWrongPin(user: user)
+            handleWrongPin(user: user, notAdmin: false)
+            return
+        }
+        if purpose.needsAdmin && !isAdmin {
+            handleWrongPin(user: user, notAdmin: true)
+            return
+        }
+        if purpose == .adminClear {
+            handleAdminClear(by: "admin \(user ?? "PIN")")
             return
         }
         state.pinFailures.reset()
@@ -27,9 +40,14 @@ extension Step {
         unlock(.pin, user: user)
     }
 
-    private mutating func handleWrongPin(user: String?) {
+    /// Counts the failure first, so the refusal can say when this very PIN started a lockout.
+    private mutating func handleWrongPin(user: String?, notAdmin: Bool) {
         let outcome = state.pinFailures.recordFailure(at: clock, thresholds: config.pinLockout)
-        deny(.wrongPin, user: user)
+        switch outcome {
+        case .counted: deny(notAdmin ? .notAnAdmin : .wrongPin, user: user)
+        case .timedLockout(let seconds): deny(.wrongPinLockoutStarted(seconds: seconds), user: user)
+        case .permanentLockout: deny(.wrongPinPermanentLockoutStarted, user: user)
+        }
         let failures = String(state.pinFailures.consecutive)
         switch outcome {
         case .counted:
@@ -45,6 +63,17 @@ extension Step {
             event("pin-lockout-permanent", ["failures": failures])
             audit("pin-lockout-permanent", "\(failures) consecutive wrong PINs; PIN entry disabled until an admin clears it")
         }
+    }
+
+    /// An admin's finger (one that may unlock) proves an admin is at the door: it ends a PIN
+    /// lockout, so an admin locked out of PIN entry is not stuck. It never ends a fingerprint
+    /// lockout or PIN-only mode (see `handleMatch`).
+    mutating func clearPinLockout(byAdminFinger user: String) {
+        let counter = state.pinFailures
+        guard counter.permanent || counter.remaining(at: clock) != nil else { return }
+        state.pinFailures.reset()
+        event("lockout-cleared", ["credential": "pin"])
+        audit("lockout-cleared", user: user, "PIN lockout cleared by an admin finger")
     }
 
     /// Resets the fingerprint counter, reporting it when a lockout actually ended.

@@ -14,13 +14,25 @@ public enum PolicyEvent: Codable, Equatable, Sendable {
     /// A capture too poor to match (or the finger was misplaced): not a false trial.
     case captureRejected(CaptureProblem)
 
+    /// Someone offers a PIN for `purpose`. Send it BEFORE checking the PIN: while PIN entry is
+    /// locked out it is refused here (a `.deny` effect) and the runtime must not check the PIN
+    /// at all, so a lockout is never a PIN oracle. No effects otherwise.
+    case pinOffered(user: String?, purpose: PinPurpose = .unlock)
     /// A PIN was entered and checked by the runtime against the store's hashes.
     /// `user` is the owner of the PIN when known; `isAdmin` when it is an admin's PIN.
-    case pinEntered(user: String?, correct: Bool, isAdmin: Bool = false)
+    /// Every verb that checks a PIN ends here, so every wrong PIN is counted the same way.
+    case pinEntered(user: String?, correct: Bool, isAdmin: Bool = false, purpose: PinPurpose = .unlock)
     /// Unlock without a new capture (e.g. a button on the kiosk); only honoured in the grace window.
     case unlockRequested
-    /// An admin cleared lockouts and PIN-only mode through the control socket.
+    /// Lockouts and PIN-only mode cleared by someone already trusted without a PIN: root on the
+    /// machine itself (the control socket checks the peer's uid). A socket `clear ADMIN PIN`
+    /// is `.pinEntered(purpose: .adminClear)` instead, so it is rate-limited like any PIN.
     case adminClear
+    /// The saved policy state could not be read (corrupt or the store failed): whatever
+    /// lockout it held is unknown, so a PIN is required before fingerprints work again.
+    case savedStateUnreadable(String)
+    /// A match could not be mapped to a user because the store failed: neither a match nor tamper.
+    case matchUnresolved(slot: Int, problem: String)
 
     /// The store's digest of the enrolled set, at start and after every change.
     case enrolledSetChanged(digest: String)
@@ -43,6 +55,18 @@ public enum PolicyEvent: Codable, Equatable, Sendable {
     case moduleTamper(ModuleTamperReason)
     case moduleDisconnected
     case moduleReconnected
+}
+
+/// What a PIN is offered for; the admin purposes need an admin's PIN.
+public enum PinPurpose: String, Codable, Sendable {
+    /// `pin [USER] PIN`: open the door.
+    case unlock
+    /// `unlock ADMIN PIN`: open the door as an admin (also ends PIN-only mode).
+    case adminUnlock
+    /// `clear ADMIN PIN`: end lockouts and PIN-only mode without opening.
+    case adminClear
+
+    var needsAdmin: Bool { self != .unlock }
 }
 
 /// Why a capture could not be matched; never counted as a failure (Android CDD 7.3.10).

@@ -40,9 +40,14 @@ struct Step {
                                     isDuress: isDuress, userEnabled: enabled))
         case .fingerNotMatched: handleNoMatch()
         case .captureRejected(let problem): handleCaptureRejected(problem)
-        case let .pinEntered(user, correct, isAdmin): handlePin(user: user, correct: correct, isAdmin: isAdmin)
+        case let .pinOffered(user, _):
+            if let refusal = pinEntryRefusal { deny(refusal, user: user) }
+        case let .pinEntered(user, correct, isAdmin, purpose):
+            handlePin(user: user, correct: correct, isAdmin: isAdmin, purpose: purpose)
         case .unlockRequested: handleUnlockRequested()
-        case .adminClear: handleAdminClear()
+        case .adminClear: handleAdminClear(by: "root on this machine")
+        case .savedStateUnreadable(let problem): handleSavedStateUnreadable(problem)
+        case let .matchUnresolved(slot, problem): handleMatchUnresolved(slot: slot, problem: problem)
         case .enrolledSetChanged(let digest): handleEnrolledSet(digest)
         case let .requestToggleFingerprintUnlock(user, enable, verifiedBy):
             handleToggle(user: user, enable: enable, verifiedBy: verifiedBy)

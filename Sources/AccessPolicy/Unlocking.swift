@@ -39,7 +39,8 @@ extension Step {
 
     private func isLockout(_ reason: DenyReason) -> Bool {
         switch reason {
-        case .lockedOut, .permanentlyLockedOut, .pinLockedOut, .pinPermanentlyLockedOut: true
+        case .lockedOut, .permanentlyLockedOut, .pinLockedOut, .pinPermanentlyLockedOut,
+             .wrongPinLockoutStarted, .wrongPinPermanentLockoutStarted: true
         default: false
         }
     }

@@ -37,6 +37,8 @@ public enum AdministrationError: Error, Equatable, CustomStringConvertible, Send
     case verificationFailed(slot: Int, detail: String)
     /// The module stopped answering in the middle of a change; the next command repairs it.
     case interrupted(operation: String, underlying: String)
+    /// The caller gave up (its client went away, or the service is stopping) while waiting for a finger.
+    case cancelled
 
     public var description: String {
         switch self {
@@ -80,6 +82,8 @@ public enum AdministrationError: Error, Equatable, CustomStringConvertible, Send
             return "the store holds \(users) user(s) that the restore would replace; confirm with --yes (make a backup first)"
         case .verificationFailed(let slot, let detail):
             return "slot \(slot) did not read back as written (\(detail)); the module may be faulty. Run `fpmod sync` to write it again"
+        case .cancelled:
+            return "cancelled while waiting for a finger (the client went away or the service is stopping); nothing was changed by the unfinished step. Start again"
         case .interrupted(let operation, let underlying):
             return "the module stopped answering during \(operation) (\(underlying)); the store recorded the operation, and the next fpmod command finishes or rolls it back. Check the module and run `fpmod sync`"
         }

@@ -17,6 +17,14 @@ public final class Administrator {
     public let store: TemplateStore
     /// How long to wait for each touch of the sensor.
     public var fingerTimeout: Duration = .seconds(15)
+    /// The shortest time between two GenImg polls while waiting for a finger to come or go.
+    /// A real module takes tens of milliseconds per GenImg anyway; one that answers at once
+    /// (the instant simulator, a module without a sensor) would otherwise be polled
+    /// thousands of times a second by a thread at full CPU.
+    public var fingerPollInterval: Duration = .milliseconds(50)
+    /// Asked between polls: true ends the wait with `AdministrationError.cancelled` (the
+    /// service sets it when the client is gone or the service stops).
+    public var isCancelled: () -> Bool = { false }
     /// A test hook called at named points of crash-sensitive sequences (e.g.
     /// "enroll.after-module-write"); the CLI kills the process there when FPMOD_FAILPOINT names it.
     public var failpoint: (String) throws -> Void = { _ in }

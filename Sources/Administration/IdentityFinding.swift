@@ -41,7 +41,7 @@ public enum IdentityFinding: Equatable, Sendable, CustomStringConvertible {
         case .verified: return "the module is the paired one"
         case .pairingCompleted: return "an interrupted pairing was completed"
         case .reset:
-            return "tamper: the module answers at the factory address and password although the store is paired: it was reset or replaced. If you replaced it on purpose, run `fpmod pair --force`, then `fpmod sync`"
+            return "tamper: a module answers at the factory address, not at the paired one: this is not the module paired with this store (replaced, reset or foreign). If you replaced it on purpose, pair it again with `fpmod pair --force`, then `fpmod restore BACKUP` or `fpmod sync`"
         case .swapped(let detail):
             return "tamper: the module answers with the paired password but is not the paired module (\(detail)). If you replaced it on purpose, run `fpmod pair --force`, then `fpmod sync`"
         case .foreign(let unknown, let missing):

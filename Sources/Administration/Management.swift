@@ -1,6 +1,7 @@
 import Glibc
 import FingerprintModule
 import Foundation
+import Posix
 import TemplateStore
 
 /// What a delete removed.
@@ -131,13 +132,8 @@ public enum StoreAdministration {
     public static func backup(_ store: TemplateStore, to path: String, passphrase: String) throws -> (users: Int, fingers: Int) {
         let contents = try store.backupContents()
         let bytes = try BackupFile.seal(contents, passphrase: passphrase)
-        let temporary = path + ".partial-\(getpid())"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {
-            throw BackupWriteError(path: path)
-        }
-        guard Glibc.rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw BackupWriteError(path: path)
+        do { try AtomicFile.replace(path, with: bytes, mode: 0o600) } catch {
+            throw BackupWriteError(path: path, reason: error.description)
         }
         let fingers = contents.users.reduce(0) { $0 + $1.fingers.count }
         try store.appendAudit(event: "backup", detail: "wrote \(contents.users.count) users and \(fingers) fingers to \(path)")
@@ -146,6 +142,9 @@ public enum StoreAdministration {
 
     public struct BackupWriteError: Error, CustomStringConvertible, Sendable {
         public var path: String
-        public var description: String { "cannot write the backup to \(path); check that its directory exists and is writable" }
+        public var reason: String = ""
+        public var description: String {
+            "cannot write the backup to \(path)\(reason.isEmpty ? "" : " (\(reason))"); check that its directory exists and is writable"
+        }
     }
 }

@@ -83,10 +83,12 @@ extension Administrator {
         let deadline = ContinuousClock.now + fingerTimeout
         while true {
             var timing = IdentifyTiming()
+            let polled = ContinuousClock.now
             let outcome = try module.identify(range: range, timing: &timing)
             switch outcome {
             case .noFinger:
                 if ContinuousClock.now >= deadline { return .noFinger }
+                try pause(after: polled)
                 continue
             case .poorImage(let code):
                 return try audited(.poorImage(code))
@@ -106,9 +108,11 @@ extension Administrator {
         var timing = IdentifyTiming()
         let deadline = ContinuousClock.now + fingerTimeout
         while true {
+            let polled = ContinuousClock.now
             timing.captureStart = Self.now()
             if case .captured = try module.captureImage() { break }
             if ContinuousClock.now >= deadline { return .noFinger }
+            try pause(after: polled)
         }
         timing.captureEnd = Self.now()
         switch try module.extractFeatures(buffer: CharBuffer.one) {

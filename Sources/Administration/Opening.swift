@@ -56,6 +56,7 @@ public enum AdministrationOpener {
         if let previous {
             // Interrupted between SetPwd and SetAdder, or before SetPwd.
             for password in [identity.password, previous.password] {
+                // A probe: no answer with these credentials just means "try the next ones".
                 guard let module = try? connect(previous.address, password, false) else { continue }
                 if password != identity.password { try module.setPassword(identity.password) }
                 try module.setAddress(identity.address)
@@ -64,6 +65,8 @@ public enum AdministrationOpener {
                 return (module, .pairingCompleted)
             }
         }
+        // A probe at the factory address: an answer there is the finding `.reset`; silence is
+        // no finding (the paired error below is what gets reported).
         if (previous == nil || previous! != (Frame.defaultAddress, 0)),
            let module = try? connect(Frame.defaultAddress, 0, false) {
             return (module, .reset)

@@ -62,6 +62,7 @@ extension Administrator {
         guard let info else { return nil }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
+        // Encoding a struct of strings and integers cannot fail; nil would only mean "no info".
         return (try? encoder.encode(info)).map { String(decoding: $0, as: UTF8.self) }
     }
 }

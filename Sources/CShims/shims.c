@@ -20,6 +20,15 @@ size_t fpmod_signalfd_siginfo_size(void) { return sizeof(struct signalfd_siginfo
 
 int fpmod_accept(int fd) { return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC); }
 
+int fpmod_peer_credentials(int fd, int *pid, unsigned int *uid) {
+    struct ucred credentials;
+    socklen_t length = sizeof credentials;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
+    *pid = credentials.pid;
+    *uid = credentials.uid;
+    return 0;
+}
+
 int fpmod_ppoll(struct pollfd *fds, unsigned long count, long long timeout_ns) {
     if (timeout_ns < 0) return ppoll(fds, (nfds_t)count, NULL, NULL);
     struct timespec timeout = { .tv_sec = timeout_ns / 1000000000LL, .tv_nsec = timeout_ns % 1000000000LL };

@@ -11,7 +11,7 @@ extension EnrollRequest {
         if admin { words.append("--admin") }
         if duress { words.append("--duress") }
         if captures != 2 { words.append("--captures=\(captures)") }
-        if let fingerTimeout { words.append("--timeout=" + JSONText.number(fingerTimeout.timeInterval)) }
+        if let fingerTimeout { words.append("--timeout=" + Self.seconds(fingerTimeout)) }
         if let displayName {
             words.append("--display-name=" + (displayName.addingPercentEncoding(withAllowedCharacters: Self.plain) ?? displayName))
         }
@@ -43,6 +43,12 @@ extension EnrollRequest {
                 throw ControlUsageError("unknown enroll option '\(option)'; " + Self.usage)
             }
         }
+    }
+
+    /// Whole seconds without a fraction ("20"), others to the millisecond ("1.5").
+    static func seconds(_ duration: Duration) -> String {
+        let value = duration.timeInterval
+        return value == value.rounded() ? String(Int(value)) : String(format: "%.3f", value)
     }
 
     static let usage = "usage: enroll NAME [LABEL] [--admin] [--duress] [--captures=N] [--timeout=SECONDS] [--display-name=TEXT]"

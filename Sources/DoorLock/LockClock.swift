@@ -1,6 +1,6 @@
 import AccessPolicy
 import Foundation
-import Glibc
+import Posix
 
 /// Where the service reads the time the policy sees (tests may substitute their own).
 public struct LockClock: Sendable {
@@ -10,9 +10,6 @@ public struct LockClock: Sendable {
 
     /// The wall clock and CLOCK_BOOTTIME (which keeps counting through suspend).
     public static let system = LockClock {
-        var boot = timespec()
-        clock_gettime(CLOCK_BOOTTIME, &boot)
-        return PolicyTime(wall: Date().timeIntervalSince1970,
-                          monotonic: Double(boot.tv_sec) + Double(boot.tv_nsec) / 1e9)
+        PolicyTime(wall: Date().timeIntervalSince1970, monotonic: BootTime.seconds())
     }
 }

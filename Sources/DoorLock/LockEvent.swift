@@ -1,4 +1,5 @@
 import Foundation
+import JSONValue
 
 /// One event of the service, as published on the events socket (one JSON line each) and given
 /// to `LockService`'s observer. Names follow fprintd's vocabulary: `match`, `no-match`,
@@ -23,22 +24,32 @@ public struct LockEvent: Sendable, Equatable {
     }
 
     static let numericFields: Set<String> = ["slot", "score", "failures", "seconds", "remaining", "capacity"]
+    /// Fields that are booleans by meaning. Only these: a user named "true" stays a string.
+    static let booleanFields: Set<String> = ["enabled"]
 
-    /// `{"event":"match","user":"alice","slot":3,"score":120,"latencyMs":{…},"time":"…"}`
-    public var jsonLine: String {
-        var pairs: [(String, String)] = [("event", JSONText.string(name))]
-        for key in fields.keys.sorted() {
-            let value = fields[key] ?? ""
+    /// `{"event":"match","user":"alice","slot":3,"score":120,"latencyMs":{…},"time":"…"}` (keys sorted).
+    public var jsonLine: String { json.encoded }
+
+    public var json: JSONValue {
+        var object: [String: JSONValue] = [:]
+        for (key, value) in fields {
             if Self.numericFields.contains(key), let number = Double(value) {
-                pairs.append((key, JSONText.number(number)))
-            } else if value == "true" || value == "false" {
-                pairs.append((key, value))
+                object[key] = .double(number)
+            } else if Self.booleanFields.contains(key), let flag = Bool(value) {
+                object[key] = .bool(flag)
             } else {
-                pairs.append((key, JSONText.string(value)))
+                object[key] = .string(value)
             }
         }
-        if let timing, !timing.millisecondsFromEdge.isEmpty { pairs.append(("latencyMs", timing.json)) }
-        pairs.append(("time", JSONText.string(JSONText.iso8601(time))))
-        return JSONText.object(pairs)
+        object["event"] = .string(name)
+        if let timing, !timing.millisecondsFromEdge.isEmpty { object["latencyMs"] = timing.jsonValue }
+        object["time"] = .string(Self.iso8601(time))
+        return .object(object)
+    }
+
+    static func iso8601(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
     }
 }

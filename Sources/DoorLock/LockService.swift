@@ -13,7 +13,11 @@ import TemplateStore
 ///
 /// Embedding (tests, `fpmod demo`): create it, set `onEvent`, `start()`, drive the chip and the
 /// simulator, `stop()`. `fpmod run` calls `run()` on the main thread with a `SignalWatcher`.
-public final class LockService: @unchecked Sendable {
+///
+/// State has one owner: this class is only the `Sendable` front other threads touch (wakeup,
+/// inbox, snapshot, stop, the observers). Everything the loop changes lives in `LockRuntime`,
+/// created on the service thread and never shared, so nothing here needs `@unchecked`.
+public final class LockService: Sendable {
     /// Knobs that are not part of the config file.
     public struct Options: Sendable {
         public var eventsSocket: String
@@ -25,6 +29,14 @@ public final class LockService: @unchecked Sendable {
         public var healthCheckInterval: Duration = .seconds(60)
         /// How long the match/deny LED shows before going back to idle.
         public var feedbackDuration: Duration = .milliseconds(1500)
+        /// What this service serves, for `status`: a CLI given --port/--store goes through the
+        /// service only when they are the same (nil: not said).
+        public var modulePort: String?
+        public var storePath: String?
+        /// How many PIN checks may wait behind the one running; more get "busy" at once.
+        public var pinQueueLimit = 4
+        /// Peers (by uid, from `SO_PEERCRED`) whose `clear` needs no PIN: root on this machine.
+        public var trustedClearUIDs: Set<UInt32> = [0]
         /// For `NOTIFY_SOCKET` / `WATCHDOG_USEC`.
         public var environment: [String: String] = [:]
 
@@ -55,7 +67,8 @@ public final class LockService: @unchecked Sendable {
     /// The key under which the policy state is kept in the store.
     public static let policyStateKey = "doorlock.policy-state"
 
-    var config: LockConfig
+    // What the runtime is made from (immutable, Sendable).
+    let config: LockConfig
     let preset: BoardPreset
     let chip: any GPIOChip
     let store: TemplateStore
@@ -63,43 +76,38 @@ public final class LockService: @unchecked Sendable {
     let options: Options
     let signals: SignalWatcher?
     let configLoader: (@Sendable () throws -> LockConfig)?
-    let moduleFactory: @Sendable () throws -> FingerprintModule
-    let notifier: SystemdNotifier
+    let moduleConnection: ModuleConnection
 
-    /// Called on the service thread for every event, public or not (set before `start`).
-    public var onEvent: (@Sendable (LockEvent) -> Void)?
-    /// Diagnostics (config reload, hook failures), one line each; stderr by default.
-    public var log: @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
-
-    // Shared with other threads.
+    // Shared with other threads, each behind its own lock.
     let wakeup: WakeupPipe
     let inbox = Mutex<[Inbound]>([])
     let shared = Mutex(Snapshot())
     let stopFlag = Mutex(false)
-    let finished = DispatchSemaphore(value: 0)
+    private let observers = Mutex(Observers())
+    private let thread = Mutex(ThreadState())
+    private let finished = DispatchSemaphore(value: 0)
 
-    // Owned by the service thread.
-    var policy: AccessPolicy
-    var state = PolicyState()
-    var worker: ModuleWorker!
-    var inputs: [LineRole: any InputLine] = [:]
-    var outputs: [LineRole: any OutputLine] = [:]
-    var events: EventHub!
-    var control: UnixListener!
-    var clients: [UnixConnection] = []
-    let hooks = HookRunner()
-    var pendingReplies: [Int: UnixConnection] = [:]
-    var nextRequestID = 1
-    var touchArmed = true
-    var scanInFlight = false
-    var moduleConnected = false
-    var relayOn = false
-    var relayOffAt: ContinuousClock.Instant?
-    var ledRevertAt: ContinuousClock.Instant?
-    var buzzerOffAt: ContinuousClock.Instant?
-    var watchdogAt: ContinuousClock.Instant?
-    var startedThread = false
-    var prepared = false
+    private struct Observers {
+        var onEvent: (@Sendable (LockEvent) -> Void)?
+        var log: @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+    }
+
+    private struct ThreadState {
+        var started = false
+        var running = false
+    }
+
+    /// Called on the service thread for every event, public or not.
+    public var onEvent: (@Sendable (LockEvent) -> Void)? {
+        get { observers.withLock { $0.onEvent } }
+        set { observers.withLock { $0.onEvent = newValue } }
+    }
+
+    /// Diagnostics (config reload, hook failures), one line each; stderr by default.
+    public var log: @Sendable (String) -> Void {
+        get { observers.withLock { $0.log } }
+        set { observers.withLock { $0.log = newValue } }
+    }
 
     enum Inbound: Sendable {
         case worker(WorkerReport)
@@ -109,9 +117,8 @@ public final class LockService: @unchecked Sendable {
 
     /// A PIN verified off the loop (the hash is memory-hard and takes a while).
     struct PinCheck: Sendable {
-        enum Action: Sendable { case pin, adminUnlock, adminClear }
         var requestID: Int
-        var action: Action
+        var action: PinPurpose
         var user: String?
         var correct: Bool
         var isAdmin: Bool
@@ -120,50 +127,75 @@ public final class LockService: @unchecked Sendable {
 
     /// - Parameters:
     ///   - chip: where the preset's (and the config's) lines are requested.
-    ///   - moduleFactory: opens and connects the module; called on the worker thread, again after every loss.
+    ///   - module: how to reach the module; the worker opens it through `AdministrationOpener`
+    ///     (pairing checked, interrupted operations settled) at start and again after every loss.
     ///   - signals: SIGTERM/SIGINT stop, SIGHUP reloads through `configLoader`; create it before any thread.
     public init(config: LockConfig, preset: BoardPreset, chip: any GPIOChip,
-                moduleFactory: @escaping @Sendable () throws -> FingerprintModule, store: TemplateStore,
+                module: ModuleConnection, store: TemplateStore,
                 clock: LockClock = .system, options: Options, signals: SignalWatcher? = nil,
                 configLoader: (@Sendable () throws -> LockConfig)? = nil) throws {
         self.config = config
         self.preset = preset
         self.chip = chip
-        self.moduleFactory = moduleFactory
+        self.moduleConnection = module
         self.store = store
         self.clock = clock
         self.options = options
         self.signals = signals
         self.configLoader = configLoader
-        self.notifier = SystemdNotifier(environment: options.environment)
-        self.policy = AccessPolicy(config: config.policy)
         self.wakeup = try WakeupPipe()
     }
 
-    /// Starts the service on its own thread; returns once lines and sockets are set up.
+    /// Starts the service on its own thread; returns once lines and sockets are set up (or
+    /// throws why they could not be). The runtime is created on that thread and stays there.
     public func start() throws {
-        try prepare()
-        startedThread = true
+        let claimed = thread.withLock { state -> Bool in
+            defer { state.started = true }
+            return !state.started
+        }
+        guard claimed else { return }
+        let ready = DispatchSemaphore(value: 0)
+        let failure = Mutex<(any Error)?>(nil)
         let thread = Thread { [self] in
-            loop()
+            let runtime = LockRuntime(front: self)
+            do { try runtime.prepare() } catch {
+                failure.withLock { $0 = error }
+                ready.signal()
+                finished.signal()
+                return
+            }
+            self.thread.withLock { $0.running = true }
+            ready.signal()
+            runtime.loop()
+            // An embedder gets the port back only once the module thread has let go of it.
+            runtime.waitForModuleThread(timeout: .seconds(15))
             finished.signal()
         }
         thread.name = "fpmod-lock"
         thread.start()
+        ready.wait()
+        if let error = failure.withLock({ $0 }) {
+            self.thread.withLock { $0.started = false }
+            throw error
+        }
     }
 
     /// Runs the service on the calling thread until `stop()` or SIGTERM/SIGINT.
     public func run() throws {
-        try prepare()
-        loop()
+        let runtime = LockRuntime(front: self)
+        try runtime.prepare()
+        runtime.loop()
     }
 
     /// Leaves the door locked, the relay off and the lines released, then returns (thread-safe).
     public func stop() {
         stopFlag.withLock { $0 = true }
         wakeup.signal()
-        if startedThread { finished.wait() }
-        startedThread = false
+        let wasRunning = thread.withLock { state -> Bool in
+            defer { state = ThreadState() }
+            return state.running
+        }
+        if wasRunning { finished.wait() }
     }
 
     /// Re-reads the config through `configLoader`, as SIGHUP does (thread-safe).

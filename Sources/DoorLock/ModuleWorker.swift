@@ -1,7 +1,9 @@
 import AccessPolicy
+import Administration
 import FingerprintModule
 import FingerprintProtocol
 import Foundation
+import JSONValue
 import Posix
 import SerialPort
 import TemplateStore
@@ -18,10 +20,10 @@ public enum WorkerReport: Sendable, Equatable {
     case lifted
     /// The module is not the paired one.
     case tamper(ModuleTamperReason)
-    /// An admin command finished: its JSON reply (pairs already rendered) and whether fingers changed.
-    case adminDone(requestID: Int, reply: String, enrolledSetChanged: Bool)
-    /// A step of an admin command still running (enroll's "Place your finger (1/2)"): a JSON line.
-    case adminProgress(requestID: Int, line: String)
+    /// An admin command finished: its reply and whether fingers changed.
+    case adminDone(requestID: Int, reply: [String: JSONValue], enrolledSetChanged: Bool)
+    /// A step of an admin command still running (enroll's "Place your finger (1/2)").
+    case adminProgress(requestID: Int, line: [String: JSONValue])
 }
 
 /// A control-socket admin command the worker runs with the module it owns.
@@ -51,6 +53,9 @@ public struct EnrollRequest: Sendable, Equatable {
 /// and LED commands from a queue, polls GenImg when there is no touch line, and re-opens a
 /// module that stopped answering with growing backoff. The service loop never waits for it:
 /// results come back through `post`.
+///
+/// `@unchecked Sendable`: the `let`s are Sendable; `condition` guards every `var` (jobs,
+/// stopping, cancelled, started).
 final class ModuleWorker: @unchecked Sendable {
     enum Job: Sendable, Equatable {
         case scan(edge: UInt64)
@@ -66,31 +71,31 @@ final class ModuleWorker: @unchecked Sendable {
         /// How often an idle module is asked whether it is alive (with a touch line).
         var healthCheckInterval: Duration = .seconds(60)
         var useAura = false
-        /// The paired module, to recognise a swapped one.
-        var expectedIdentity: ModuleIdentity?
-        /// For admin commands (enroll, delete) run through the service.
+        /// The pairing to check at every open, and admin commands (enroll, delete) run through the service.
         var store: TemplateStore?
     }
 
-    private let factory: @Sendable () throws -> FingerprintModule
+    private let connection: ModuleConnection
     private let settings: Settings
     private let post: @Sendable (WorkerReport) -> Void
     private let condition = NSCondition()
     private var jobs: [Job] = []
     private var stopping = false
-    private var pollingEnabled = true
+    /// Admin requests whose client went away: their finger waits end early.
+    private var cancelled: Set<Int> = []
     private let finished = DispatchSemaphore(value: 0)
     private var started = false
 
-    init(factory: @escaping @Sendable () throws -> FingerprintModule, settings: Settings,
-         post: @escaping @Sendable (WorkerReport) -> Void) {
-        self.factory = factory
+    init(connection: ModuleConnection, settings: Settings, post: @escaping @Sendable (WorkerReport) -> Void) {
+        self.connection = connection
         self.settings = settings
         self.post = post
     }
 
     func start() {
+        condition.lock()
         started = true
+        condition.unlock()
         let thread = Thread { [self] in
             var loop = WorkerLoop(worker: self)
             loop.run()
@@ -109,13 +114,46 @@ final class ModuleWorker: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Ends the finger wait of admin request `id` (its client is gone), or drops it unstarted.
+    func cancel(requestID id: Int) {
+        condition.lock()
+        cancelled.insert(id)
+        condition.unlock()
+    }
+
+    /// Whether admin request `id` should give up (cancelled, or the service is stopping).
+    func shouldAbandon(requestID id: Int) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return stopping || cancelled.contains(id)
+    }
+
+    /// Forgets a finished request's cancellation.
+    func finished(requestID id: Int) {
+        condition.lock()
+        cancelled.remove(id)
+        condition.unlock()
+    }
+
     /// Asks the thread to finish (after the command in flight) and waits up to `timeout` for it.
     func stop(timeout: Duration = .seconds(5)) {
         condition.lock()
         stopping = true
         condition.broadcast()
         condition.unlock()
-        if started { _ = finished.wait(timeout: .now() + .milliseconds(Int(timeout.components.seconds * 1000))) }
+        waitUntilFinished(timeout: timeout)
+    }
+
+    /// Waits until the thread has really ended (after `stop`), up to `timeout`: an embedder
+    /// that goes on to reuse the port must not share it with a worker still finishing.
+    func waitUntilFinished(timeout: Duration) {
+        condition.lock()
+        let wasStarted = started
+        condition.unlock()
+        guard wasStarted else { return }
+        if finished.wait(timeout: .now() + .milliseconds(Int(timeout.components.seconds * 1000))) == .success {
+            finished.signal()  // keep it signalled for any later waiter
+        }
     }
 
     // MARK: Used by the loop on the worker thread
@@ -124,7 +162,29 @@ final class ModuleWorker: @unchecked Sendable {
 
     func report(_ report: WorkerReport) { post(report) }
 
-    func open() throws -> FingerprintModule { try factory() }
+    /// The one opener (`AdministrationOpener`, as the CLI uses): credentials from the pairing,
+    /// identity compared, interrupted operations settled. Throws `untrustedModule` for a reset,
+    /// swapped or foreign-address module; every module it opened on the way is closed again.
+    func open() throws -> Administrator {
+        guard let store = settings.store else { throw WorkerFailure("the service has no template store to check the module against") }
+        var opened: FingerprintModule?
+        do {
+            return try AdministrationOpener.open(
+                store: store, unpaired: (connection.unpairedAddress, connection.unpairedPassword)
+            ) { [connection] address, password, probe in
+                if let previous = opened { WorkerLoop.close(previous) }
+                // Each attempt can take a while (a baud probe, seconds): none starts once stopping.
+                if isStopping { throw WorkerFailure("the service is stopping") }
+                opened = nil
+                let module = try connection.connect(address, password, probe)
+                opened = module
+                return module
+            }
+        } catch {
+            if let opened { WorkerLoop.close(opened) }
+            throw error
+        }
+    }
 
     /// The next job, or nil when `until` passes first; `.none` overall when stopping.
     func nextJob(until deadline: Date) -> Job?? {

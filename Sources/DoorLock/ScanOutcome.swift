@@ -1,4 +1,5 @@
 import FingerprintProtocol
+import JSONValue
 
 /// What one scan found, in fprintd's vocabulary (plus the slot and score of a match).
 public enum ScanOutcome: Sendable, Equatable {
@@ -50,8 +51,11 @@ public struct ScanTiming: Sendable, Equatable {
         }
     }
 
-    /// `{"captureStart":0.4,…}` for the audit row and the event.
-    public var json: String {
-        "{" + millisecondsFromEdge.map { "\"\($0.stage)\":\(JSONText.number($0.milliseconds))" }.joined(separator: ",") + "}"
+    /// `{"captureEnd":0.4,…}` for the event.
+    public var jsonValue: JSONValue {
+        .object(Dictionary(uniqueKeysWithValues: millisecondsFromEdge.map { ($0.stage, JSONValue.double($0.milliseconds)) }))
     }
+
+    /// The same as text, for the audit row.
+    public var json: String { jsonValue.encoded }
 }

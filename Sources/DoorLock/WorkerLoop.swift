@@ -3,6 +3,7 @@ import Administration
 import FingerprintModule
 import FingerprintProtocol
 import Foundation
+import JSONValue
 import Posix
 import SerialPort
 import TemplateStore
@@ -15,6 +16,8 @@ struct WorkerLoop {
     /// Polling mode: a scan happened and the finger has not been lifted yet.
     var awaitingLift = false
     var reportedDown = false
+    /// The tamper finding last reported (nil after a trusted open).
+    var reportedTamper: String?
 
     init(worker: ModuleWorker) {
         self.worker = worker
@@ -43,24 +46,33 @@ struct WorkerLoop {
         if let module { Self.close(module) }
     }
 
-    /// One opening attempt; on failure, waits out the backoff (doubling up to the maximum).
+    /// One opening attempt through the one opener; on failure, waits out the backoff
+    /// (doubling up to the maximum). A module that is not the paired one is tamper, told
+    /// once per finding until a trusted module opens.
     private mutating func connect() {
         do {
-            let opened = try worker.open()
-            if let expected = worker.config.expectedIdentity, let reason = Self.mismatch(opened, expected) {
-                Self.close(opened)
-                worker.report(.tamper(reason))
-                throw WorkerFailure(reason.description)
+            let administrator: Administrator
+            do { administrator = try worker.open() } catch AdministrationError.untrustedModule(let finding) {
+                reportTamper(finding.description)
+                throw WorkerFailure(finding.description)
             }
-            _ = try? opened.readIndexTable()
+            let opened = administrator.module
+            // The occupied slots bound every Search; a module that cannot list them is not ready.
+            do { _ = try opened.readIndexTable() } catch {
+                Self.close(opened)
+                throw error
+            }
             module = opened
             backoff = worker.config.backoffInitial
             reportedDown = false
             worker.report(.connected(family: opened.family?.rawValue ?? "unknown", capacity: opened.capacity))
+            // Opened, but its library changed outside fpmod: usable, and still tamper.
+            if administrator.finding.isTrusted { reportedTamper = nil } else { reportTamper(administrator.finding.description) }
+            // Feedback only; a failing LED command shows up as a lost module on the next one.
             if worker.config.useAura { try? Self.show(.idle, on: opened) }
         } catch {
             if let error = error as? ModuleError, error.confirmationCode == .wrongPassword {
-                worker.report(.tamper(.moduleSwapped))
+                reportTamper(ModuleTamperReason.moduleSwapped.description)
             }
             if !reportedDown {
                 reportedDown = true
@@ -106,6 +118,8 @@ struct WorkerLoop {
             return worker.report(.adminDone(requestID: id, reply: AdminReply.error("no store"), enrolledSetChanged: false))
         }
         let administrator = Administrator(module: module, store: store)
+        administrator.isCancelled = { [worker] in worker.shouldAbandon(requestID: id) }
+        defer { worker.finished(requestID: id) }
         do {
             switch request {
             case let .enroll(request):
@@ -113,26 +127,21 @@ struct WorkerLoop {
                 let result = try administrator.enroll(user: request.user, displayName: request.displayName, label: request.label,
                                                       captures: request.captures, admin: request.admin,
                                                       duress: request.duress) { [worker] step in
-                    worker.report(.adminProgress(requestID: id, line: JSONText.object([
-                        ("progress", JSONText.string(step.description)), ("status", JSONText.string(step.status)),
-                    ])))
+                    worker.report(.adminProgress(requestID: id, line: ["progress": .string(step.description), "status": .string(step.status)]))
                 }
-                worker.report(.adminDone(requestID: id, reply: JSONText.object([
-                    ("ok", "true"), ("result", JSONText.string("enrolled")), ("user", JSONText.string(result.user)),
-                    ("label", JSONText.string(result.label)), ("slot", String(result.slot)),
-                    ("captures", String(result.captures)), ("retries", String(result.retries)),
-                    ("newUser", result.newUser ? "true" : "false"), ("duress", request.duress ? "true" : "false"),
-                ]), enrolledSetChanged: true))
+                worker.report(.adminDone(requestID: id, reply: [
+                    "ok": true, "result": "enrolled", "user": .string(result.user), "label": .string(result.label),
+                    "slot": JSONValue(result.slot), "captures": JSONValue(result.captures), "retries": JSONValue(result.retries),
+                    "newUser": .bool(result.newUser), "duress": .bool(request.duress),
+                ], enrolledSetChanged: true))
             case let .delete(user, label):
                 let result = try administrator.delete(user: user, label: label)
-                worker.report(.adminDone(requestID: id, reply: JSONText.object([
-                    ("ok", "true"), ("result", JSONText.string("deleted")), ("user", JSONText.string(result.user)),
-                    ("slots", "[" + result.fingers.map { String($0.slot) }.joined(separator: ",") + "]"),
-                    ("fingers", "[" + result.fingers.map {
-                        JSONText.object([("label", JSONText.string($0.label)), ("slot", String($0.slot))])
-                    }.joined(separator: ",") + "]"),
-                    ("userRemoved", result.userRemoved ? "true" : "false"),
-                ]), enrolledSetChanged: true))
+                worker.report(.adminDone(requestID: id, reply: [
+                    "ok": true, "result": "deleted", "user": .string(result.user),
+                    "slots": .array(result.fingers.map { JSONValue($0.slot) }),
+                    "fingers": .array(result.fingers.map { ["label": .string($0.label), "slot": JSONValue($0.slot)] }),
+                    "userRemoved": .bool(result.userRemoved),
+                ], enrolledSetChanged: true))
             }
         } catch let error as ModuleError where error.isTransportFailure {
             worker.report(.adminDone(requestID: id, reply: AdminReply.error(error.description, code: "unavailable"), enrolledSetChanged: false))
@@ -142,7 +151,8 @@ struct WorkerLoop {
             worker.report(.adminDone(requestID: id, reply: AdminReply.error(String(describing: error), code: AdminReply.code(for: error)),
                                      enrolledSetChanged: false))
         }
-        _ = try? module.readIndexTable()
+        // The library changed: the next Search must see the new occupied range.
+        do { _ = try module.readIndexTable() } catch { lost(error) }
     }
 
     /// No touch line: GenImg says whether a finger is there.
@@ -174,13 +184,14 @@ struct WorkerLoop {
     }
 
     static func close(_ module: FingerprintModule) {
-        (module.transport as? SerialPort)?.close()
+        module.transport.close()
     }
 
-    static func mismatch(_ module: FingerprintModule, _ expected: ModuleIdentity) -> ModuleTamperReason? {
-        if let family = module.family, family.rawValue != expected.family { return .moduleSwapped }
-        if let capacity = module.capacity, expected.capacity > 0, capacity != expected.capacity { return .moduleSwapped }
-        return nil
+    /// Raises `tamper` once per finding, not at every backoff round.
+    private mutating func reportTamper(_ reason: String) {
+        guard reportedTamper != reason else { return }
+        reportedTamper = reason
+        worker.report(.tamper(.other(reason)))
     }
 
     static func show(_ pattern: LedPattern, on module: FingerprintModule) throws {
@@ -199,8 +210,8 @@ struct WorkerFailure: Error, CustomStringConvertible {
 }
 
 enum AdminReply {
-    static func error(_ message: String, code: String = "failed") -> String {
-        JSONText.object([("ok", "false"), ("error", JSONText.string(message)), ("code", JSONText.string(code))])
+    static func error(_ message: String, code: String = "failed") -> [String: JSONValue] {
+        ["ok": false, "error": .string(message), "code": .string(code)]
     }
 
     /// The reply's `code` for an admin command's failure (see `LockService.replyError`).

@@ -9,9 +9,12 @@ extension FingerprintModule {
     /// one answered.
     /// `probeObserver` is called before each baud rate is tried (rate, its number, how many
     /// there are), so a caller can show progress while a silent port costs ~2 s per rate.
+    /// `probeBaudRates` false tries `baudRate` only: quick, for trying several credentials
+    /// (the opener does, to tell a reset module from a silent one in about a second).
     public static func open(port: String, baudRate: Int? = nil, address: UInt32 = Frame.defaultAddress,
                             password: UInt32 = 0, family: ModuleFamily? = nil,
                             timeouts: CommandTimeouts = CommandTimeouts(),
+                            probeBaudRates: Bool = true,
                             probeObserver: ((_ rate: Int, _ number: Int, _ count: Int) -> Void)? = nil) throws(ModuleError) -> FingerprintModule {
         let firstRate = baudRate ?? FingerprintProtocol.BaudRate.probeOrder[0]
         let serial: SerialPort
@@ -20,7 +23,7 @@ extension FingerprintModule {
         module.timeouts = timeouts
         module.probeObserver = probeObserver
         do {
-            try module.reconnect()
+            if probeBaudRates { try module.reconnect() } else { try module.connect() }
         } catch {
             serial.close()
             throw error
@@ -111,7 +114,8 @@ extension FingerprintModule {
         case .some(.getEcho): return (.getEcho, options)
         case .some(.synoHandshake): return (.synoHandshake, options)
         default:
-            options.deadline = timeouts.ordinary
+            // ReadSysPara is answered in milliseconds like any handshake: the probe deadline,
+            // so a module that ignores our address (reset, foreign) is known silent quickly.
             return (.readSysPara, options)
         }
     }

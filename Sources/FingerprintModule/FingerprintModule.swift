@@ -1,3 +1,4 @@
+import Transport
 import FingerprintProtocol
 import Posix
 import SerialPort

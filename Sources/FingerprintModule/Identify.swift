@@ -11,13 +11,13 @@ extension FingerprintModule {
         timing = IdentifyTiming()
         let range = if let range { range } else { try defaultSearchRange() }
         timing.captureStart = Monotonic.nanoseconds()
-        switch try captureImage() {
+        switch try repeatingOnceIfDamaged({ () throws(ModuleError) in try captureImage() }) {
         case .noFinger: return .noFinger
         case let .failed(code): return .poorImage(code)
         case .captured: break
         }
         timing.captureEnd = Monotonic.nanoseconds()
-        switch try extractFeatures(buffer: CharBuffer.one) {
+        switch try repeatingOnceIfDamaged({ () throws(ModuleError) in try extractFeatures(buffer: CharBuffer.one) }) {
         case let .poorImage(code): return .poorImage(code)
         case .noImage: return .poorImage(.invalidImage)
         case .ok: break
@@ -35,6 +35,16 @@ extension FingerprintModule {
         switch result {
         case let .found(hit): return .match(slot: hit.slot, score: hit.score)
         case .notFound: return .noMatch
+        }
+    }
+
+    /// GenImg and Img2Tz are not idempotent in general (an enrollment counts its captures), so
+    /// the exchange does not retry them. Inside identify it is safe: a second capture replaces
+    /// the image, a second extraction rewrites buffer 1 from the same image. So a damaged or
+    /// lost reply (the exchange resyncs on the next command) repeats the step once, as Search is.
+    private func repeatingOnceIfDamaged<T>(_ step: () throws(ModuleError) -> T) throws(ModuleError) -> T {
+        do { return try step() } catch where error.isWorthRetrying {
+            return try step()
         }
     }
 

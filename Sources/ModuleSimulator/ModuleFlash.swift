@@ -1,4 +1,5 @@
 import Foundation
+import Posix
 import FingerprintProtocol
 
 /// Everything a module keeps across power cycles: the template library, the system
@@ -87,12 +88,8 @@ public enum StateFile {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             let data = try encoder.encode(contents)
-            let temporary = path + ".tmp-\(getpid())"
-            try data.write(to: URL(fileURLWithPath: temporary))
-            guard rename(temporary, path) == 0 else {
-                let reason = String(cString: strerror(errno))
-                unlink(temporary)
-                throw Error.unreadable(path: path, reason: "rename failed: \(reason)")
+            do { try AtomicFile.replace(path, with: Array(data), mode: 0o600) } catch {
+                throw Error.unreadable(path: path, reason: "write failed: \(error)")
             }
         } catch let error as Error {
             throw error

@@ -76,6 +76,8 @@ extension ModuleSimulatorServer {
     /// bytes wait in the decoder) until the previous reply has left.
     func answerPending() {
         let clientBaud = configuration.enforceBaudRate ? terminal.clientBaudRate() : nil
+        // A capture can end a touch script's press (or start the next one).
+        defer { announcePresence(core.withLock { presenceChangeLocked(&$0) }) }
         core.withLock { core in
             while core.outgoing.isEmpty {
                 let rejectedBefore = core.decoder.statistics.rejectedFrames
@@ -166,17 +168,9 @@ extension ModuleSimulatorServer {
             do { line = try client.readLine(deadline: .now) } catch { return false }
             guard let line else { return !client.isClosedByPeer }
             if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
-            let reply = core.withLock { core in apply(try? ControlCommand(line: line), line: line, to: &core) }
+            let reply = perform(line: line)
             do { try client.send(line: reply, deadline: .now + .seconds(2)) } catch { return false }
         }
-    }
-
-    func apply(_ command: ControlCommand?, line: String, to core: inout Core) -> String {
-        guard let command else {
-            do { _ = try ControlCommand(line: line) } catch { return "error: \(error.message)" }
-            return "error: unreadable command"
-        }
-        return apply(command, to: &core)
     }
 
     func report(_ message: String) {

@@ -62,6 +62,7 @@ public final class ModuleSimulatorServer: Sendable {
     let wakeup: WakeupPipe
     let listener: UnixListener?
     let core: Mutex<Core>
+    let hooks = Mutex(Hooks())
     let finished = DispatchSemaphore(value: 0)
 
     /// Everything the server thread and the control API share.
@@ -77,6 +78,8 @@ public final class ModuleSimulatorServer: Sendable {
         var stopRequested = false
         var started = false
         var lastSaveError: String?
+        /// The finger presence last told to the observer (nil: nobody observes).
+        var reportedPresence: Bool?
     }
 
     /// Creates the PTY (and link, control socket), loads the state file. Call `start()` next.
@@ -117,7 +120,10 @@ public final class ModuleSimulatorServer: Sendable {
         if let control = configuration.controlPath {
             do { listener = try UnixListener(path: control, mode: 0o660) } catch {
                 terminal.close()
-                throw .system(error, operation: "listen on control socket \(control)")
+                // Name whoever holds it, so "address in use" says which process to stop.
+                let owner = error == .addressInUse ? UnixListener.listener(at: control) : nil
+                let holder = owner.map { " (pid \($0.pid)\($0.commandLine.map { ", " + $0 } ?? "") listens on it; stop that process first)" }
+                throw .system(error, operation: "listen on control socket \(control)" + (holder ?? ""))
             }
         } else {
             listener = nil
@@ -162,8 +168,9 @@ public final class ModuleSimulatorServer: Sendable {
     /// Runs one control command and returns its reply line (`ok …`, JSON for status, `error: …`).
     @discardableResult
     public func perform(_ command: ControlCommand) -> String {
-        let reply = core.withLock { core in apply(command, to: &core) }
+        let (reply, change) = core.withLock { core in (apply(command, to: &core), presenceChangeLocked(&core)) }
         wakeup.signal()
+        announcePresence(change)
         return reply
     }
 
@@ -172,7 +179,7 @@ public final class ModuleSimulatorServer: Sendable {
         do {
             return perform(try ControlCommand(line: line))
         } catch {
-            return "error: \(error.message)"
+            return extraCommandReply(line, refusal: "error: \(error.message)")
         }
     }
 

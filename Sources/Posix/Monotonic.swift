@@ -9,3 +9,13 @@ public enum Monotonic {
         return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 }
+
+/// `CLOCK_BOOTTIME`: monotonic, and it keeps counting through suspend (the policy's clock).
+public enum BootTime {
+    /// Seconds since boot, with nanosecond resolution.
+    public static func seconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}

@@ -1,5 +1,6 @@
 import Posix
 import Synchronization
+import Transport
 
 /// An in-process byte pipe with the same contract as `SerialPort`, for unit tests of the code
 /// above the transport. What one end sends the other receives; deadlines are honoured (waits
@@ -41,6 +42,9 @@ public final class MemoryTransport: ByteTransport, Sendable {
         guard BaudRate.isSupported(baud) else { throw .unsupportedBaudRate(baud) }
         self.baud.withLock { $0 = baud }
     }
+
+    /// This end is done: like pulling the cable, both ends throw `.disconnected` from now on.
+    public func close() { disconnect() }
 
     /// Simulates pulling the cable: both ends throw `.disconnected` from now on.
     public func disconnect() {

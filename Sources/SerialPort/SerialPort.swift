@@ -1,6 +1,7 @@
 import Glibc
 import Posix
 import Synchronization
+import Transport
 
 /// A termios UART (or a pseudo-terminal slave standing in for one), raw 8N1 without flow
 /// control. All waiting is `poll(2)` with deadlines; the descriptor is non-blocking.

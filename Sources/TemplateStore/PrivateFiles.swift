@@ -1,4 +1,5 @@
 import Glibc
+import Posix
 
 /// Creates directories 0700 and files 0600, so templates and keys are never readable by others,
 /// whatever the process umask is.
@@ -55,26 +56,11 @@ enum PrivateFiles {
     }
 
     /// Writes `bytes` to a new file 0600 at `path`, atomically and without replacing an existing
-    /// file: written to a temporary name, synced, then hard-linked into place. Returns false when
-    /// `path` already existed (someone else won the race).
+    /// file (`AtomicFile`: temporary name, fsync, link). Returns false when `path` already
+    /// existed (someone else won the race).
     static func createExclusively(_ path: String, bytes: [UInt8]) throws -> Bool {
-        let temporary = "\(path).tmp-\(getpid())"
-        unlink(temporary)
-        let fd = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw StoreError.fileSystem(path: temporary, detail: "open failed: \(errnoText())") }
-        defer { unlink(temporary) }
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, bytes.count) }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard written == bytes.count, synced else {
-            throw StoreError.fileSystem(path: temporary, detail: "write failed: \(errnoText())")
+        do { return try AtomicFile.createExclusively(path, with: bytes, mode: 0o600) } catch {
+            throw StoreError.fileSystem(path: path, detail: "writing it failed: \(error)")
         }
-        if link(temporary, path) != 0 {
-            if errno == EEXIST { return false }
-            throw StoreError.fileSystem(path: path, detail: "link failed: \(errnoText())")
-        }
-        let directory = open(parent(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directory >= 0 { fsync(directory); close(directory) }
-        return true
     }
 }

@@ -25,6 +25,7 @@ enum Commands {
         "log": LogCommand.run,
         "run": RunCommand.run,
         "status": StatusCommand.run,
+        "clear": ClearCommand.run,
         "config check": ConfigCheckCommand.run,
         "setup": SetupCommand.run,
         "doctor": DoctorCommand.run,

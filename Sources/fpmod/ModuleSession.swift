@@ -57,7 +57,7 @@ final class ModuleSession {
                 store: store, unpaired: (explicitAddress ?? Frame.defaultAddress, explicitPassword ?? 0),
                 allowUntrusted: allowUntrusted
             ) { address, password, probe in
-                if let module = opened { (module.transport as? SerialPort)?.close() }
+                if let module = opened { module.transport.close() }
                 let module = try endpoint.connect(invocation, address: explicitAddress ?? address,
                                                   password: explicitPassword ?? password, family: family,
                                                   probeBaudRates: probe)
@@ -92,14 +92,41 @@ final class ModuleSession {
             try administrator.recordModuleTemplateFormat()
             return (session, administrator)
         } catch {
-            if let module = opened { (module.transport as? SerialPort)?.close() }
+            if let module = opened { module.transport.close() }
+            endpoint.simulator?.stop()
+            throw error
+        }
+    }
+
+    /// Opens the module through the one opener's identity check, without reconciling (for
+    /// `doctor`, which changes nothing): the finding says whether it is the paired module.
+    static func openChecked(_ invocation: Invocation, store: TemplateStore) throws -> (ModuleSession, IdentityFinding) {
+        let parsed = invocation.parsed
+        let endpoint = try Endpoint(invocation, virtualFinger: nil)
+        let family = try parsed.choice("family", as: ModuleFamily.self)
+        let explicitAddress = try parsed.hexUInt32("address")
+        let explicitPassword = try parsed.hexUInt32("password")
+        var opened: FingerprintModule?
+        do {
+            let (module, finding) = try AdministrationOpener.connectChecked(
+                store: store, unpaired: (explicitAddress ?? Frame.defaultAddress, explicitPassword ?? 0)
+            ) { address, password, probe in
+                if let module = opened { module.transport.close() }
+                let module = try endpoint.connect(invocation, address: address, password: password, family: family,
+                                                  probeBaudRates: probe)
+                opened = module
+                return module
+            }
+            return (ModuleSession(module: module, simulator: endpoint.simulator), finding)
+        } catch {
+            if let module = opened { module.transport.close() }
             endpoint.simulator?.stop()
             throw error
         }
     }
 
     func close() {
-        (module.transport as? SerialPort)?.close()
+        module.transport.close()
         simulator?.stop()
     }
 

@@ -126,6 +126,9 @@ enum Program {
                 name: "status", abstract: "Show the running service's state: locked or not, lockouts, the module, events so far.",
                 discussion: "Asks `fpmod run` through its control socket (the --config file's control.socket, else the default one). Exit status 69 when no service answers."),
             CommandSpec(
+                name: "clear", abstract: "End the running service's lockouts and PIN-only mode without a PIN (root on this machine only).",
+                discussion: "For an admin locked out of PIN entry. The service checks that the caller is root (SO_PEERCRED on its control socket); anyone else uses `clear ADMIN PIN` on the socket or an admin finger."),
+            CommandSpec(
                 name: "config", abstract: "Work with the configuration file.",
                 subcommands: [CommandSpec(name: "check", abstract: "Validate a configuration file; every bad key is named with its path.",
                                           arguments: [.positional("file", help: "Configuration file (default: --config).", optional: true)])]),

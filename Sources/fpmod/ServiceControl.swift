@@ -62,10 +62,42 @@ final class ServiceControl {
         case .failure(let error):
             throw CommandFailure(.ioError, "Cannot reach the service on \(path): \(error); stop it, or use --direct.")
         }
-        if parsed.string("store") != nil || parsed.string("port") != nil {
-            invocation.progress("Going through the running service (\(path)): it uses its own port and store; --direct bypasses it.")
+        let service = ServiceControl(path: path, connection: connection)
+        return try service.serves(invocation) ? service : nil
+    }
+
+    /// Whether this service serves the port and store the command line names (when it names
+    /// them): only then does the command go through it. A service holding the named port with
+    /// another store is an error naming it; any other difference means "open directly".
+    func serves(_ invocation: Invocation) throws -> Bool {
+        let parsed = invocation.parsed
+        let wantedStore = parsed.string("store")
+        let wantedPort = parsed.string("port")
+        guard wantedStore != nil || wantedPort != nil else { return true }
+        let status = try send(.status)
+        let store = status["store"] as? String
+        let port = status["port"] as? String
+        let pid = (status["pid"] as? Int).map { "pid \($0), " } ?? ""
+        let sameStore = wantedStore.map { Self.samePath($0, store) } ?? true
+        let samePort = wantedPort.map { Self.samePath($0, port) } ?? true
+        if sameStore && samePort {
+            invocation.progress("Going through the running service (\(path)), which serves this port and store; --direct bypasses it.")
+            return true
         }
-        return ServiceControl(path: path, connection: connection)
+        if let wantedPort, Self.samePath(wantedPort, port) {
+            throw CommandFailure(.tryLater, """
+                The running service (\(pid)control socket \(path)) holds \(wantedPort) with the store \(store ?? "?"),                 not \(wantedStore ?? "this one"). Use its store (--store \(store ?? "?")), or stop the service first.
+                """)
+        }
+        invocation.progress("The running service (\(path)) serves \(port ?? "another port") with \(store ?? "another store"); this command names another, so it opens them directly.")
+        return false
+    }
+
+    /// Paths compared after resolving symlinks (/dev/serial0 → /dev/ttyAMA0).
+    static func samePath(_ a: String, _ b: String?) -> Bool {
+        guard let b else { return false }
+        func resolved(_ path: String) -> String { (path as NSString).resolvingSymlinksInPath }
+        return a == b || resolved(a) == resolved(b)
     }
 
     /// The service, or exit 69 when none runs (for commands that only make sense with one).
@@ -80,8 +112,9 @@ final class ServiceControl {
 
     /// Sends one command; progress lines (`{"progress":…}`) go to `progress`, and the final
     /// reply (the line with `ok`) is returned. `lineTimeout` bounds the wait for each line.
-    func send(_ line: String, lineTimeout: Duration = .seconds(30),
+    func send(_ request: ControlRequest, lineTimeout: Duration = .seconds(30),
               progress: (String) -> Void = { _ in }) throws -> [String: Any] {
+        let line = request.line
         try talk { () throws(Errno) in try connection.send(line: line, deadline: .now + .seconds(5)) }
         while true {
             guard let text = try talk({ () throws(Errno) in try connection.readLine(deadline: .now + lineTimeout) }) else {

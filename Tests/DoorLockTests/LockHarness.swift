@@ -28,6 +28,8 @@ final class LockHarness: @unchecked Sendable {
     init(configJSON: String = "{}", touchLine: Bool = true, enroll: Bool = true,
          beforeStart: (ModuleSimulatorServer) -> Void = { _ in },
          configLoader: (@Sendable () throws -> LockConfig)? = nil,
+         configureOptions: (inout LockService.Options) -> Void = { _ in },
+         waitForModule: Bool = true, timeouts: CommandTimeouts = LockHarness.timeouts(),
          setUpStore: (TemplateStore) throws -> Void = { _ in }) throws {
         var template = [CChar]("/tmp/fpl-XXXXXX".utf8CString)
         guard mkdtemp(&template) != nil else { throw HarnessError("mkdtemp failed") }
@@ -59,15 +61,16 @@ final class LockHarness: @unchecked Sendable {
         var options = LockService.Options(eventsSocket: directory + "/events.sock", controlSocket: directory + "/control.sock")
         options.backoffInitial = .milliseconds(100)
         options.backoffMaximum = .milliseconds(400)
+        configureOptions(&options)
         self.options = options
         let devicePath = simulator.devicePath
-        service = try LockService(config: config, preset: preset, chip: chip, moduleFactory: {
-            try FingerprintModule.open(port: devicePath, baudRate: 57_600, timeouts: LockHarness.timeouts())
-        }, store: store, options: options, configLoader: configLoader)
-        service.log = { _ in }
+        service = try LockService(config: config, preset: preset, chip: chip,
+                                  module: .serial(port: devicePath, baudRate: 57_600, timeouts: timeouts),
+                                  store: store, options: options, configLoader: configLoader)
+        service.log = { line in if ProcessInfo.processInfo.environment["FPMOD_TEST_LOG"] != nil { print("service: " + line) } }
         service.onEvent = { [received] event in received.items.withLock { $0.append(event) } }
         try service.start()
-        try waitUntil("the module connects") { self.service.snapshot.moduleConnected }
+        if waitForModule { try waitUntil("the module connects") { self.service.snapshot.moduleConnected } }
     }
 
     deinit {

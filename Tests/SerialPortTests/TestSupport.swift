@@ -1,3 +1,4 @@
+import Transport
 import Foundation
 import Glibc
 import Posix

@@ -16,6 +16,10 @@ int fpmod_ptsname_r(int fd, char *buffer, size_t length);
 // accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC, no peer address.
 int fpmod_accept(int fd);
 
+// getsockopt(SO_PEERCRED) on a Unix socket: the peer's pid and uid (struct ucred needs
+// _GNU_SOURCE). On a client's socket that is the listener's process.
+int fpmod_peer_credentials(int fd, int *pid, unsigned int *uid);
+
 // eventfd(2), non-blocking and close-on-exec.
 int fpmod_eventfd(unsigned int initial);
 

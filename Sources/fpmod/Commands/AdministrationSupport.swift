@@ -14,7 +14,7 @@ extension AdministrationError: CLIError {
         case .familyMismatch, .templatesDoNotFit, .backupDoesNotFit:
             return .dataError
         case .verificationFailed: return .ioError
-        case .noFingerPlaced, .capturesDiffer: return .tryLater
+        case .noFingerPlaced, .capturesDiffer, .cancelled: return .tryLater
         case .noFingersEnrolled, .unknownFinger, .invalidCaptureCount, .restoreNeedsConfirmation, .alreadyPaired:
             return .usage
         case .verificationRequired: return .denied

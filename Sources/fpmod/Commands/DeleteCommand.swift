@@ -11,7 +11,7 @@ enum DeleteCommand {
         try Confirmation.ask(invocation, "Delete " + (label.map { "\(name)'s \($0)" } ?? "\(name) and every finger of \(name)")
                              + " from the module and the store")
         if let service = try ServiceControl.connectIfRunning(invocation) {
-            let reply = try service.send("delete \(name)" + (label.map { " " + $0 } ?? ""))
+            let reply = try service.send(.delete(user: name, label: label))
             try ServiceControl.check(reply)
             let fingers = (reply["fingers"] as? [[String: Any]] ?? []).map {
                 RemovedFinger(label: $0["label"] as? String ?? "?", slot: $0["slot"] as? Int ?? -1)

@@ -1,3 +1,4 @@
+import Administration
 import ArgumentParsing
 import FingerprintModule
 import FingerprintProtocol
@@ -62,7 +63,16 @@ enum DoctorCommand {
         let configuredBaud = (try? invocation.parsed.int("baud", range: 9600...115_200)) ?? BaudRate.factoryDefault
         let session: ModuleSession
         do {
-            session = try ModuleSession.open(invocation, identity: identity)
+            // With a pairing, the one opener's identity check: a reset or foreign module is
+            // named as such in about a second, not reported as a wiring fault after a baud probe.
+            if identity != nil, let store = try? invocation.openStore() {
+                let (opened, finding) = try ModuleSession.openChecked(invocation, store: store)
+                if case .reset = finding { opened.close(); return (.failed(.notPaired(finding.description)), nil) }
+                if case .swapped = finding { opened.close(); return (.failed(.notPaired(finding.description)), nil) }
+                session = opened
+            } else {
+                session = try ModuleSession.open(invocation, identity: identity)
+            }
         } catch {
             return (.failed(failure(error, invocation: invocation, configuredBaud: configuredBaud)), nil)
         }

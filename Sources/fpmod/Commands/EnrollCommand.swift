@@ -17,7 +17,7 @@ enum EnrollCommand {
             request.duress = parsed.flag("duress")
             request.displayName = parsed.string("display-name")
             request.fingerTimeout = try parsed.duration("timeout")
-            let reply = try service.send(request.controlLine, lineTimeout: (request.fingerTimeout ?? .seconds(15)) + .seconds(30)) {
+            let reply = try service.send(.enroll(request), lineTimeout: (request.fingerTimeout ?? .seconds(15)) + .seconds(30)) {
                 invocation.progress($0)
             }
             try ServiceControl.check(reply)

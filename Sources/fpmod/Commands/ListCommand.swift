@@ -20,7 +20,7 @@ enum ListCommand {
         let rows: [Row]
         var unusableNote: String?
         if let service = try ServiceControl.connectIfRunning(invocation) {
-            let reply = try service.send("list")
+            let reply = try service.send(.list)
             try ServiceControl.check(reply)
             rows = (reply["users"] as? [[String: Any]] ?? []).map { user in
                 Row(name: user["name"] as? String ?? "?", displayName: user["displayName"] as? String ?? user["name"] as? String ?? "?",

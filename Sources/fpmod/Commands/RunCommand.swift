@@ -37,10 +37,10 @@ enum RunCommand {
         do { preset = try config.loadBoard() } catch { throw CommandFailure(.config, error.description) }
 
         let chip: any GPIOChip
+        var simulatedChip: MemoryChip?
         if simGPIO {
             let memory = MemoryChip(preset: preset)
-            let lines = config.resolvedLines(preset: preset, family: config.family)
-            if let touch = lines[.touch] { memory.drive(offset: touch.offset, level: touch.activeLow) }  // no finger
+            simulatedChip = memory
             chip = memory
         } else if let name = parsed.string("chip") ?? config.chipName(preset: preset) {
             chip = try LibgpiodChip(name)
@@ -70,17 +70,29 @@ enum RunCommand {
             server.start()
             simulator = server
             port = server.devicePath
-            invocation.progress("Simulated \(profile.name) on \(port); control it with lines such as 'touch NAME' on \(controlPath).")
+            invocation.progress("Simulated \(profile.name) on \(port); control it with lines such as 'touch NAME'\(simGPIO ? ", 'exit', 'door open'" : "") on \(controlPath).")
         } else {
             port = parsed.string("port") ?? config.serialPort(preset: preset)
         }
         defer { simulator?.stop() }
-        let address = try parsed.hexUInt32("address") ?? config.address ?? identity?.address ?? Frame.defaultAddress
-        let password = try parsed.hexUInt32("password") ?? config.password ?? identity?.password ?? 0
+        // Only while the store has no pairing: a paired module is opened with the pairing's.
+        let address = try parsed.hexUInt32("address") ?? config.address ?? Frame.defaultAddress
+        let password = try parsed.hexUInt32("password") ?? config.password ?? 0
         let family = try parsed.choice("family", as: ModuleFamily.self) ?? config.family ?? identity.flatMap { ModuleFamily(rawValue: $0.family) }
         let baud = try parsed.int("baud", range: 9600...115_200) ?? config.baudRate
+        if let simulatedChip {
+            // The service's polarity (family from the store as well), so "no finger" reads as such.
+            let lines = config.resolvedLines(preset: preset, family: config.family ?? identity.flatMap { ModuleFamily(rawValue: $0.family) })
+            if let simulator {
+                SimulatedInputs.connect(simulator, chip: simulatedChip, lines: lines)
+            } else if let touch = lines[.touch] {
+                simulatedChip.drive(offset: touch.offset, level: touch.activeLow)  // no finger
+            }
+        }
 
-        let options = LockService.Options(config: config, environment: invocation.environment)
+        var options = LockService.Options(config: config, environment: invocation.environment)
+        options.modulePort = port
+        options.storePath = storeDatabase
         let initial = config
         let loader: @Sendable () throws -> LockConfig = {
             guard let configPath else { return initial }
@@ -88,7 +100,7 @@ enum RunCommand {
         }
         let service = try LockService(
             config: config, preset: preset, chip: chip,
-            moduleFactory: { try FingerprintModule.open(port: port, baudRate: baud, address: address, password: password, family: family) },
+            module: .serial(port: port, baudRate: baud, family: family, unpairedAddress: address, unpairedPassword: password),
             store: store, options: options, signals: signals, configLoader: loader)
         let json = invocation.json
         service.onEvent = { event in

@@ -4,7 +4,7 @@ import ArgumentParsing
 enum StatusCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let service = try ServiceControl.require(invocation)
-        let reply = try service.send("status", lineTimeout: .seconds(10))
+        let reply = try service.send(.status, lineTimeout: .seconds(10))
         try ServiceControl.check(reply)
         var object = reply
         object["ok"] = nil

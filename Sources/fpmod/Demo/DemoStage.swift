@@ -96,7 +96,7 @@ final class DemoStage {
         let password = identity?.password ?? 0
         let service = try LockService(
             config: config, preset: preset, chip: chip,
-            moduleFactory: { try FingerprintModule.open(port: port, baudRate: 57_600, address: address, password: password, family: family) },
+            module: .serial(port: port, baudRate: 57_600, family: family, unpairedAddress: address, unpairedPassword: password),
             store: store, options: options)
         service.log = { line in FileHandle.standardError.write(Data(("service: " + line + "\n").utf8)) }
         service.onEvent = { [received] event in received.append(event) }

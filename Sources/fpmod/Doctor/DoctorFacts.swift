@@ -147,6 +147,8 @@ enum ModuleFailure: Sendable, Equatable {
     case wrongAddress(expected: UInt32, seen: UInt32?)
     /// Bytes came but no valid frames.
     case corrupted(String)
+    /// A module answers, but not as the paired one (reset, swapped): the opener's finding.
+    case notPaired(String)
     case other(String)
 }
 

@@ -65,6 +65,9 @@ extension DoctorChecks {
             return DoctorCheck("module", title, .problem, "Bytes came back, but no valid frame (\(summary)).",
                                fix: (miniUART ? "The mini UART's baud drifts with the core clock: use dtoverlay=disable-bt. " : "")
                                    + "Check for a baud-rate mismatch (--baud), a loose wire, a missing common ground or a long unshielded cable.")
+        case let .notPaired(finding):
+            return DoctorCheck("module", title, .problem, finding,
+                               fix: "Nothing is wrong with the wiring: this module answers, but it is not the one this store paired. If you replaced or reset it on purpose, run `fpmod pair --force`, then `fpmod restore BACKUP` or `fpmod sync`; otherwise treat it as tampering.")
         case let .other(text):
             return DoctorCheck("module", title, .problem, text, fix: "Run fpmod -v info to see each exchange.")
         }

@@ -12,7 +12,7 @@ struct DecisionContext {
     var score: Int?
 }
 
-extension LockService {
+extension LockRuntime {
     /// Runs the policy on `event` and executes its effects: actuators first (so the relay is
     /// not kept waiting by the audit write), then audit, events, hooks and persistence.
     @discardableResult
@@ -68,15 +68,22 @@ extension LockService {
         case .duressAlarm(let user):
             // Silent: no public event, LED or buzzer; only the hook, the audit log and the observer.
             runHook(config.hooks.onDuress, event: "duress", user: user, slot: context.slot, extra: [:])
-            _ = try? store.appendAudit(event: "duress", user: user, slot: context.slot, score: context.score,
-                                   latencyJSON: context.timing?.json, detail: "duress finger used")
+            do {
+                try store.appendAudit(event: "duress", user: user, slot: context.slot, score: context.score,
+                                      latencyJSON: context.timing?.json, detail: "duress finger used")
+            } catch { log("audit row 'duress' not written: \(error)") }
             emit(LockEvent(name: "duress", fields: ["user": user], timing: context.timing, isPublic: false))
         case let .setFingerprintUnlock(user, enabled):
-            try? store.setFingerprintUnlock(enabled, for: user)
-        case .persist:
-            if let data = try? JSONEncoder().encode(state), let json = String(data: data, encoding: .utf8) {
-                do { try store.setValue(json, forKey: Self.policyStateKey) } catch { log("policy state not saved: \(error)") }
+            // Not silent: the policy already announced the change, so a failed write says so.
+            do { try store.setFingerprintUnlock(enabled, for: user) } catch {
+                log("fingerprint unlock for \(user) NOT changed: \(error)")
+                emit(LockEvent(name: "error", fields: ["reason": "fingerprint unlock for \(user) not changed: \(error)"]))
             }
+        case .persist:
+            do {
+                let json = String(decoding: try JSONEncoder().encode(state), as: UTF8.self)
+                try store.setValue(json, forKey: LockService.policyStateKey)
+            } catch { log("policy state not saved: \(error)") }
         default:
             break
         }
@@ -86,9 +93,9 @@ extension LockService {
     /// (`relayOn` true by the time "unlocked" arrives).
     func emit(_ event: LockEvent) {
         if event.isPublic { events?.publish(event.jsonLine) }
-        shared.withLock { snapshot in
+        front.shared.withLock { snapshot in
             snapshot.relayOn = relayOn
-            snapshot.scanInFlight = scanInFlight
+            snapshot.scanInFlight = moduleBusy
             snapshot.moduleConnected = moduleConnected
             snapshot.policy = state
             snapshot.eventCount += 1
@@ -105,8 +112,11 @@ extension LockService {
         if usesAura {
             worker?.submit(.aura(pattern))
         } else {
-            try? outputs[.ledGreen]?.set(pattern == .match)
-            try? outputs[.ledRed]?.set(pattern == .deny || pattern == .lockout)
+            // Feedback only: a failed LED write changes no decision, so it is logged, not raised.
+            do {
+                try outputs[.ledGreen]?.set(pattern == .match)
+                try outputs[.ledRed]?.set(pattern == .deny || pattern == .lockout)
+            } catch { log("LED: \(error)") }
         }
         ledRevertAt = revert ? .now + options.feedbackDuration : (pattern == .idle ? nil : ledRevertAt)
         if pattern == .lockout { ledRevertAt = nil }
@@ -120,7 +130,7 @@ extension LockService {
         case .retry: .milliseconds(60)
         case .lockout: .seconds(1)
         }
-        try? buzzer.set(true)
+        do { try buzzer.set(true) } catch { log("buzzer: \(error)") }
         buzzerOffAt = .now + length
     }
 

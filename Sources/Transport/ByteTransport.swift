@@ -1,6 +1,7 @@
 /// A byte stream with deadlines: what the fingerprint driver talks to. A termios serial port
 /// today, an in-memory pair in tests, perhaps spidev or USB later — nothing above the driver
-/// knows which. Every error thrown is a `SerialPortError`.
+/// knows which, so this protocol lives in its own target, apart from termios. Errors are the
+/// implementation's (a `SerialPortError` for the serial port).
 public protocol ByteTransport: AnyObject {
     /// Writes the whole frame at once (one write-all per frame).
     func send(_ bytes: [UInt8]) throws
@@ -17,6 +18,9 @@ public protocol ByteTransport: AnyObject {
     var description: String { get }
     /// Where the bytes go without the line speed: "/dev/ttyAMA0", for messages about every rate.
     var portName: String { get }
+    /// Releases the device (the serial port's lock, the descriptor). Idempotent; after it,
+    /// every call throws. Whoever opened a module closes it through this, never by downcasting.
+    func close()
 }
 
 extension ByteTransport {

@@ -6,11 +6,17 @@ import Posix
 import TemplateStore
 import FingerprintProtocol
 
-extension LockService {
+extension LockRuntime {
     /// Requests the lines, opens the sockets, restores the policy state and starts the worker.
     func prepare() throws {
         guard !prepared else { return }
-        let identity = try? store.moduleIdentity()
+        // Fail closed: a paired identity the store cannot read is a module nobody can vouch for.
+        var identityProblem: String?
+        let identity: ModuleIdentity?
+        do { identity = try store.moduleIdentity() } catch {
+            identity = nil
+            identityProblem = "the store cannot read the paired module's identity (\(error))"
+        }
         let family = config.family ?? identity.flatMap { ModuleFamilyName.parse($0.family) }
         let lines = config.resolvedLines(preset: preset, family: family)
         do {
@@ -30,25 +36,29 @@ extension LockService {
                 try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
                                                          withIntermediateDirectories: true)
             }
-            do { events = try EventHub(path: options.eventsSocket) } catch { throw LockServiceError.socket(path: options.eventsSocket, error) }
+            // A stale socket file (its process died) is replaced; a live one is an error naming its process.
+            do { events = try EventHub(path: options.eventsSocket) } catch { throw Self.socketError(options.eventsSocket, error) }
             do { control = try UnixListener(path: options.controlSocket, mode: 0o660) } catch {
-                throw LockServiceError.socket(path: options.controlSocket, error)
+                throw Self.socketError(options.controlSocket, error)
             }
         } catch {
             releaseLines()
             events?.close()
             throw error
         }
-        if let json = try? store.value(forKey: Self.policyStateKey), let data = json.data(using: .utf8),
-           let restored = try? JSONDecoder().decode(PolicyState.self, from: data) {
-            state = restored
-        }
+        let stateProblem = restorePolicyState()
         hooks.onFailure = { [log] in log($0) }
         decide(.started)
-        if let digest = try? store.enrolledSetDigest() { decide(.enrolledSetChanged(digest: digest)) }
-        if let door = inputs[.doorContact], let open = try? door.value() { decide(open ? .doorOpened : .doorClosed) }
-        if let tamper = inputs[.tamper], (try? tamper.value()) == true { decide(.tamper(active: true)) }
-        touchArmed = !((try? inputs[.touch]?.value()) ?? false)
+        if let stateProblem {
+            log("policy state: \(stateProblem); starting with a PIN required")
+            decide(.savedStateUnreadable(stateProblem))
+        }
+        if let identityProblem {
+            log(identityProblem)
+            decide(.moduleTamper(.other(identityProblem)))
+        }
+        refreshEnrolledSet()
+        readInitialInputs()
 
         var settings = ModuleWorker.Settings()
         settings.pollInterval = inputs[.touch] == nil ? .milliseconds(config.scanIntervalMs) : nil
@@ -56,12 +66,15 @@ extension LockService {
         settings.backoffMaximum = options.backoffMaximum
         settings.healthCheckInterval = options.healthCheckInterval
         settings.useAura = usesAura
-        settings.expectedIdentity = identity
         settings.store = store
-        worker = ModuleWorker(factory: moduleFactory, settings: settings) { [weak self] report in
-            self?.post(.worker(report))
+        worker = ModuleWorker(connection: moduleConnection, settings: settings) { [front] report in
+            front.post(.worker(report))
         }
         worker.start()
+        pinChecker = PinChecker(store: store, limit: options.pinQueueLimit) { [front] check in
+            front.post(.pinChecked(check))
+        }
+        pinChecker.start()
         if let interval = notifier.watchdogInterval { watchdogAt = .now + interval }
         notifier.notify("READY=1\nSTATUS=locked; waiting for the fingerprint module")
         prepared = true
@@ -78,7 +91,7 @@ extension LockService {
 
     /// The loop: one poll, then everything that became ready, until stopped.
     func loop() {
-        while !stopFlag.withLock({ $0 }) {
+        while !front.stopFlag.withLock({ $0 }) {
             var descriptors: [(FileDescriptor, PollEvents)] = [(wakeup.fileDescriptor, .readable)]
             if let signals { descriptors.append((signals.fileDescriptor, .readable)) }
             descriptors.append((control.fileDescriptor, .readable))
@@ -139,7 +152,7 @@ extension LockService {
         }
         if let at = buzzerOffAt, at <= now {
             buzzerOffAt = nil
-            try? outputs[.buzzer]?.set(false)
+            do { try outputs[.buzzer]?.set(false) } catch { log("buzzer: \(error)") }
         }
         if let at = watchdogAt, at <= now, let interval = notifier.watchdogInterval {
             notifier.notify("WATCHDOG=1")
@@ -152,14 +165,18 @@ extension LockService {
     }
 
     func handleEdges(_ role: LineRole, _ line: any InputLine) {
-        guard let edges = try? line.readEvents() else { return }
+        let edges: [EdgeEvent]
+        do { edges = try line.readEvents() } catch {
+            log("\(role.rawValue) line: reading its edges failed: \(error)")
+            return
+        }
         for edge in edges {
             let active = edge.kind == .rising
             switch role {
             case .touch:
                 if active {
                     emit(LockEvent(name: "touch"))
-                    if touchArmed && !scanInFlight && moduleConnected {
+                    if touchArmed && !moduleBusy && moduleConnected {
                         touchArmed = false
                         requestScan(edge: edge.timestampNanoseconds)
                     }
@@ -187,7 +204,7 @@ extension LockService {
         guard let received = try? signals?.read() else { return }
         for signal in received {
             switch signal {
-            case SIGTERM, SIGINT: stopFlag.withLock { $0 = true }
+            case SIGTERM, SIGINT: front.stopFlag.withLock { $0 = true }
             case SIGHUP: reloadConfiguration()
             default: break  // SIGCHLD: hooks are reaped below
             }
@@ -196,7 +213,7 @@ extension LockService {
     }
 
     func drainInbox() {
-        let messages = inbox.withLock { inbox in
+        let messages = front.inbox.withLock { inbox in
             defer { inbox.removeAll() }
             return inbox
         }
@@ -213,6 +230,8 @@ extension LockService {
         switch report {
         case .connected(let family, let capacity):
             moduleConnected = true
+            // The opener may have finished an interrupted enroll or delete.
+            refreshEnrolledSet()
             notifier.notify("STATUS=locked; module \(family) connected")
             if !state.moduleConnected { decide(.moduleReconnected) } else {
                 emit(LockEvent(name: "module-ready", fields: ["family": family, "capacity": capacity.map(String.init) ?? "unknown"]))
@@ -229,15 +248,15 @@ extension LockService {
             touchArmed = true
         case .tamper(let reason):
             decide(.moduleTamper(reason))
-        case let .adminDone(id, reply, changed):
-            scanInFlight = false
+        case let .adminDone(id, answer, changed):
+            adminInFlight = false
             if let client = pendingReplies.removeValue(forKey: id) {
-                do { try client.send(line: reply, deadline: .now + .milliseconds(200)) } catch { dropClient(client) }
+                reply(client, answer)
             }
-            if changed, let digest = try? store.enrolledSetDigest() { decide(.enrolledSetChanged(digest: digest)) }
+            if changed { refreshEnrolledSet() }
         case let .adminProgress(id, line):
             if let client = pendingReplies[id] {
-                do { try client.send(line: line, deadline: .now + .milliseconds(200)) } catch { dropClient(client) }
+                reply(client, line)
             }
         }
     }
@@ -250,15 +269,7 @@ extension LockService {
         case let .match(slot, score):
             context.slot = slot
             context.score = score
-            guard let finger = try? store.finger(atSlot: slot) else {
-                event = .moduleTamper(.unknownSlot(slot))
-                break
-            }
-            let user = try? store.user(named: finger.user)
-            context.user = finger.user
-            event = .fingerMatched(user: finger.user, slot: slot, score: score, isAdmin: user?.role == .admin,
-                                   isDuress: finger.isDuress,
-                                   fingerprintUnlockEnabled: user?.fingerprintUnlock ?? true)
+            event = matchEvent(slot: slot, score: score, context: &context)
         case .noMatch: event = .fingerNotMatched
         case .retryScan: event = .captureRejected(.poorQuality)
         case .misplaced: event = .captureRejected(.misplaced)
@@ -268,10 +279,10 @@ extension LockService {
     }
 
     func publishSnapshot(running: Bool) {
-        let snapshot = Snapshot(running: running, relayOn: relayOn, scanInFlight: scanInFlight,
+        let snapshot = LockService.Snapshot(running: running, relayOn: relayOn, scanInFlight: moduleBusy,
                                 moduleConnected: moduleConnected, policy: state,
-                                eventCount: shared.withLock { $0.eventCount })
-        shared.withLock { $0 = snapshot }
+                                eventCount: front.shared.withLock { $0.eventCount })
+        front.shared.withLock { $0 = snapshot }
     }
 
     func releaseLines() {
@@ -281,18 +292,32 @@ extension LockService {
         inputs.removeAll()
     }
 
-    /// Fail secure: relay off and the policy locked, then everything released.
+    static func socketError(_ path: String, _ error: Errno) -> LockServiceError {
+        if error == .addressInUse, let owner = UnixListener.listener(at: path) {
+            return .socketInUse(path: path, pid: owner.pid, command: owner.commandLine)
+        }
+        return .socket(path: path, error)
+    }
+
+    /// Fail secure: relay off and the sockets closed first, before waiting for anything (a
+    /// module command in flight, a PIN hash), so a restart finds the socket paths free; then
+    /// the threads get a short while to finish, and everything is released.
     func shutdown() {
         notifier.notify("STOPPING=1")
         setRelay(false)
         relayOffAt = nil
-        worker.stop()
-        drainInbox()
         for client in clients { client.close() }
         clients.removeAll()
+        pendingReplies.removeAll()
         control.close()
         events.close()
-        _ = try? store.appendAudit(event: "stopped", detail: "service stopped; relay off, door locked")
+        worker.stop(timeout: .seconds(1))
+        pinChecker.stop()
+        // Nothing decides any more: a PIN result arriving now must not pulse the relay.
+        front.inbox.withLock { $0.removeAll() }
+        do { try store.appendAudit(event: "stopped", detail: "service stopped; relay off, door locked") } catch {
+            log("audit row 'stopped' not written: \(error)")
+        }
         releaseLines()
         hooks.reap()
         publishSnapshot(running: false)

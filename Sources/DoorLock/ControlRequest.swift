@@ -1,0 +1,68 @@
+/// One request of the control protocol, parsed and printed here and nowhere else: the service
+/// reads lines with `init(line:)`, clients write them with `line`, so the two cannot drift.
+/// Every reply is one JSON object (`JSONValue`) with an `ok` key; `enroll` sends
+/// `{"progress":…,"status":…}` lines before its reply.
+public enum ControlRequest: Equatable, Sendable {
+    case status
+    case scan
+    case list
+    /// `pin [USER] PIN`: open the door with a PIN.
+    case pin(user: String?, pin: String)
+    /// `unlock ADMIN PIN`: open as an admin (ends PIN-only mode too).
+    case unlock(admin: String, pin: String)
+    /// `clear ADMIN PIN`: end lockouts and PIN-only mode.
+    case clear(admin: String, pin: String)
+    /// `clear`: the same without a PIN, for root on this machine only (checked by peer uid).
+    case clearAsRoot
+    case enroll(EnrollRequest)
+    /// `delete NAME [LABEL]`
+    case delete(user: String, label: String?)
+
+    public static let usage = "commands: status, pin [USER] PIN, unlock ADMIN PIN, clear ADMIN PIN, clear (as root), scan, list, enroll NAME [LABEL] [--duress] [--admin], delete NAME [LABEL]"
+
+    /// Reads one line; the error text is the reply's.
+    public init(line: String) throws(ControlUsageError) {
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        guard let verb = words.first?.lowercased() else { throw ControlUsageError("empty command; " + Self.usage) }
+        let arguments = Array(words.dropFirst())
+        switch verb {
+        case "status", "scan", "list":
+            guard arguments.isEmpty else { throw ControlUsageError("usage: \(verb) (no arguments)") }
+            self = verb == "status" ? .status : verb == "scan" ? .scan : .list
+        case "pin":
+            guard (1...2).contains(arguments.count) else { throw ControlUsageError("usage: pin [USER] PIN") }
+            self = .pin(user: arguments.count == 2 ? arguments[0] : nil, pin: arguments[arguments.count - 1])
+        case "clear" where arguments.isEmpty:
+            self = .clearAsRoot
+        case "unlock", "clear":
+            guard arguments.count == 2 else {
+                throw ControlUsageError(verb == "clear" ? "usage: clear ADMIN PIN, or `clear` alone as root on this machine" : "usage: unlock ADMIN PIN")
+            }
+            self = verb == "unlock" ? .unlock(admin: arguments[0], pin: arguments[1]) : .clear(admin: arguments[0], pin: arguments[1])
+        case "enroll":
+            self = .enroll(try EnrollRequest(controlArguments: arguments))
+        case "delete":
+            guard (1...2).contains(arguments.count) else { throw ControlUsageError("usage: delete NAME [LABEL]") }
+            self = .delete(user: arguments[0], label: arguments.count == 2 ? arguments[1] : nil)
+        default:
+            throw ControlUsageError("unknown command '\(verb)'; " + Self.usage)
+        }
+    }
+
+    /// The line a client sends (without the newline).
+    public var line: String {
+        switch self {
+        case .status: "status"
+        case .scan: "scan"
+        case .list: "list"
+        case let .pin(user?, pin): "pin \(user) \(pin)"
+        case let .pin(nil, pin): "pin \(pin)"
+        case let .unlock(admin, pin): "unlock \(admin) \(pin)"
+        case let .clear(admin, pin): "clear \(admin) \(pin)"
+        case .clearAsRoot: "clear"
+        case .enroll(let request): request.controlLine
+        case let .delete(user, label?): "delete \(user) \(label)"
+        case let .delete(user, nil): "delete \(user)"
+        }
+    }
+}

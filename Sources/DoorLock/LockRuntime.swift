@@ -1,0 +1,68 @@
+import AccessPolicy
+import GPIO
+import Posix
+import TemplateStore
+
+/// The service's mutable state, owned by the service thread: created there by `LockService`
+/// and never handed to another thread (not `Sendable`). The worker and the PIN checker talk
+/// back only through the front's inbox.
+final class LockRuntime {
+    let front: LockService
+
+    var config: LockConfig
+    var policy: AccessPolicy
+    var state = PolicyState()
+    var worker: ModuleWorker!
+    var pinChecker: PinChecker!
+    var inputs: [LineRole: any InputLine] = [:]
+    var outputs: [LineRole: any OutputLine] = [:]
+    var events: EventHub!
+    var control: UnixListener!
+    var clients: [UnixConnection] = []
+    let hooks = HookRunner()
+    let notifier: SystemdNotifier
+    var pendingReplies: [Int: UnixConnection] = [:]
+    var nextRequestID = 1
+    var touchArmed = true
+    var scanInFlight = false
+    /// An enroll or delete of the control socket is queued or running on the worker. It may
+    /// queue behind a scan (the worker runs jobs in order); a second one is "busy".
+    var adminInFlight = false
+    var moduleConnected = false
+    var relayOn = false
+    var relayOffAt: ContinuousClock.Instant?
+    var ledRevertAt: ContinuousClock.Instant?
+    var buzzerOffAt: ContinuousClock.Instant?
+    var watchdogAt: ContinuousClock.Instant?
+    var prepared = false
+
+    init(front: LockService) {
+        self.front = front
+        config = front.config
+        policy = AccessPolicy(config: front.config.policy)
+        notifier = SystemdNotifier(environment: front.options.environment)
+    }
+
+    /// Anything on the module: no new scan starts meanwhile.
+    var moduleBusy: Bool { scanInFlight || adminInFlight }
+
+    // The front's immutable parts and shared channels, by their old names.
+    var preset: BoardPreset { front.preset }
+    var chip: any GPIOChip { front.chip }
+    var store: TemplateStore { front.store }
+    var clock: LockClock { front.clock }
+    var options: LockService.Options { front.options }
+    var signals: SignalWatcher? { front.signals }
+    var configLoader: (@Sendable () throws -> LockConfig)? { front.configLoader }
+    var moduleConnection: ModuleConnection { front.moduleConnection }
+    var wakeup: WakeupPipe { front.wakeup }
+    var onEvent: (@Sendable (LockEvent) -> Void)? { front.onEvent }
+    var log: @Sendable (String) -> Void { front.log }
+
+    func post(_ message: LockService.Inbound) { front.post(message) }
+
+    /// After the loop ended: wait (bounded) until the module thread has closed the port.
+    func waitForModuleThread(timeout: Duration) {
+        worker?.waitUntilFinished(timeout: timeout)
+    }
+}

@@ -1,0 +1,39 @@
+import DoorLock
+import Foundation
+import Testing
+
+/// The control protocol is one request enum, parsed and printed in one place, with JSONValue
+/// replies (issue 10, structure): what a client prints the service reads back unchanged, and
+/// a value is never re-typed by its spelling.
+@Suite(.serialized)
+struct ControlProtocolTests {
+    @Test func everyRequestReadsBackAsItWasPrinted() throws {
+        var enroll = EnrollRequest(user: "bob", label: "left-index")
+        enroll.admin = true
+        enroll.fingerTimeout = .milliseconds(1500)
+        let requests: [ControlRequest] = [
+            .status, .scan, .list, .pin(user: nil, pin: "1234"), .pin(user: "alice", pin: "1234"),
+            .unlock(admin: "boss", pin: "9999"), .clear(admin: "boss", pin: "9999"), .clearAsRoot,
+            .enroll(enroll), .delete(user: "bob", label: nil), .delete(user: "bob", label: "left-index"),
+        ]
+        for request in requests {
+            #expect(try ControlRequest(line: request.line) == request, "\(request.line)")
+        }
+        #expect(throws: ControlUsageError.self) { try ControlRequest(line: "status now") }
+        #expect(throws: ControlUsageError.self) { try ControlRequest(line: "unlock boss") }
+        #expect(throws: ControlUsageError.self) { try ControlRequest(line: "open sesame") }
+    }
+
+    @Test func aUserNamedTrueStaysAString() throws {
+        let event = LockEvent(name: "fingerprint-unlock-changed", fields: ["user": "true", "enabled": "false", "slot": "3"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(event.jsonLine.utf8)) as? [String: Any])
+        #expect(object["user"] as? String == "true")
+        #expect(object["enabled"] as? Bool == false)
+        #expect(object["slot"] as? Int == 3)
+
+        let lock = try LockHarness(setUpStore: { try $0.addUser(name: "true") })
+        let list = try lock.control("list")
+        let names = (list["users"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
+        #expect(names.contains("true"), "\(list)")
+    }
+}
