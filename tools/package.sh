@@ -94,6 +94,8 @@ build_amd64() {
 
 build_arm64() {
   # SwiftPM's destination file: the sysroot, and Swift's aarch64 resource directory in it.
+  # The runtime's run path is where libswiftlang puts it on the Pi (it adds no ld.so.conf
+  # entry), not where it sits in the sysroot.
   cat >"$ROOT/src/aarch64-destination.json" <<'EOF'
 {
   "version": 1,
@@ -102,7 +104,8 @@ build_arm64() {
   "target": "aarch64-unknown-linux-gnu",
   "dynamic-library-extension": "so",
   "extra-cc-flags": [],
-  "extra-swiftc-flags": ["-resource-dir", "/sysroot/usr/libexec/swift/lib/swift", "-use-ld=lld"],
+  "extra-swiftc-flags": ["-resource-dir", "/sysroot/usr/libexec/swift/lib/swift", "-use-ld=lld",
+    "-no-toolchain-stdlib-rpath", "-Xlinker", "-rpath", "-Xlinker", "/usr/libexec/swift/lib/swift/linux"],
   "extra-cpp-flags": []
 }
 EOF
