@@ -104,7 +104,7 @@ build_arm64() {
   "target": "aarch64-unknown-linux-gnu",
   "dynamic-library-extension": "so",
   "extra-cc-flags": [],
-  "extra-swiftc-flags": ["-resource-dir", "/sysroot/usr/libexec/swift/lib/swift", "-use-ld=lld",
+  "extra-swiftc-flags": ["-sdk", "/sysroot", "-resource-dir", "/sysroot/usr/libexec/swift/lib/swift", "-use-ld=lld",
     "-no-toolchain-stdlib-rpath", "-Xlinker", "-rpath", "-Xlinker", "/usr/libexec/swift/lib/swift/linux"],
   "extra-cpp-flags": []
 }
