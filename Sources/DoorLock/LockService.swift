@@ -161,7 +161,6 @@ public final class LockService: Sendable {
             do { try runtime.prepare() } catch {
                 failure.withLock { $0 = error }
                 ready.signal()
-                finished.signal()
                 return
             }
             self.thread.withLock { $0.running = true }
