@@ -230,7 +230,14 @@ public struct BashCompletion: Sendable {
     /// `case WORD in` with one branch per entry; no branch for an empty list (`:` keeps it valid).
     private func caseStatement(_ subject: String, _ cases: [Branch]) -> [String] {
         if cases.isEmpty { return [":"] }
-        return ["case \(subject) in"] + cases.map { "    " + $0.patterns.joined(separator: "|") + ") " + $0.body + " ;;" } + ["esac"]
+        // In steps: Swift 6.0's type checker gives up on the one-expression form.
+        var lines: [String] = ["case \(subject) in"]
+        for branch in cases {
+            let patterns: String = branch.patterns.joined(separator: "|")
+            lines.append("    " + patterns + ") " + branch.body + " ;;")
+        }
+        lines.append("esac")
+        return lines
     }
 
     /// `--port -p`: every spelling of each option.
