@@ -3,15 +3,12 @@
 #ifdef GPIOD_LINE_BULK_MAX_LINES  // only v1's header defines it
 
 #include "CLibgpiod.h"
+#include "gpiod_internal.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
 #include <time.h>
-
-struct fpmod_gpiod_chip {
-    struct gpiod_chip *chip;
-};
 
 struct fpmod_gpiod_line {
     struct gpiod_line *line;  // owned by the chip's line cache; released, never freed
@@ -22,33 +19,9 @@ int fpmod_gpiod_api_major(void) { return 1; }
 
 const char *fpmod_gpiod_library_version(void) { return gpiod_version_string(); }
 
-fpmod_gpiod_chip *fpmod_gpiod_chip_open(const char *path) {
-    struct gpiod_chip *opened = gpiod_chip_open(path);
-    if (!opened) return NULL;
-    fpmod_gpiod_chip *chip = malloc(sizeof *chip);
-    if (!chip) {
-        gpiod_chip_close(opened);
-        errno = ENOMEM;
-        return NULL;
-    }
-    chip->chip = opened;
-    return chip;
-}
-
-void fpmod_gpiod_chip_close(fpmod_gpiod_chip *chip) {
-    if (!chip) return;
-    gpiod_chip_close(chip->chip);
-    free(chip);
-}
-
-static void copy_text(char *destination, size_t size, const char *source) {
-    // Truncates (the kernel's names are at most 32 bytes anyway) and always terminates.
-    snprintf(destination, size, "%s", source ? source : "");
-}
-
 int fpmod_gpiod_chip_get_info(fpmod_gpiod_chip *chip, struct fpmod_gpiod_chip_info *info) {
-    copy_text(info->name, sizeof info->name, gpiod_chip_name(chip->chip));
-    copy_text(info->label, sizeof info->label, gpiod_chip_label(chip->chip));
+    fpmod_gpiod_copy_text(info->name, sizeof info->name, gpiod_chip_name(chip->chip));
+    fpmod_gpiod_copy_text(info->label, sizeof info->label, gpiod_chip_label(chip->chip));
     info->num_lines = gpiod_chip_num_lines(chip->chip);
     return 0;
 }
@@ -69,7 +42,7 @@ int fpmod_gpiod_line_consumer(fpmod_gpiod_chip *chip, unsigned int offset, char 
     if (gpiod_line_update(line) != 0) return -1;
     const char *consumer = gpiod_line_consumer(line);
     if (!gpiod_line_is_used(line) || !consumer || !*consumer) return 0;
-    copy_text(buffer, length, consumer);
+    fpmod_gpiod_copy_text(buffer, length, consumer);
     return 1;
 }
 

@@ -3,14 +3,11 @@
 #ifndef GPIOD_LINE_BULK_MAX_LINES  // v1's header defines it; v2's does not
 
 #include "CLibgpiod.h"
+#include "gpiod_internal.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct fpmod_gpiod_chip {
-    struct gpiod_chip *chip;
-};
 
 struct fpmod_gpiod_line {
     struct gpiod_line_request *request;     // one line per request
@@ -24,34 +21,11 @@ int fpmod_gpiod_api_major(void) { return 2; }
 
 const char *fpmod_gpiod_library_version(void) { return gpiod_api_version(); }
 
-fpmod_gpiod_chip *fpmod_gpiod_chip_open(const char *path) {
-    struct gpiod_chip *opened = gpiod_chip_open(path);
-    if (!opened) return NULL;
-    fpmod_gpiod_chip *chip = malloc(sizeof *chip);
-    if (!chip) {
-        gpiod_chip_close(opened);
-        errno = ENOMEM;
-        return NULL;
-    }
-    chip->chip = opened;
-    return chip;
-}
-
-void fpmod_gpiod_chip_close(fpmod_gpiod_chip *chip) {
-    if (!chip) return;
-    gpiod_chip_close(chip->chip);
-    free(chip);
-}
-
-static void copy_text(char *destination, size_t size, const char *source) {
-    snprintf(destination, size, "%s", source ? source : "");
-}
-
 int fpmod_gpiod_chip_get_info(fpmod_gpiod_chip *chip, struct fpmod_gpiod_chip_info *info) {
     struct gpiod_chip_info *chip_info = gpiod_chip_get_info(chip->chip);
     if (!chip_info) return -1;
-    copy_text(info->name, sizeof info->name, gpiod_chip_info_get_name(chip_info));
-    copy_text(info->label, sizeof info->label, gpiod_chip_info_get_label(chip_info));
+    fpmod_gpiod_copy_text(info->name, sizeof info->name, gpiod_chip_info_get_name(chip_info));
+    fpmod_gpiod_copy_text(info->label, sizeof info->label, gpiod_chip_info_get_label(chip_info));
     info->num_lines = (unsigned int)gpiod_chip_info_get_num_lines(chip_info);
     gpiod_chip_info_free(chip_info);
     return 0;
@@ -66,7 +40,7 @@ int fpmod_gpiod_line_consumer(fpmod_gpiod_chip *chip, unsigned int offset, char 
     if (!info) return -1;
     const char *consumer = gpiod_line_info_get_consumer(info);
     int named = gpiod_line_info_is_used(info) && consumer && *consumer;
-    if (named) copy_text(buffer, length, consumer);
+    if (named) fpmod_gpiod_copy_text(buffer, length, consumer);
     gpiod_line_info_free(info);
     return named;
 }
