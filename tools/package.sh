@@ -78,13 +78,24 @@ if [[ " ${ARCHES[*]} " == *" arm64 "* ]]; then
 fi
 debian_root_use "$BUILDER"
 [ -z "${SYSROOT:-}" ] || debian_bind "$SYSROOT" /sysroot
-rm -rf "$ROOT/src/fpmod"
-git clone -q "$REPO" "$ROOT/src/fpmod"
+# HEAD's tree, clean, but with the last run's .build kept: an unchanged module is not compiled
+# again (the cached root is this machine's, and so is its build directory).
+if [ -d "$ROOT/src/fpmod/.git" ]; then
+  git -C "$ROOT/src/fpmod" fetch -q "$REPO" HEAD
+  git -C "$ROOT/src/fpmod" reset -q --hard FETCH_HEAD
+  git -C "$ROOT/src/fpmod" clean -q -fdx -e .build
+else
+  rm -rf "$ROOT/src/fpmod"
+  git clone -q "$REPO" "$ROOT/src/fpmod"
+fi
 say "building $(git -C "$ROOT/src/fpmod" log -1 --format='%h %s')"
 step_done
 
 # Paths of the build machine must not end up in the binary (#file in messages, debug info).
 REPRO_FLAGS="-Xswiftc -file-prefix-map -Xswiftc /src/fpmod/=fpmod/ -Xcc -ffile-prefix-map=/src/fpmod/=fpmod/ -Xlinker --build-id=sha1"
+# Debian's hardening: read-only relocations, bound at start.
+REPRO_FLAGS+=" -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now"
+MAINTAINER=${FPMOD_MAINTAINER:-fpmod developers <fpmod@example.org>}
 
 build_amd64() {
   inside "swift build -c release --product fpmod --static-swift-stdlib $REPRO_FLAGS -Xlinker --strip-all" >"$OUT/build-amd64.log" 2>&1 ||
@@ -156,13 +167,18 @@ package() { # ARCH BINARY_IN_BUILDER
   install -D -m 0644 "$stage/fpmod.1.gz" "$stage/usr/share/man/man1/fpmod.1.gz" && rm "$stage/fpmod.1.gz"
   inside "$BIN_amd64 completion bash" | install -D -m 0644 /dev/stdin "$stage/usr/share/bash-completion/completions/fpmod"
   install -D -m 0644 "$REPO/tools/debian/copyright" "$stage/usr/share/doc/fpmod/copyright"
+  if [ "$arch" = arm64 ]; then
+    # libswiftlang keeps the Swift runtime in a private directory with no ld.so.conf entry,
+    # so the binary must carry a RUNPATH to it; lintian is told why.
+    install -D -m 0644 "$REPO/tools/debian/lintian-overrides" "$stage/usr/share/lintian/overrides/fpmod"
+  fi
   gzip -9n <"$REPO/README.md" | install -D -m 0644 /dev/stdin "$stage/usr/share/doc/fpmod/README.md.gz"
   {
     echo "fpmod ($VERSION) trixie; urgency=medium"
     echo
     echo "  * Release $VERSION, built from $(git -C "$REPO" log -1 --format=%h)."
     echo
-    echo " -- fpmod authors <fpmod@localhost>  $(date -u -R -d "@$SOURCE_DATE_EPOCH")"
+    echo " -- $MAINTAINER  $(date -u -R -d "@$SOURCE_DATE_EPOCH")"
   } | gzip -9n | install -D -m 0644 /dev/stdin "$stage/usr/share/doc/fpmod/changelog.gz"
 
   mkdir -p "$stage/DEBIAN"
@@ -171,7 +187,7 @@ package() { # ARCH BINARY_IN_BUILDER
 Package: fpmod
 Version: $VERSION
 Architecture: $arch
-Maintainer: fpmod authors <fpmod@localhost>
+Maintainer: $MAINTAINER
 Installed-Size: $(du -sk --exclude=DEBIAN "$stage" | cut -f1)
 Depends: $depends, passwd
 Section: misc
