@@ -98,7 +98,7 @@ REPRO_FLAGS+=" -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now"
 MAINTAINER=${FPMOD_MAINTAINER:-fpmod developers <fpmod@example.org>}
 
 build_amd64() {
-  inside "swift build -c release --product fpmod --static-swift-stdlib $REPRO_FLAGS -Xlinker --strip-all" >"$OUT/build-amd64.log" 2>&1 ||
+  inside "swift build -c release --product fpmod --static-swift-stdlib -Xswiftc -use-ld=lld $REPRO_FLAGS -Xlinker --strip-all" >"$OUT/build-amd64.log" 2>&1 ||
     { tail -n 40 "$OUT/build-amd64.log"; die "the amd64 build failed (log: $OUT/build-amd64.log)"; }
   BIN_amd64=$(inside "swift build -c release --static-swift-stdlib --show-bin-path")/fpmod
 }
