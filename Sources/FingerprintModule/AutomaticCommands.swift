@@ -57,11 +57,11 @@ extension FingerprintModule {
 
     /// The next step ack of a running automatic command, within `timeouts.automatic`.
     private func nextAutoAck(_ command: Command) throws(ModuleError) -> Acknowledgement {
-        let now = Monotonic.nanoseconds()
-        var record = ExchangeRecord(instruction: command.instruction, bytesSent: 0, bytesReceived: 0, sentAt: now,
+        var record = ExchangeRecord(instruction: command.instruction, bytesSent: 0, bytesReceived: 0,
+                                    sentAt: Monotonic.nanoseconds(),
                                     firstByteAt: nil, doneAt: 0, baudRate: transport.baudRate, attempt: 0, code: nil)
         defer { finish(&record) }
-        let ack = try readAck(for: command, deadline: .now + timeouts.automatic, waited: timeouts.automatic, record: &record)
+        let ack = try readAck(for: command, deadline: now() + timeouts.automatic, waited: timeouts.automatic, record: &record)
         record.code = ack.code
         return ack
     }

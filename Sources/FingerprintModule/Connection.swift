@@ -75,8 +75,8 @@ extension FingerprintModule {
     /// Waits up to `limit` for the boot byte 0x55, ignoring the 0x00 glitch of a rising RX line.
     /// Returns early when it comes; silence is fine (the module may have booted long ago).
     func waitForBootByte(_ limit: Duration) throws(ModuleError) {
-        let deadline = ContinuousClock.now + limit
-        while ContinuousClock.now < deadline {
+        let deadline = now() + limit
+        while now() < deadline {
             let bytes: [UInt8]
             do { bytes = try transport.receive(maxCount: 64, deadline: deadline) } catch { throw .transport(error) }
             if bytes.contains(0x55) {

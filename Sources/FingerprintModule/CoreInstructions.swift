@@ -50,9 +50,16 @@ extension FingerprintModule {
         }
         let ack = try perform(.search(buffer: buffer, start: range.lowerBound, count: range.count))
         if ack.code == .success {
-            do { return .found(try SearchHit(payload: ack.payload)) } catch {
+            let hit: SearchHit
+            do { hit = try SearchHit(payload: ack.payload) } catch {
                 throw .unexpectedPacket(.search, error.description)
             }
+            // A hit outside the range asked for is no answer to this Search (a 1:1 verify would
+            // otherwise become a match of whoever holds that slot).
+            guard range.contains(hit.slot) else {
+                throw .unexpectedPacket(.search, "a hit at slot \(hit.slot), outside the range searched \(range)")
+            }
+            return .found(hit)
         }
         if ack.code == .notFound || (ack.code.rawValue == 0x24 && family == .r50x) { return .notFound }
         throw moduleError(.search, ack.code)

@@ -89,7 +89,7 @@ extension FingerprintModule {
         let wait = (options.deadline ?? timeouts.deadline(for: command, baudRate: record.baudRate)) + queuedWireTime
         queuedWireTime = .zero
         do {
-            let ack = try readAck(for: command, deadline: .now + wait, waited: wait,
+            let ack = try readAck(for: command, deadline: now() + wait, waited: wait,
                                   alternateAddress: options.alternateAddress, record: &record)
             record.code = ack.code
             finish(&record)
@@ -145,15 +145,15 @@ extension FingerprintModule {
     /// The next valid frame, or nil when `deadline` passes or a started frame stalls longer than
     /// the inter-byte gap.
     func nextFrame(until deadline: ContinuousClock.Instant, record: inout ExchangeRecord) throws(ModuleError) -> Frame? {
-        var lastByteAt = ContinuousClock.now
+        var lastByteAt = now()
         while true {
             if let frame = decoder.nextFrame() { return frame }
             let readDeadline = decoder.isInsideFrame ? min(deadline, lastByteAt + timeouts.interByteGap) : deadline
-            if ContinuousClock.now >= readDeadline { return nil }
+            if now() >= readDeadline { return nil }
             let bytes: [UInt8]
             do { bytes = try transport.receive(maxCount: 1024, deadline: readDeadline) } catch { throw .transport(error) }
             if bytes.isEmpty { continue }
-            lastByteAt = .now
+            lastByteAt = now()
             if record.firstByteAt == nil { record.firstByteAt = Monotonic.nanoseconds() }
             record.bytesReceived += bytes.count
             if receivedHead.count < Self.receivedHeadLimit {
@@ -193,7 +193,7 @@ extension FingerprintModule {
         var bootByte = false
         while true {
             let pending: [UInt8]
-            do { pending = try transport.receive(maxCount: 4096, deadline: .now) } catch { throw .transport(error) }
+            do { pending = try transport.receive(maxCount: 4096, deadline: now()) } catch { throw .transport(error) }
             if pending.isEmpty { return bootByte }
             if pending.contains(0x55) && !pending.contains(Frame.header.0) { bootByte = true }
         }

@@ -22,6 +22,9 @@ public final class FingerprintModule {
     public internal(set) var family: ModuleFamily?
     /// Per-command reply deadlines; tune for slow links or simulated datasheet timing.
     public var timeouts = CommandTimeouts()
+    /// The clock every deadline is measured on: the monotonic clock, or a harness's virtual time
+    /// (the module fuzzer's transport answers at once and moves this clock to each deadline).
+    public var now: () -> ContinuousClock.Instant = { ContinuousClock.now }
     /// Called after every exchange (success or failure) with its timestamps; see `ExchangeLog`.
     public var exchangeObserver: ((ExchangeRecord) -> Void)?
     /// Called before each baud rate a probe tries (`reconnect`): the rate, its number, how many.

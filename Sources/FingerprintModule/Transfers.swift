@@ -79,7 +79,7 @@ extension FingerprintModule {
         let packetWait = timeouts.dataPacket
             + .nanoseconds(Int64(WireTime.nanoseconds(bytes: 267, baudRate: transport.baudRate)))
         while true {
-            let frame = try nextFrame(until: .now + packetWait, record: &record)
+            let frame = try nextFrame(until: now() + packetWait, record: &record)
             let statistics = decoder.statistics
             guard let frame, statistics.discardedBytes + statistics.rejectedFrames == damageBefore else {
                 let damaged = frame != nil || decoder.bufferedByteCount > 0
@@ -121,11 +121,11 @@ extension FingerprintModule {
     /// Lets the module finish streaming (until the line is quiet for the inter-byte gap, at most
     /// a few seconds), then drops everything, so the next command starts clean.
     private func abortTransfer() throws(ModuleError) {
-        let limit = ContinuousClock.now + .seconds(3)
-        while ContinuousClock.now < limit {
+        let limit = now() + .seconds(3)
+        while now() < limit {
             let bytes: [UInt8]
             do {
-                bytes = try transport.receive(maxCount: 4096, deadline: min(limit, .now + timeouts.interByteGap))
+                bytes = try transport.receive(maxCount: 4096, deadline: min(limit, now() + timeouts.interByteGap))
             } catch { throw .transport(error) }
             if bytes.isEmpty { break }
         }

@@ -44,7 +44,22 @@ public struct FamilyProfile: Sendable {
     /// Number of feature buffers usable with Img2Tz.
     public var featureBuffers: Int
 
+    /// The profile of `family`, built once (the driver asks for it on every command).
     public static func of(_ family: ModuleFamily) -> FamilyProfile {
+        switch family {
+        case .r30x: r30x
+        case .as608: as608
+        case .r50x: r50x
+        case .synochip: synochip
+        }
+    }
+
+    private static let r30x = make(.r30x)
+    private static let as608 = make(.as608)
+    private static let r50x = make(.r50x)
+    private static let synochip = make(.synochip)
+
+    private static func make(_ family: ModuleFamily) -> FamilyProfile {
         switch family {
         case .r30x:
             FamilyProfile(family: .r30x, displayName: "Grow R30x / ZFM-20 / FPM10A",

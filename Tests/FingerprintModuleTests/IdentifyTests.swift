@@ -41,6 +41,26 @@ import Testing
         #expect(try module.identify(range: 0..<200) == .noMatch)
     }
 
+    /// Found by tools/fuzz-module.sh: a module answering a Search of slots 1…2 with a hit at
+    /// slot 5 was reported as a match of slot 5 (and a 1:1 verify as whoever holds slot 5).
+    @Test func aHitOutsideTheRangeSearchedIsNoMatch() throws {
+        let (_, module) = try Self.module(search: ack(0x00, SearchHit(slot: 5, score: 180).payload))
+        _ = try module.readIndexTable()
+        // 1:N over the occupied slots 1…2, then 1:1 on slot 2: neither may come back as slot 5.
+        for range in [nil, 2..<3] as [Range<Int>?] {
+            do throws(ModuleError) {
+                let outcome = try module.identify(range: range)
+                Issue.record("expected .unexpectedPacket, got \(outcome)")
+            } catch {
+                guard case .unexpectedPacket(.search, _) = error else {
+                    Issue.record("expected .unexpectedPacket, got \(error)")
+                    continue
+                }
+            }
+        }
+        #expect(try module.search(range: 5..<6) == .found(SearchHit(slot: 5, score: 180)))
+    }
+
     @Test func noFingerStopsAfterTheCapture() throws {
         let (script, module) = try Self.module(search: ack(0x00, [0, 0, 0, 0]), capture: 0x02)
         #expect(try module.identify() == .noFinger)
