@@ -90,7 +90,7 @@ fi
 
 # --- 3. The package's simulator against the peers on the host.
 if timed "peer conformance" env PEERS_SIM_ROOT="$ROOT" "$REPO/tools/peer-conformance.sh" >"$ROOT/tmp/peers.log" 2>&1; then
-  pass "peer conformance: pyfingerprint and Adafruit against the arm64 fpmod sim ($(grep -c PASS "$ROOT/tmp/peers.log") steps)"
+  pass "peer conformance: pyfingerprint and Adafruit against the arm64 fpmod sim ($(grep -c "^  ok " "$ROOT/tmp/peers.log") steps passed)"
 else
   fail "peer conformance against the arm64 fpmod sim"
   tail -n 30 "$ROOT/tmp/peers.log" | sed 's/^/    /'
