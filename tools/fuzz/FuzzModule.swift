@@ -18,6 +18,7 @@
 // hit to a person only for a slot the store knows (any other slot is tamper).
 
 @testable import Administration
+import Transport
 import FingerprintModule
 import FingerprintProtocol
 import Foundation
@@ -63,6 +64,8 @@ final class ScriptedLine: ByteTransport {
 
     private(set) var baudRate = 57600
     var description: String { "fuzz @ \(baudRate)" }
+    /// Nothing to release: the line is memory. The driver's own close paths still run.
+    func close() {}
 
     init(records: [[UInt8]], unplugWhenDry: Bool) {
         self.records = records
