@@ -66,6 +66,10 @@ extension FingerprintModule {
     }
 
     /// Reads data packets until the end packet. The decoder still holds whatever arrived with the ack.
+    /// The most a transfer of about `sizeHint` bytes may bring: four times that (no known
+    /// family's template or image is off by more than that), and never less than 4 KiB.
+    public static func transferLimit(sizeHint: Int) -> Int { max(sizeHint, 1024) * 4 }
+
     private func receiveDataPhase(_ instruction: Instruction, sizeHint: Int) throws(ModuleError) -> [UInt8] {
         var payload: [UInt8] = []
         payload.reserveCapacity(sizeHint)
@@ -98,6 +102,12 @@ extension FingerprintModule {
                 dataPacketSize = frame.content.count
                 payload.append(contentsOf: frame.content)
                 packets += 1
+                // A module that never sends the end packet would otherwise keep this going, and
+                // growing, for as long as each packet beats its deadline: the module is untrusted.
+                if payload.count > Self.transferLimit(sizeHint: sizeHint) {
+                    try abortTransfer()
+                    throw .corruptedReply(instruction, statistics)
+                }
                 if let observer = dataPacketObserver {
                     do { try observer(instruction, packets) } catch {
                         try abortTransfer()

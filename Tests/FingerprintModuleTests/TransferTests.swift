@@ -1,6 +1,7 @@
 import FingerprintModule
 import FingerprintProtocol
 import SerialPort
+import Synchronization
 import Testing
 
 @Suite struct TransferTests {
@@ -64,6 +65,35 @@ import Testing
         let module = try connectedR503(script)
         let error = expectThrows(ModuleError.self) { try module.uploadTemplate() }
         #expect(error?.isTransportFailure == true)
+    }
+
+    /// A hostile module that streams data packets without an end packet is cut off once the
+    /// payload passes the transfer limit, instead of filling memory for as long as it likes.
+    @Test func anEndlessUploadIsCutOffAtTheTransferLimit() throws {
+        let limit = FingerprintModule.transferLimit(sizeHint: Self.template.count)
+        let endless = Array(repeating: UInt8(0x5A), count: limit + 4096)
+        let script = try ScriptedModule { command, _, _ in
+            switch command.instruction {
+            case .upChar:
+                var bytes = ack(0x00)
+                for frame in DataTransfer.frames(for: endless, packetSize: 128).dropLast() { frame.appendEncoded(to: &bytes) }
+                return bytes
+            case .templateCount: return ack(0x00, [0, 1])
+            default: return r503Opening(command) ?? ack(0x01)
+            }
+        }
+        let module = try connectedR503(script)
+        let packets = Mutex(0)
+        module.dataPacketObserver = { _, count in packets.withLock { $0 = count } }
+        let error = expectThrows(ModuleError.self) { try module.uploadTemplate() }
+        guard case .corruptedReply(.upChar, _) = error else {
+            Issue.record("expected .corruptedReply, got \(String(describing: error))")
+            return
+        }
+        // Cut off by the packet that passes the limit (refused before an observer sees it), not
+        // after reading all the module sent (79 packets).
+        #expect(packets.withLock { $0 } == limit / 128)
+        #expect(try module.templateCount() == 1)  // the line is usable again
     }
 
     @Test func anUploadRefusedByTheModuleIsAModuleError() throws {
