@@ -109,9 +109,11 @@ public enum StoreAdministration {
         }
     }
 
-    /// Sets (or with nil clears) a user's PIN. Only digits, 4 to 12 of them.
+    /// Sets (or with nil clears) a user's PIN. Only digits, 4 to 12 of them, not one digit
+    /// repeated (the CLI's prompts state the same rule; this holds it for every caller).
     public static func setPIN(_ store: TemplateStore, user: String, pin: String?) throws {
-        if let pin, !(4...12).contains(pin.count) || !pin.allSatisfy(\.isASCII) || !pin.allSatisfy(\.isNumber) {
+        if let pin, !(4...12).contains(pin.count) || !pin.allSatisfy(\.isASCII) || !pin.allSatisfy(\.isNumber)
+            || Set(pin).count == 1 {
             throw PINError.badPIN
         }
         try store.transaction {
@@ -122,7 +124,7 @@ public enum StoreAdministration {
 
     public enum PINError: Error, CustomStringConvertible, Sendable {
         case badPIN
-        public var description: String { "a PIN is 4 to 12 digits; choose another" }
+        public var description: String { "a PIN is 4 to 12 digits, not all the same; choose another" }
     }
 
     /// Writes the whole store, passphrase-encrypted, to `path` (0600, written to a temporary file
