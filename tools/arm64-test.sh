@@ -9,6 +9,11 @@
 #    Adafruit's library, run on the host; tools/peer-conformance.sh with PEERS_SIM_ROOT).
 # 4. The arm64 fpmod talks to this machine's amd64 fpmod sim over a pseudo-terminal: enroll,
 #    identify, and a stranger refused.
+# 5. The maintainer scripts: what the first install made (user, groups, config, a 0600 key);
+#    installing the package again over itself (prerm upgrade, postinst configure OLD) keeps
+#    the config, key and the service user's store byte for byte; remove keeps them, purge
+#    deletes them and the user. (A running service's restart needs systemd, which the root
+#    does not run.)
 # Prints "ok ..."/"FAIL ..." per check and "N passed, M failed" last; exits 0 only if all pass.
 set -euo pipefail
 
@@ -127,4 +132,24 @@ else
   fail "arm64 fpmod identify: a stranger (exit $stranger_rc, expected 1)"
   sed 's/^/    /' "$ROOT$W/stranger.out"
 fi
+# --- 5. The maintainer scripts.
+packaged="--store /var/lib/fpmod/fpmod.db --key /etc/fpmod/store.key"
+check "first install: user fpmod in groups dialout and gpio" "id -nG fpmod | tr ' ' '\n' | grep -qx dialout && id -nG fpmod | tr ' ' '\n' | grep -qx gpio"
+check "first install: store key 0600 fpmod:fpmod, config for a board" \
+  "[ \"\$(stat -c '%a %U:%G' /etc/fpmod/store.key)\" = '600 fpmod:fpmod' ] && grep -q '\"board\"' /etc/fpmod/config.json"
+simctl "touch bob-right-index 2" >/dev/null
+check "bob enrolled into the packaged store paths" "fpmod --port $W/sim0 $packaged enroll bob --timeout 120s"
+sums="sha256sum /etc/fpmod/store.key /etc/fpmod/config.json /var/lib/fpmod/fpmod.db"
+before=$(inside "$sums")
+check "installing the package again over itself (an upgrade's scripts)" "dpkg -i /tmp/$(basename "$DEB") >/tmp/dpkg.log 2>&1"
+if [ "$(inside "$sums")" = "$before" ]; then
+  pass "config, key and store are byte for byte the same after it"
+else
+  fail "config, key or store changed on reinstall"
+fi
+check "bob is still enrolled after it" "fpmod $packaged list" "bob"
+check "apt-get remove keeps config, key and store" \
+  "apt-get remove -y -qq fpmod >/dev/null 2>&1 && [ -s /etc/fpmod/store.key ] && [ -s /var/lib/fpmod/fpmod.db ]"
+check "apt-get purge deletes them and the user" \
+  "apt-get purge -y -qq fpmod >/dev/null 2>&1 && [ ! -e /etc/fpmod ] && [ ! -e /var/lib/fpmod ] && ! id fpmod >/dev/null 2>&1"
 finish
