@@ -67,6 +67,12 @@ say "fpmod $VERSION, SOURCE_DATE_EPOCH=$SOURCE_DATE_EPOCH ($(date -u -d "@$SOURC
 BUILD_PACKAGES="swiftlang pkg-config libsqlite3-dev libsodium-dev libgpiod-dev libstdc++-14-dev git ca-certificates"
 SYSROOT_PACKAGES="swiftlang libc6-dev libsqlite3-dev libsodium-dev libgpiod-dev libstdc++-14-dev"
 
+# One package build at a time: the builder root and its .build are shared by every caller
+# (CI, the upgrade test building a newer version, a developer).
+mkdir -p "$DEBIAN_CACHE"
+exec 9>"$DEBIAN_CACHE/package.lock"
+flock -n 9 || { say "waiting for another package.sh to finish"; flock 9; }
+
 trap debian_roots_cleanup EXIT
 trap 'exit 130' INT TERM
 
