@@ -2,7 +2,9 @@
 # Debian packages of fpmod for Raspberry Pi OS trixie / Debian 13: fpmod_<version>_amd64.deb
 # and fpmod_<version>_arm64.deb, built on this (amd64) machine.
 #
-#   sudo tools/package.sh [--arch amd64|arm64|all] [--out DIR]      (default: all, into dist/)
+#   sudo tools/package.sh [--arch amd64|arm64|all] [--out DIR] [--clean]
+#       default: all, into dist/; --clean builds from scratch (the builder's .build removed),
+#       which is how reproducibility is checked against an incremental build of the same commit
 #
 # How:
 # - The build runs in a cached Debian 13 amd64 root with Debian's swiftlang 6.0.3 (the Swift a
@@ -27,6 +29,7 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 ARCHES=(amd64 arm64)
 OUT=$REPO/dist
+CLEAN=
 while [ $# -gt 0 ]; do
   case $1 in
   --arch)
@@ -37,6 +40,7 @@ while [ $# -gt 0 ]; do
     esac
     shift 2 ;;
   --out) OUT=${2:?--out needs a directory}; shift 2 ;;
+  --clean) CLEAN=1; shift ;;
   -h | --help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
   *) echo "package.sh: unknown argument $1 (try --help)" >&2; exit 64 ;;
   esac
@@ -94,6 +98,7 @@ else
   rm -rf "$ROOT/src/fpmod"
   git clone -q "$REPO" "$ROOT/src/fpmod"
 fi
+[ -z "$CLEAN" ] || rm -rf "$ROOT/src/fpmod/.build"
 say "building $(git -C "$ROOT/src/fpmod" log -1 --format='%h %s')"
 step_done
 
