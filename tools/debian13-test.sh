@@ -32,21 +32,11 @@ for arg in "$@"; do
   esac
 done
 
-say() { echo "debian13-test: $*"; }
-die() {
-  say "$*" >&2
-  exit 1
-}
+SCRIPT_NAME=debian13-test
+# shellcheck source=tools/lib/script-steps.sh
+. "$REPO/tools/lib/script-steps.sh"
 [ "$(id -u)" -eq 0 ] || die "needs root (debootstrap, chroot, bind mounts); run it with sudo"
 [ "$(uname -m)" = x86_64 ] || die "made for an x86_64 host (the root and the gpio-vm guest are amd64)"
-
-step_start=0
-step() {
-  step_name=$1
-  step_start=$(date +%s)
-  say "--- $step_name"
-}
-step_done() { say "--- $step_name: $(($(date +%s) - step_start)) s"; }
 
 # --- 1. The cached minbase root, and a fresh copy of it for this run.
 step "Debian 13 minbase root"

@@ -9,9 +9,9 @@
 # How:
 # - The build runs in a cached Debian 13 amd64 root with Debian's swiftlang 6.0.3 (the Swift a
 #   trixie user has), from a clean clone of HEAD at /src/fpmod.
-# - arm64 is cross-compiled there at native speed: a cached Debian 13 arm64 root with the arm64
-#   swiftlang, libc and -dev packages is the sysroot (/sysroot), described to SwiftPM by a
-#   destination file; pkg-config looks into it. Debian's arm64 swiftlang has no static stdlib,
+# - arm64 is cross-compiled there at native speed against a sysroot (/sysroot): Debian 13's
+#   arm64 swiftlang, libc and -dev packages with their dependencies, unpacked natively (no
+#   emulation), described to SwiftPM by a destination file; pkg-config looks into it. Debian's arm64 swiftlang has no static stdlib,
 #   so the arm64 package depends on Debian's libswiftlang runtime, as Debian's own Swift
 #   packages do. amd64 links the Swift runtime statically and needs no Swift package.
 # - The version is the one `fpmod --version` prints (Sources/fpmod/Program.swift). Builds are
@@ -46,20 +46,11 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-say() { echo "package.sh: $*"; }
-die() {
-  say "$*" >&2
-  exit 1
-}
+SCRIPT_NAME=package.sh
+# shellcheck source=tools/lib/script-steps.sh
+. "$REPO/tools/lib/script-steps.sh"
 [ "$(id -u)" -eq 0 ] || die "needs root (Debian roots, chroot, bind mounts); run it with sudo"
 [ "$(uname -m)" = x86_64 ] || die "made for an x86_64 build machine"
-step_start=0
-step() {
-  step_name=$1
-  step_start=$(date +%s)
-  say "--- $step_name"
-}
-step_done() { say "--- $step_name: $(($(date +%s) - step_start)) s"; }
 
 VERSION=$(sed -n 's/^ *static let version = "fpmod \([^"]*\)".*/\1/p' "$REPO/Sources/fpmod/Program.swift")
 [ -n "$VERSION" ] || die "no version in Sources/fpmod/Program.swift (static let version = \"fpmod X.Y.Z\")"
@@ -83,8 +74,7 @@ trap 'exit 130' INT TERM
 step "build roots"
 BUILDER=$(debian_cached_root trixie-amd64-builder trixie amd64 $BUILD_PACKAGES) || die "no amd64 build root"
 if [[ " ${ARCHES[*]} " == *" arm64 "* ]]; then
-  debian_enable_arm64 || die "arm64 needs qemu-user-static and binfmt_misc"
-  SYSROOT=$(debian_cached_root trixie-arm64-sysroot trixie arm64 $SYSROOT_PACKAGES) || die "no arm64 sysroot"
+  SYSROOT=$(debian_cached_sysroot trixie-arm64-sysroot trixie arm64 $SYSROOT_PACKAGES) || die "no arm64 sysroot"
 fi
 debian_root_use "$BUILDER"
 [ -z "${SYSROOT:-}" ] || debian_bind "$SYSROOT" /sysroot
@@ -141,7 +131,7 @@ EOF
 # "libfoo3 (>= 2.2.1)" for a package installed in a root: the version this was built against.
 depends_on() { # ROOT PACKAGE
   local v
-  v=$(chroot "$1" dpkg-query -W -f='${Version}' "$2") || die "$2 is not installed in $1"
+  v=$(debian_package_version "$1" "$2") || die "$2 is not in $1"
   v=${v#*:}
   echo "$2 (>= ${v%%-*})"
 }
@@ -156,7 +146,7 @@ package() { # ARCH BINARY_IN_BUILDER
   if [ "$arch" = arm64 ]; then
     # No stable Swift ABI on Linux: the runtime must be the one the binary was built with.
     local swift next
-    swift=$(chroot "$SYSROOT" dpkg-query -W -f='${Version}' libswiftlang)
+    swift=$(debian_package_version "$SYSROOT" libswiftlang) || die "libswiftlang is not in $SYSROOT"
     swift=${swift%%-*}
     next=$(echo "$swift" | awk -F. '{ $NF = $NF + 1; print }' OFS=.)
     depends+=", libswiftlang (>= $swift), libswiftlang (<< $next~)"

@@ -6,6 +6,12 @@
 #   debian_cached_root NAME SUITE ARCH PACKAGES...
 #                                   a cached root of minbase + PACKAGES (made again when the
 #                                   base is newer or the package list changed); prints its path
+#   debian_cached_sysroot NAME SUITE ARCH PACKAGES...
+#                                   a cached sysroot for cross-building: PACKAGES of ARCH and
+#                                   their dependencies, unpacked (not installed) natively; its
+#                                   .fpmod-versions lists "package version" per unpacked .deb
+#   debian_package_version ROOT PACKAGE
+#                                   the version of PACKAGE in a root or a sysroot
 #   debian_root_new BASE            a fresh copy of BASE for this run, mounted and ready; sets ROOT
 #   debian_root_use DIR             mounts an existing root (a cached one) for this run; sets ROOT
 #   inside COMMAND                  runs a bash command line in ROOT as root, plain environment
@@ -102,14 +108,19 @@ inside() { # COMMAND_LINE (run in ROOT, in /src/fpmod when it exists)
     DEBIAN_FRONTEND=noninteractive /bin/bash -c "if [ -d /src/fpmod ]; then cd /src/fpmod; fi; $1"
 }
 
+# A cached root or sysroot is current when its stamp records the same recipe: the base's
+# time and the package list.
+debian_cache_current() { # DIR RECIPE
+  [ -d "$1" ] && [ "$(cat "$1/.fpmod-packages" 2>/dev/null)" = "$2" ]
+}
+
 debian_cached_root() { # NAME SUITE ARCH PACKAGES...
-  local name=$1 suite=$2 arch=$3 base cached stamp want
+  local name=$1 suite=$2 arch=$3 base cached want
   shift 3
   base=$(debian_base "$suite" "$arch") || return 1
   cached=$DEBIAN_CACHE/$name
   want="$(stat -c %Y "$base") $*"
-  stamp=$cached/.fpmod-packages
-  if [ -d "$cached" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
+  if debian_cache_current "$cached" "$want"; then
     echo "$cached"
     return 0
   fi
@@ -126,6 +137,68 @@ debian_cached_root() { # NAME SUITE ARCH PACKAGES...
   rm -rf "$cached"
   mv "$cached.tmp" "$cached"
   echo "$cached"
+}
+
+# A sysroot only has to hold headers, libraries, pkg-config files and Swift modules, so
+# nothing in it has to run: apt resolves and downloads ARCH's packages natively (in the
+# suite's amd64 base, with its own empty dpkg status and ARCH as the only architecture), and
+# the .debs are unpacked on the host. Made in ~1 min instead of ~9 min of apt and dpkg under
+# qemu-user. Maintainer scripts do not run; a sysroot needs none of what they do.
+debian_cached_sysroot() { # NAME SUITE ARCH PACKAGES...
+  local name=$1 suite=$2 arch=$3 base cached want
+  shift 3
+  base=$(debian_base "$suite" amd64) || return 1
+  cached=$DEBIAN_CACHE/$name
+  want="unpacked $(stat -c %Y "$base") $*"
+  if debian_cache_current "$cached" "$want"; then
+    echo "$cached"
+    return 0
+  fi
+  rm -rf "$cached.tmp"
+  (
+    debian_mounts=()
+    debian_fresh_roots=()
+    debian_root_new "$base"
+    trap 'debian_roots_cleanup' EXIT
+    mkdir -p "$DEBIAN_CACHE/apt-archives-$arch/partial"
+    debian_bind "$DEBIAN_CACHE/apt-archives-$arch" /var/cache/apt/archives-target
+    local x=/var/lib/fpmod-cross
+    mkdir -p "$ROOT$x/lists/partial" "$ROOT$x/cache"
+    : >"$ROOT$x/status"
+    echo "deb $DEBIAN_MIRROR $suite main" >"$ROOT$x/sources.list"
+    local opts="-o APT::Architecture=$arch -o APT::Architectures::=$arch -o Dir::State::status=$x/status \
+      -o Dir::State::Lists=$x/lists -o Dir::Cache=$x/cache -o Dir::Cache::archives=/var/cache/apt/archives-target \
+      -o Dir::Etc::SourceList=$x/sources.list -o Dir::Etc::SourceParts=/nonexistent"
+    debian_say "downloading $arch packages for the $name sysroot: $*"
+    inside "apt-get $opts update -qq && apt-get $opts install -y -qq --download-only --no-install-recommends $* >/dev/null &&
+      apt-get $opts install -s --no-install-recommends $* | sed -n 's/^Inst \\([^ ]*\\) (\\([^ ]*\\) .*/\\1 \\2/p'" \
+      >"$DEBIAN_CACHE/$name.list" || exit 1
+  ) || return 1
+  mkdir -p "$cached.tmp"
+  # Merged /usr, as a debootstrapped trixie root has it, before anything is unpacked.
+  local d
+  for d in bin sbin lib; do ln -s "usr/$d" "$cached.tmp/$d"; mkdir -p "$cached.tmp/usr/$d"; done
+  local pkg version deb
+  while read -r pkg version; do
+    deb=$(ls "$DEBIAN_CACHE/apt-archives-$arch/${pkg%%:*}_${version//:/%3a}_"*.deb 2>/dev/null | head -n 1)
+    [ -n "$deb" ] || { debian_say "sysroot $name: no .deb for $pkg $version"; return 1; }
+    dpkg-deb --fsys-tarfile "$deb" | tar -x --keep-directory-symlink -C "$cached.tmp" ||
+      { debian_say "sysroot $name: cannot unpack $deb"; return 1; }
+    echo "${pkg%%:*} $version" >>"$cached.tmp/.fpmod-versions"
+  done <"$DEBIAN_CACHE/$name.list"
+  [ -s "$cached.tmp/.fpmod-versions" ] || { debian_say "sysroot $name: apt resolved no packages"; return 1; }
+  echo "$want" >"$cached.tmp/.fpmod-packages"
+  rm -rf "$cached"
+  mv "$cached.tmp" "$cached"
+  echo "$cached"
+}
+
+debian_package_version() { # ROOT PACKAGE
+  if [ -f "$1/.fpmod-versions" ]; then
+    awk -v p="$2" '$1 == p { print $2; found = 1 } END { exit !found }' "$1/.fpmod-versions"
+  else
+    chroot "$1" dpkg-query -W -f='${Version}' "$2"
+  fi
 }
 
 debian_roots_cleanup() {
