@@ -120,10 +120,7 @@ debian_cached_root() { # NAME SUITE ARCH PACKAGES...
   base=$(debian_base "$suite" "$arch") || return 1
   cached=$DEBIAN_CACHE/$name
   want="$(stat -c %Y "$base") $*"
-  if debian_cache_current "$cached" "$want"; then
-    echo "$cached"
-    return 0
-  fi
+  debian_cache_current "$cached" "$want" && { echo "$cached"; return 0; }
   rm -rf "$cached.tmp"
   cp -a "$base" "$cached.tmp"
   (
@@ -150,10 +147,7 @@ debian_cached_sysroot() { # NAME SUITE ARCH PACKAGES...
   base=$(debian_base "$suite" amd64) || return 1
   cached=$DEBIAN_CACHE/$name
   want="unpacked $(stat -c %Y "$base") $*"
-  if debian_cache_current "$cached" "$want"; then
-    echo "$cached"
-    return 0
-  fi
+  debian_cache_current "$cached" "$want" && { echo "$cached"; return 0; }
   rm -rf "$cached.tmp"
   (
     debian_mounts=()

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # The prelude the tools/ scripts share (bash; sourced after the script sets SCRIPT_NAME):
 #
 #   say TEXT...      one line, prefixed with the script's name
