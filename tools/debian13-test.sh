@@ -38,6 +38,30 @@ SCRIPT_NAME=debian13-test
 [ "$(id -u)" -eq 0 ] || die "needs root (debootstrap, chroot, bind mounts); run it with sudo"
 [ "$(uname -m)" = x86_64 ] || die "made for an x86_64 host (the root and the gpio-vm guest are amd64)"
 
+# The user, groups, config and key that tools/install.sh sets up (through tools/debian/postinst),
+# and that --uninstall --purge takes away again (through postrm). No systemd in a root: files only.
+install_checks() { # BINARY_IN_ROOT
+  inside "tools/install.sh --binary $1" >"$ROOT/install.log" 2>&1 || { cat "$ROOT/install.log"; die "tools/install.sh failed"; }
+  local facts
+  facts=$(inside 'id -nG fpmod; stat -c "%U:%G %a %s" /etc/fpmod/store.key /etc/fpmod/config.json /var/lib/fpmod;
+    /usr/local/bin/fpmod config check --config /etc/fpmod/config.json >/dev/null && echo config-ok;
+    ls /usr/local/share/fpmod/boards | wc -l') || die "the installed files are not there"
+  say "installed: $(echo "$facts" | tr '\n' ' ')"
+  [ "$(echo "$facts" | sed -n 1p)" = "fpmod dialout gpio" ] || die "user fpmod is not in groups dialout and gpio: $facts"
+  [ "$(echo "$facts" | sed -n 2p)" = "fpmod:fpmod 600 32" ] || die "store.key is not 32 bytes, fpmod's, 0600: $facts"
+  [ "$(echo "$facts" | sed -n 3p | cut -d' ' -f1-2)" = "root:fpmod 640" ] || die "config.json is not root:fpmod 0640: $facts"
+  [ "$(echo "$facts" | sed -n 4p | cut -d' ' -f1-2)" = "fpmod:fpmod 700" ] || die "/var/lib/fpmod is not fpmod's, 0700: $facts"
+  echo "$facts" | grep -qx config-ok || die "fpmod config check rejects the config install.sh wrote"
+  local key
+  key=$(inside "sha256sum /etc/fpmod/store.key")
+  inside "tools/install.sh --binary $1" >"$ROOT/install.log" 2>&1 || { cat "$ROOT/install.log"; die "tools/install.sh failed the second time"; }
+  [ "$(inside "sha256sum /etc/fpmod/store.key")" = "$key" ] || die "a second tools/install.sh replaced the store key"
+  inside "tools/install.sh --uninstall --purge" >"$ROOT/install.log" 2>&1 || { cat "$ROOT/install.log"; die "tools/install.sh --uninstall --purge failed"; }
+  inside "! getent passwd fpmod && [ ! -e /etc/fpmod ] && [ ! -e /var/lib/fpmod ] && [ ! -e /usr/local/bin/fpmod ] && [ ! -e /usr/local/share/fpmod ]" ||
+    die "tools/install.sh --uninstall --purge left something behind"
+  say "install.sh: user, groups, key (kept on reinstall), config, and a clean purge"
+}
+
 # --- 1. The cached minbase root, and a fresh copy of it for this run.
 step "Debian 13 minbase root"
 trap debian_roots_cleanup EXIT
@@ -86,6 +110,11 @@ if [ "$RUN_VM" = yes ]; then
   step "GPIO VM test with the Debian 13 (libgpiod 2) binary"
   bin=$(inside "swift build -c release --static-swift-stdlib --show-bin-path")/fpmod
   "$REPO/tools/gpio-vm-test.sh" --guest-root "$ROOT" --guest-binary "$bin"
+  step_done
+
+  # --- 5. The source install (tools/install.sh), set up by the package's maintainer scripts.
+  step "tools/install.sh --binary, then --uninstall --purge"
+  install_checks "$bin"
   step_done
 fi
 say "all steps passed"

@@ -8,12 +8,18 @@
 #
 # Safe to run again: an upgrade replaces the binary, unit and rule, restarts a running service,
 # and never touches an existing config, key or store.
+#
+# For machines where the Debian package does not fit (Debian 12 / Pi OS bookworm, builds from a
+# working tree). The user, groups, /etc/fpmod (config and store key) and /var/lib/fpmod are
+# made by the package's own maintainer scripts (tools/debian/postinst, postrm), run from here,
+# so a source install and a package install are set up the same way.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 prefix=/usr/local
 bin="$prefix/bin/fpmod"
 doc="$prefix/share/doc/fpmod"
+share="$prefix/share/fpmod"
 unit=/etc/systemd/system/fpmod.service
 rule=/etc/udev/rules.d/99-fpmod.rules
 config_dir=/etc/fpmod
@@ -50,14 +56,12 @@ if [ "$mode" = uninstall ]; then
         $sudo systemctl disable --now fpmod.service 2>/dev/null || true
     fi
     $sudo rm -f "$bin" "$unit" "$rule"
-    $sudo rm -rf "$doc"
+    $sudo rm -rf "$doc" "$share"
     if have_systemd; then $sudo systemctl daemon-reload; fi
     if have_udev; then $sudo udevadm control --reload; fi
     if [ "$purge" = yes ]; then
         # The store holds every enrolled template; without a backup they are gone for good.
-        $sudo rm -rf "$config_dir" "$state_dir"
-        if getent passwd fpmod >/dev/null; then $sudo userdel fpmod; fi
-        if getent group fpmod >/dev/null; then $sudo groupdel fpmod; fi
+        $sudo sh tools/debian/postrm purge
         say "removed fpmod, its config, key, store and user (group gpio left in place)"
     else
         say "removed the binary, unit and udev rule"
@@ -79,18 +83,6 @@ if [ -z "$binary" ]; then
 fi
 [ -x "$binary" ] || { say "$binary is not an executable"; exit 66; }
 
-# 2. Groups and the service user. Raspberry Pi OS has gpio; plain Debian does not.
-getent group dialout >/dev/null || $sudo groupadd --system dialout
-getent group gpio >/dev/null || $sudo groupadd --system gpio
-if getent passwd fpmod >/dev/null; then
-    $sudo usermod --append --groups dialout,gpio fpmod
-else
-    $sudo useradd --system --user-group --groups dialout,gpio \
-        --home-dir "$state_dir" --no-create-home --shell /usr/sbin/nologin \
-        --comment "fpmod fingerprint lock" fpmod
-    say "created system user fpmod (groups dialout, gpio)"
-fi
-
 # 3. Files. `install` replaces atomically enough for an upgrade of a stopped or running service.
 was_active=no
 if have_systemd && systemctl is-active --quiet fpmod.service; then was_active=yes; fi
@@ -98,38 +90,13 @@ $sudo install -D -m 0755 "$binary" "$bin"
 $sudo install -D -m 0644 tools/fpmod.service "$unit"
 $sudo install -D -m 0644 tools/99-fpmod.rules "$rule"
 [ ! -f README.md ] || $sudo install -D -m 0644 README.md "$doc/README.md"
+$sudo install -D -m 0644 tools/debian/config.default.json "$share/config.default.json"
+for board in boards/*.json; do $sudo install -D -m 0644 "$board" "$share/boards/$(basename "$board")"; done
 
-# 4. Config and state directories: config readable by the service only, store private to it.
-$sudo install -d -o root -g fpmod -m 0750 "$config_dir"
-$sudo install -d -o fpmod -g fpmod -m 0700 "$state_dir"
-
-# The config format is still being designed; `fpmod config check` validates whatever is there.
-# Never overwrite an existing config: it is the user's.
-if ! $sudo test -e "$config_dir/config.json"; then
-    board=usb-serial
-    model=""
-    [ ! -r /proc/device-tree/model ] || model=$(tr -d '\0' </proc/device-tree/model)
-    case "$model" in
-        *"Raspberry Pi 5"*) board=rpi5 ;;
-        *"Raspberry Pi Zero 2"*) board=rpi-zero2w ;;
-        *"Raspberry Pi 3"*) board=rpi3 ;;
-        *"Raspberry Pi"*) board=rpi4 ;;
-    esac
-    printf '{"board": "%s"}\n' "$board" | $sudo install -o root -g fpmod -m 0640 /dev/stdin "$config_dir/config.json"
-    say "wrote $config_dir/config.json for board $board${model:+ ($model)}; edit it, then: fpmod config check --config $config_dir/config.json"
-fi
-
-# The store key: 32 random bytes, kept apart from the store it opens. Only made for a new store;
-# a store without its key cannot be opened, and a fresh key would not open it either.
-if ! $sudo test -e "$config_dir/store.key"; then
-    if $sudo test -e "$state_dir/fpmod.db"; then
-        say "WARNING: $state_dir/fpmod.db exists but $config_dir/store.key is missing;"
-        say "restore the key file (or restore a backup into a new store), fpmod cannot open the store without it"
-    else
-        head -c 32 /dev/urandom | $sudo install -o fpmod -g fpmod -m 0400 /dev/stdin "$config_dir/store.key"
-        say "created $config_dir/store.key; keep a copy somewhere safe, apart from backups of the store"
-    fi
-fi
+# 4. The service user and groups (dialout, gpio), /etc/fpmod with the config for this board
+# and the store key (0600, created once, never replaced), /var/lib/fpmod: what the package's
+# postinst does on a first install ("" as the old version: restarts are step 5's job).
+$sudo env FPMOD_SHARE_DIR="$share" sh tools/debian/postinst configure ""
 
 # 5. Tell systemd and udev.
 if have_udev; then
@@ -148,13 +115,4 @@ fi
 
 version=$("$bin" --version 2>/dev/null | head -n 1) || true
 say "installed $bin${version:+ ($version)}"
-cat >&2 <<EOF
-
-Next steps:
-  1. Enable the UART (README: "Raspberry Pi UART and GPIO setup") and wire the module.
-  2. First-run guide as the service user (finds the port, pairs the module, enrolls an admin):
-       sudo -u fpmod $bin setup
-  3. Start the service now and at every boot:
-       sudo systemctl enable --now fpmod
-       journalctl -u fpmod -f
-EOF
+# The next steps were printed by postinst.
