@@ -75,7 +75,7 @@ final class BenchTarget {
         if let session {
             session.close()
         } else {
-            (module.transport as? SerialPort)?.close()
+            module.transport.close()
             simulator?.stop()
         }
     }

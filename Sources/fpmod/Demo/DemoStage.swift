@@ -61,7 +61,7 @@ final class DemoStage {
         let port = simulator.devicePath
         var opened: FingerprintModule?
         return try AdministrationOpener.open(store: store, unpaired: (Frame.defaultAddress, 0)) { address, password, _ in
-            if let module = opened { (module.transport as? SerialPort)?.close() }
+            if let module = opened { module.transport.close() }
             let module = try FingerprintModule.open(port: port, baudRate: 57_600, address: address, password: password)
             opened = module
             return module
@@ -69,7 +69,7 @@ final class DemoStage {
     }
 
     func closeAdministrator(_ administrator: Administrator) {
-        (administrator.module.transport as? SerialPort)?.close()
+        administrator.module.transport.close()
     }
 
     // MARK: The service
