@@ -98,6 +98,23 @@ final class ModuleSession {
         }
     }
 
+    /// Opens the module for a command that reads or probes it without changing the store (info,
+    /// raw, capture, bench on --port). With a paired store it goes through the one opener's
+    /// identity check, so a reset or swapped module is refused with the finding every other
+    /// command gives (exit 77), not read as if it were the paired one; without a store or a
+    /// pairing the module is opened as the command line says.
+    static func openVerified(_ invocation: Invocation) throws -> ModuleSession {
+        guard FileManager.default.fileExists(atPath: invocation.storePaths.database) else { return try open(invocation) }
+        let store = try invocation.openStore()
+        guard try store.moduleIdentity() != nil else { return try open(invocation) }
+        let (session, finding) = try openChecked(invocation, store: store)
+        guard finding.isTrusted else {
+            session.close()
+            throw AdministrationError.untrustedModule(finding)
+        }
+        return session
+    }
+
     /// Opens the module through the one opener's identity check, without reconciling (for
     /// `doctor`, which changes nothing): the finding says whether it is the paired module.
     static func openChecked(_ invocation: Invocation, store: TemplateStore) throws -> (ModuleSession, IdentityFinding) {
