@@ -43,6 +43,36 @@ final class ServiceControl {
     static func connectIfRunning(_ invocation: Invocation, allowDirect: Bool = true) throws -> ServiceControl? {
         let parsed = invocation.parsed
         if allowDirect, parsed.flag("direct") || parsed.flag("sim") { return nil }
+        guard let service = try connectToSocket(invocation) else { return nil }
+        return try service.serves(invocation) ? service : nil
+    }
+
+    /// Refuses a command that must not run beside the service (`pair`): one that holds the port
+    /// this command would open, or the store it would change. Nothing goes through the service
+    /// here: the control protocol has no verb that re-pairs, so a socket member can never make
+    /// the lock trust another module. --direct does not bypass it (the port is still held);
+    /// with --sim only the store counts (the command simulates its own module).
+    static func refuseWhileServing(_ invocation: Invocation, command: String) throws {
+        guard let service = try connectToSocket(invocation) else { return }
+        let status = try service.send(.status)
+        let port = status["port"] as? String
+        let store = status["store"] as? String
+        // No port named: the command would use the configured one, which is the service's.
+        let samePort = !invocation.parsed.flag("sim") && (invocation.parsed.string("port").map { samePath($0, port) } ?? true)
+        let sameStore = samePath(invocation.storePaths.database, store)
+        guard samePort || sameStore else { return }
+        let pid = (status["pid"] as? Int).map { "pid \($0)" } ?? "pid unknown"
+        let holds = [samePort ? "the port \(port ?? "?")" : nil, sameStore ? "the store \(store ?? "?")" : nil]
+            .compactMap { $0 }.joined(separator: " and ")
+        throw CommandFailure(.tryLater, """
+            The fpmod service (\(pid), control socket \(service.path)) holds \(holds); `fpmod \(command)` \
+            would compete with it for the module and change the pairing under it. Stop the service first \
+            (`sudo systemctl stop fpmod`, or end that `fpmod run`), run `fpmod \(command)` again, then start it.
+            """)
+    }
+
+    /// A connection to the socket a running service would listen on; nil when nobody listens.
+    private static func connectToSocket(_ invocation: Invocation) throws -> ServiceControl? {
         let path = try socketPath(invocation)
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         let connection: UnixConnection
@@ -62,8 +92,7 @@ final class ServiceControl {
         case .failure(let error):
             throw CommandFailure(.ioError, "Cannot reach the service on \(path): \(error); stop it, or use --direct.")
         }
-        let service = ServiceControl(path: path, connection: connection)
-        return try service.serves(invocation) ? service : nil
+        return ServiceControl(path: path, connection: connection)
     }
 
     /// Whether this service serves the port and store the command line names (when it names
