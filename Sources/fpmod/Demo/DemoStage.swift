@@ -1,3 +1,4 @@
+import ArgumentParsing
 import Administration
 import DoorLock
 import FingerprintModule
@@ -142,12 +143,12 @@ final class DemoStage {
     }
 
     /// One control-socket command (as a keypad would send it) and its JSON reply.
-    func control(_ line: String) throws -> [String: Any] {
+    func control(_ line: String) throws -> [String: JSONValue] {
         let connection = try UnixConnection.connect(path: controlSocket)
         defer { connection.close() }
         try connection.send(line: line)
         guard let reply = try connection.readLine(deadline: .now + .seconds(15)),
-              let object = try JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any] else {
+              case .object(let object) = try JSONValue(parsing: reply) else {
             throw DemoFailure("the control socket did not answer '\(line)' with a JSON object")
         }
         return object
