@@ -5,6 +5,7 @@ import FingerprintProtocol
 import Foundation
 import Glibc
 import ModuleSimulator
+import Posix
 import SerialPort
 import TemplateStore
 
@@ -75,7 +76,7 @@ final class ModuleSession {
                     guard name == failpoint else { return }
                     StandardStreams.writeError("FPMOD_FAILPOINT: killing fpmod at \(name)\n")
                     endpoint.simulator?.stop()
-                    kill(getpid(), SIGKILL)
+                    try? CurrentProcess.send(SIGKILL)  // cannot fail for our own pid; nothing left to report to
                 }
             }
             // What the open found out. `sync` is the fix these findings advise: said as such

@@ -35,7 +35,7 @@ final class ServiceControl {
                 if explicit != nil { throw CommandFailure(.config, String(describing: error)) }
             }
         }
-        return configured ?? LockConfig.defaultSocketDirectory(environment: invocation.environment, euid: geteuid()) + "/control.sock"
+        return configured ?? LockConfig.defaultSocketDirectory(environment: invocation.environment, euid: CurrentProcess.effectiveUserID) + "/control.sock"
     }
 
     /// The service when one answers; nil when the command should open the module itself:

@@ -3,7 +3,7 @@ import Testing
 
 /// Rules of architecture.md that the compiler cannot check, checked on the source text: the
 /// owner of a module closes it through `ByteTransport.close()` (issue 10: no downcast to the
-/// termios type).
+/// termios type), and system calls are made in the Posix target.
 struct LayeringTests {
     static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources")
@@ -33,5 +33,15 @@ struct LayeringTests {
             let found = try Self.lines(containing: cast, allowedIn: ["SerialPort"])
             #expect(found.isEmpty, "close through ByteTransport.close(): \(found)")
         }
+    }
+
+    /// The calls that have a Posix wrapper (`CurrentProcess`, `FileSystem`) are made there only.
+    @Test func processAndFileCallsGoThroughPosix() throws {
+        for call in ["getpid()", "geteuid()", "getegid()", "getgroups(", "mkdir(", "chmod("] {
+            let found = try Self.lines(containing: call, allowedIn: ["Posix", "CShims"])
+            #expect(found.isEmpty, "use the Posix wrapper: \(found)")
+        }
+        let privateFiles = try String(contentsOf: Self.sources.appendingPathComponent("TemplateStore/PrivateFiles.swift"), encoding: .utf8)
+        #expect(!privateFiles.contains("import Glibc"), "PrivateFiles makes no system call of its own")
     }
 }
