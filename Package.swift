@@ -57,6 +57,7 @@ let package = Package(
         .testTarget(name: "FingerprintProtocolTests", dependencies: ["FingerprintProtocol"]),
         .testTarget(name: "AccessPolicyTests", dependencies: ["AccessPolicy"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
+        .testTarget(name: "JSONValueTests", dependencies: ["JSONValue"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix"]),
         .testTarget(name: "SerialPortTests", dependencies: ["SerialPort", "Transport", "Posix"]),
         .testTarget(name: "GPIOTests", dependencies: ["GPIO"]),

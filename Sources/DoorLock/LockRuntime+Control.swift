@@ -133,7 +133,7 @@ extension LockRuntime {
         reply["pinOnly"] = JSONValue(status.pinOnly?.description)
         reply["tamper"] = .bool(status.tamperSwitchActive)
         reply["events"] = JSONValue(front.shared.withLock { $0.eventCount })
-        reply["pid"] = JSONValue(getpid())
+        reply["pid"] = JSONValue(CurrentProcess.id)
         reply["port"] = JSONValue(options.modulePort)
         reply["store"] = .string(options.storePath ?? store.databasePath)
         return reply

@@ -47,7 +47,7 @@ public final class LockService: Sendable {
 
         /// The config's socket paths, else the default directory's.
         public init(config: LockConfig, environment: [String: String] = ProcessInfo.processInfo.environment) {
-            let directory = LockConfig.defaultSocketDirectory(environment: environment, euid: geteuid())
+            let directory = LockConfig.defaultSocketDirectory(environment: environment, euid: CurrentProcess.effectiveUserID)
             self.init(eventsSocket: config.eventsSocket ?? directory + "/events.sock",
                       controlSocket: config.controlSocket ?? directory + "/control.sock")
             self.environment = environment

@@ -1,4 +1,5 @@
 import Glibc
+import Posix
 
 /// Where the database and its key live when the user passes no path.
 public enum StorePaths {
@@ -29,8 +30,8 @@ public enum StorePaths {
         for name in ["HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME"] {
             if let value = getenv(name) { environment[name] = String(cString: value) }
         }
-        let usable = access(parent(system.database), R_OK | W_OK | X_OK) == 0
-        return defaults(euid: geteuid(), environment: environment, systemStoreUsable: usable)
+        let usable = FileSystem.isAccessible(parent(system.database), R_OK | W_OK | X_OK)
+        return defaults(euid: CurrentProcess.effectiveUserID, environment: environment, systemStoreUsable: usable)
     }
 
     private static func parent(_ path: String) -> String {

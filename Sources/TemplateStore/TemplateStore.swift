@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 
 /// The SQLite store of users, fingers, encrypted templates, the paired module's identity,
 /// pending module operations and the audit log. It never talks to the module itself.

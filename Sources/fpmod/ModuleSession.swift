@@ -5,6 +5,7 @@ import FingerprintProtocol
 import Foundation
 import Glibc
 import ModuleSimulator
+import Posix
 import SerialPort
 import TemplateStore
 
@@ -75,7 +76,7 @@ final class ModuleSession {
                     guard name == failpoint else { return }
                     StandardStreams.writeError("FPMOD_FAILPOINT: killing fpmod at \(name)\n")
                     endpoint.simulator?.stop()
-                    kill(getpid(), SIGKILL)
+                    try? CurrentProcess.send(SIGKILL)  // cannot fail for our own pid; nothing left to report to
                 }
             }
             // What the open found out. `sync` is the fix these findings advise: said as such
@@ -96,6 +97,23 @@ final class ModuleSession {
             endpoint.simulator?.stop()
             throw error
         }
+    }
+
+    /// Opens the module for a command that reads or probes it without changing the store (info,
+    /// raw, capture, bench on --port). With a paired store it goes through the one opener's
+    /// identity check, so a reset or swapped module is refused with the finding every other
+    /// command gives (exit 77), not read as if it were the paired one; without a store or a
+    /// pairing the module is opened as the command line says.
+    static func openVerified(_ invocation: Invocation) throws -> ModuleSession {
+        guard FileManager.default.fileExists(atPath: invocation.storePaths.database) else { return try open(invocation) }
+        let store = try invocation.openStore()
+        guard try store.moduleIdentity() != nil else { return try open(invocation) }
+        let (session, finding) = try openChecked(invocation, store: store)
+        guard finding.isTrusted else {
+            session.close()
+            throw AdministrationError.untrustedModule(finding)
+        }
+        return session
     }
 
     /// Opens the module through the one opener's identity check, without reconciling (for

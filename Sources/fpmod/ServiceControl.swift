@@ -35,7 +35,7 @@ final class ServiceControl {
                 if explicit != nil { throw CommandFailure(.config, String(describing: error)) }
             }
         }
-        return configured ?? LockConfig.defaultSocketDirectory(environment: invocation.environment, euid: geteuid()) + "/control.sock"
+        return configured ?? LockConfig.defaultSocketDirectory(environment: invocation.environment, euid: CurrentProcess.effectiveUserID) + "/control.sock"
     }
 
     /// The service when one answers; nil when the command should open the module itself:
@@ -43,6 +43,36 @@ final class ServiceControl {
     static func connectIfRunning(_ invocation: Invocation, allowDirect: Bool = true) throws -> ServiceControl? {
         let parsed = invocation.parsed
         if allowDirect, parsed.flag("direct") || parsed.flag("sim") { return nil }
+        guard let service = try connectToSocket(invocation) else { return nil }
+        return try service.serves(invocation) ? service : nil
+    }
+
+    /// Refuses a command that must not run beside the service (`pair`): one that holds the port
+    /// this command would open, or the store it would change. Nothing goes through the service
+    /// here: the control protocol has no verb that re-pairs, so a socket member can never make
+    /// the lock trust another module. --direct does not bypass it (the port is still held);
+    /// with --sim only the store counts (the command simulates its own module).
+    static func refuseWhileServing(_ invocation: Invocation, command: String) throws {
+        guard let service = try connectToSocket(invocation) else { return }
+        let status = try service.send(.status)
+        let port = status["port"]?.stringValue
+        let store = status["store"]?.stringValue
+        // No port named: the command would use the configured one, which is the service's.
+        let samePort = !invocation.parsed.flag("sim") && (invocation.parsed.string("port").map { samePath($0, port) } ?? true)
+        let sameStore = samePath(invocation.storePaths.database, store)
+        guard samePort || sameStore else { return }
+        let pid = status["pid"]?.intValue.map { "pid \($0)" } ?? "pid unknown"
+        let holds = [samePort ? "the port \(port ?? "?")" : nil, sameStore ? "the store \(store ?? "?")" : nil]
+            .compactMap { $0 }.joined(separator: " and ")
+        throw CommandFailure(.tryLater, """
+            The fpmod service (\(pid), control socket \(service.path)) holds \(holds); `fpmod \(command)` \
+            would compete with it for the module and change the pairing under it. Stop the service first \
+            (`sudo systemctl stop fpmod`, or end that `fpmod run`), run `fpmod \(command)` again, then start it.
+            """)
+    }
+
+    /// A connection to the socket a running service would listen on; nil when nobody listens.
+    private static func connectToSocket(_ invocation: Invocation) throws -> ServiceControl? {
         let path = try socketPath(invocation)
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         let connection: UnixConnection
@@ -62,8 +92,7 @@ final class ServiceControl {
         case .failure(let error):
             throw CommandFailure(.ioError, "Cannot reach the service on \(path): \(error); stop it, or use --direct.")
         }
-        let service = ServiceControl(path: path, connection: connection)
-        return try service.serves(invocation) ? service : nil
+        return ServiceControl(path: path, connection: connection)
     }
 
     /// Whether this service serves the port and store the command line names (when it names
@@ -75,9 +104,9 @@ final class ServiceControl {
         let wantedPort = parsed.string("port")
         guard wantedStore != nil || wantedPort != nil else { return true }
         let status = try send(.status)
-        let store = status["store"] as? String
-        let port = status["port"] as? String
-        let pid = (status["pid"] as? Int).map { "pid \($0), " } ?? ""
+        let store = status["store"]?.stringValue
+        let port = status["port"]?.stringValue
+        let pid = status["pid"]?.intValue.map { "pid \($0), " } ?? ""
         let sameStore = wantedStore.map { Self.samePath($0, store) } ?? true
         let samePort = wantedPort.map { Self.samePath($0, port) } ?? true
         if sameStore && samePort {
@@ -112,8 +141,10 @@ final class ServiceControl {
 
     /// Sends one command; progress lines (`{"progress":…}`) go to `progress`, and the final
     /// reply (the line with `ok`) is returned. `lineTimeout` bounds the wait for each line.
+    /// Replies are read with JSONValue's strict parser, the writer's own counterpart, so a
+    /// value keeps its kind: a user named "true" stays a string, a 1 never reads as a Bool.
     func send(_ request: ControlRequest, lineTimeout: Duration = .seconds(30),
-              progress: (String) -> Void = { _ in }) throws -> [String: Any] {
+              progress: (String) -> Void = { _ in }) throws -> [String: JSONValue] {
         let line = request.line
         try talk { () throws(Errno) in try connection.send(line: line, deadline: .now + .seconds(5)) }
         while true {
@@ -122,11 +153,17 @@ final class ServiceControl {
                     ? "The service closed the control connection before answering '\(line.split(separator: " ").first ?? "")'; check its log."
                     : "The service did not answer within \(lineTimeout); it may be busy. Try again, or check its log.")
             }
-            guard let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] else {
+            let object: [String: JSONValue]
+            switch Result(catching: { () throws(JSONParseError) in try JSONValue(parsing: text) }) {
+            case .success(.object(let members)):
+                object = members
+            case .success:
                 throw CommandFailure(.ioError, "The service sent a line that is not a JSON object (\(text)); is \(path) an fpmod control socket?")
+            case .failure(let error):
+                throw CommandFailure(.ioError, "The service sent a line that is not JSON (\(error): \(text)); is \(path) an fpmod control socket?")
             }
             if object["ok"] != nil { return object }
-            if let step = object["progress"] as? String { progress(step) }
+            if let step = object["progress"]?.stringValue { progress(step) }
         }
     }
 
@@ -139,36 +176,18 @@ final class ServiceControl {
     }
 
     /// Throws the reply's error with the exit status its `code` stands for.
-    static func check(_ reply: [String: Any]) throws {
-        guard reply["ok"] as? Bool == false else { return }
-        let message = reply["error"] as? String ?? reply["reason"] as? String ?? "the service refused the command"
-        let code: ExitCode = switch reply["code"] as? String {
+    static func check(_ reply: [String: JSONValue]) throws {
+        // Anything but `true` is a refusal: a reply that does not say it succeeded did not.
+        guard reply["ok"]?.boolValue != true else { return }
+        let message = reply["error"]?.stringValue ?? reply["reason"]?.stringValue ?? "the service refused the command"
+        let code: ExitCode = switch reply["code"]?.stringValue {
         case "usage": .usage
         case "busy": .tryLater
         case "unavailable": .unavailable
         case "denied": .denied
         case "refused": .denied
-        default: reply["result"] as? String == "denied" ? .denied : .ioError
+        default: reply["result"]?.stringValue == "denied" ? .denied : .ioError
         }
         throw CommandFailure(code, "The service refused it: " + message)
-    }
-}
-
-/// Converts a reply (from `JSONSerialization`) to the CLI's JSON value for --json output.
-enum ReplyJSON {
-    static func value(_ any: Any) -> JSONValue {
-        switch any {
-        case let string as String: return .string(string)
-        case let number as NSNumber:
-            // JSONSerialization gives NSNumbers; their type code tells true from 1 and 1 from 1.0.
-            switch String(cString: number.objCType) {
-            case "c", "B": return .bool(number.boolValue)
-            case "d", "f": return .double(number.doubleValue)
-            default: return .int(number.int64Value)
-            }
-        case let array as [Any]: return .array(array.map(value))
-        case let object as [String: Any]: return .object(object.mapValues(value))
-        default: return .null
-        }
     }
 }

@@ -28,6 +28,28 @@ import Testing
         #expect(try reopened.connection.scalar("PRAGMA foreign_keys").int == 1)
     }
 
+    /// PrivateFiles' system calls are Posix's: a failure names its errno, so the message says
+    /// which of "not a directory", "permission denied", "read-only file system" it was.
+    @Test func aFileSystemFailureNamesItsErrno() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        #expect(FileManager.default.createFile(atPath: dir.path + "/file", contents: Data()))
+        for (database, failed) in [(dir.path + "/file/fpmod.db", "open failed"), (dir.path + "/file/sub/fpmod.db", "mkdir failed")] {
+            #expect {
+                try TemplateStore(databasePath: database, keyPath: dir.key)
+            } throws: { error in
+                guard case StoreError.fileSystem(_, let detail) = error else { return false }
+                return detail.hasPrefix(failed) && detail.contains("(ENOTDIR)")
+            }
+        }
+        #expect {
+            try TemplateStore(databasePath: dir.database, keyPath: dir.path + "/file/store.key")
+        } throws: { error in
+            guard case StoreError.fileSystem(let path, let detail) = error else { return false }
+            return path == dir.path + "/file/store.key" && detail.contains("(ENOTDIR)")
+        }
+    }
+
     @Test func foreignFileIsNotADatabase() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

@@ -96,6 +96,39 @@ struct ServiceControlCLITests {
         #expect(statusJSON["controlSocket"] as? String == service.sockets + "/control.sock")
     }
 
+    /// `pair --force` beside a running service competed with it for the serial port and would
+    /// re-pair the store under it: refused, naming the service and the fix, whichever way the
+    /// command names the port, and with --direct too. The service keeps its module.
+    @Test func pairRefusesWhileTheServiceHoldsThePortOrTheStore() throws {
+        let cli = CLI()
+        let service = try RunningService(cli)
+        defer { service.stop() }
+        let config = ["--config", service.config]
+        let status = try #require(try cli.run(config + ["status", "--json"]).json)
+        let port = try #require(status["port"] as? String)
+        let pid = try #require(status["pid"] as? Int)
+        let auditBefore = try cli.auditEvents()
+
+        for arguments in [["--port", port, "pair", "--force"], ["--direct", "--port", port, "pair", "--force"],
+                          ["pair"], ["--port", cli.directory + "/another-port", "pair", "--force"]] {
+            let pair = try cli.run(config + arguments)
+            #expect(pair.status == 75, "\(arguments): \(pair.stderr)")
+            #expect(pair.stderr.contains("The fpmod service (pid \(pid), control socket \(service.sockets)/control.sock)"),
+                    "\(arguments): \(pair.stderr)")
+            #expect(pair.stderr.contains("sudo systemctl stop fpmod"), "\(arguments): \(pair.stderr)")
+        }
+        // The last one named another port but the service's store.
+        #expect(try cli.run(config + ["--port", cli.directory + "/another-port", "pair"]).stderr.contains("holds the store"))
+        #expect(try cli.auditEvents() == auditBefore, "nothing was paired")
+        let after = try #require(try cli.run(config + ["status", "--json"]).json)
+        #expect(after["module"] as? String == "connected", "\(service.log)")
+
+        // Another store and another port: not this service's business.
+        let elsewhere = try cli.run(config + ["--store", cli.directory + "/other.db", "--key", cli.directory + "/other.key",
+                                              "--port", cli.directory + "/another-port", "pair"])
+        #expect(!elsewhere.stderr.contains("The fpmod service"), "\(elsewhere.stderr)")
+    }
+
     @Test func withoutAServiceStatusSays69AndAStaleSocketFallsBackToTheStore() throws {
         let cli = CLI()
         let config = cli.directory + "/config.json"

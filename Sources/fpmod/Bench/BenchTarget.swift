@@ -50,7 +50,7 @@ final class BenchTarget {
 
     /// The module on --port: its own processing time is unknown, so only wire time is a known limit.
     static func hardware(_ invocation: Invocation) throws -> BenchTarget {
-        let session = try ModuleSession.open(invocation)
+        let session = try ModuleSession.openVerified(invocation)
         _ = try session.module.readIndexTable()
         return BenchTarget(module: session.module, simulator: nil,
                            limits: LimitModel(timing: nil, pacesHostToModule: true), session: session)
@@ -75,7 +75,7 @@ final class BenchTarget {
         if let session {
             session.close()
         } else {
-            (module.transport as? SerialPort)?.close()
+            module.transport.close()
             simulator?.stop()
         }
     }

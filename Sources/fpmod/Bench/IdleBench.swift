@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Foundation
 import Glibc
+import Posix
 
 /// `--idle`: CPU time of `fpmod run --sim --sim-gpio` while nobody touches the sensor, read from
 /// /proc/<pid>/stat (utime + stime) over a window after start-up, scaled to a minute.
@@ -18,7 +19,7 @@ enum IdleBench {
 
     static func run() -> Result {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
-        let directory = NSTemporaryDirectory() + "fpmod-bench-idle-\(getpid())"
+        let directory = NSTemporaryDirectory() + "fpmod-bench-idle-\(CurrentProcess.id)"
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         // Without a touch line the service polls GenImg every scanIntervalMs, as the peers do.

@@ -12,7 +12,7 @@ enum CaptureCommand {
         // Checked before anybody is asked for a finger.
         try AdminCommand.requireSimFinger(invocation)
         try checkWritable(path)
-        let session = try ModuleSession.open(invocation, identity: StoreAccess.pairedIdentity(invocation))
+        let session = try ModuleSession.openVerified(invocation)
         defer { session.close() }
         let module = session.module
 

@@ -13,10 +13,10 @@ enum DeleteCommand {
         if let service = try ServiceControl.connectIfRunning(invocation) {
             let reply = try service.send(.delete(user: name, label: label))
             try ServiceControl.check(reply)
-            let fingers = (reply["fingers"] as? [[String: Any]] ?? []).map {
-                RemovedFinger(label: $0["label"] as? String ?? "?", slot: $0["slot"] as? Int ?? -1)
+            let fingers = (reply["fingers"]?.arrayValue ?? []).map {
+                RemovedFinger(label: $0["label"]?.stringValue ?? "?", slot: $0["slot"]?.intValue ?? -1)
             }
-            return report(user: name, fingers: fingers, userRemoved: reply["userRemoved"] as? Bool ?? false, invocation)
+            return report(user: name, fingers: fingers, userRemoved: reply["userRemoved"]?.boolValue ?? false, invocation)
         }
         let (store, session, administrator) = try AdminCommand.open(invocation)
         defer { session.close() }

@@ -1,6 +1,7 @@
 import Foundation
-import GPIO
 import Glibc
+import GPIO
+import Posix
 import SerialPort
 
 /// Reads the facts of `fpmod doctor` from this machine. Nothing here changes anything: files are
@@ -147,12 +148,12 @@ enum SystemFacts {
 
     static func user() -> UserFacts {
         var facts = UserFacts()
-        facts.uid = geteuid()
+        facts.uid = CurrentProcess.effectiveUserID
         facts.name = userName(facts.uid)
-        let count = getgroups(0, nil)
-        var ids = [gid_t](repeating: 0, count: Int(max(count, 0)))
-        let got = getgroups(count, &ids)
-        facts.sessionGroups = Array(Set(ids.prefix(Int(max(got, 0))).map(groupName) + [groupName(getegid())])).sorted()
+        // Unreadable session groups are reported as none beyond the effective one: doctor then
+        // advises a group it may already have, never hides a missing one.
+        let session = (try? CurrentProcess.supplementaryGroupIDs()) ?? []
+        facts.sessionGroups = Array(Set(session.map(groupName) + [groupName(CurrentProcess.effectiveGroupID)])).sorted()
         if let entry = getpwuid(facts.uid) {
             var size: Int32 = 64
             var account = [gid_t](repeating: 0, count: Int(size))

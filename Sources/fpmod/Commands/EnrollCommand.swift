@@ -21,9 +21,9 @@ enum EnrollCommand {
                 invocation.progress($0)
             }
             try ServiceControl.check(reply)
-            return report(user: reply["user"] as? String ?? name, label: reply["label"] as? String ?? label,
-                          slot: reply["slot"] as? Int ?? -1, captures: reply["captures"] as? Int ?? captures,
-                          retries: reply["retries"] as? Int ?? 0, newUser: reply["newUser"] as? Bool ?? false,
+            return report(user: reply["user"]?.stringValue ?? name, label: reply["label"]?.stringValue ?? label,
+                          slot: reply["slot"]?.intValue ?? -1, captures: reply["captures"]?.intValue ?? captures,
+                          retries: reply["retries"]?.intValue ?? 0, newUser: reply["newUser"]?.boolValue ?? false,
                           duress: request.duress, invocation)
         }
         // With --sim and no --sim-finger, the virtual finger is named after the user and label,

@@ -7,7 +7,7 @@ import TemplateStore
 /// `fpmod info`: what the module says about itself.
 enum InfoCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
-        let session = try ModuleSession.open(invocation, identity: StoreAccess.pairedIdentity(invocation))
+        let session = try ModuleSession.openVerified(invocation)
         defer { session.close() }
         let module = session.module
         let parameters = try module.readSystemParameters()
@@ -83,14 +83,5 @@ enum SlotList {
             ranges.append(first == last ? "\(first)" : "\(first)–\(last)")
         }
         return ranges.joined(separator: ", ")
-    }
-}
-
-/// Reading the store only when one exists, for commands that work without it.
-enum StoreAccess {
-    /// The module pairing kept in the store, when a store exists.
-    static func pairedIdentity(_ invocation: Invocation) throws -> ModuleIdentity? {
-        guard FileManager.default.fileExists(atPath: invocation.storePaths.database) else { return nil }
-        return try invocation.openStore().moduleIdentity()
     }
 }

@@ -22,12 +22,12 @@ enum ListCommand {
         if let service = try ServiceControl.connectIfRunning(invocation) {
             let reply = try service.send(.list)
             try ServiceControl.check(reply)
-            rows = (reply["users"] as? [[String: Any]] ?? []).map { user in
-                Row(name: user["name"] as? String ?? "?", displayName: user["displayName"] as? String ?? user["name"] as? String ?? "?",
-                    role: user["role"] as? String ?? "user", fingerprintUnlock: user["fingerprintUnlock"] as? Bool ?? true,
-                    hasPIN: user["hasPIN"] as? Bool ?? false,
-                    fingers: (user["fingers"] as? [[String: Any]] ?? []).map {
-                        ($0["label"] as? String ?? "?", $0["slot"] as? Int ?? -1, $0["duress"] as? Bool ?? false)
+            rows = (reply["users"]?.arrayValue ?? []).map { user in
+                Row(name: user["name"]?.stringValue ?? "?", displayName: user["displayName"]?.stringValue ?? user["name"]?.stringValue ?? "?",
+                    role: user["role"]?.stringValue ?? "user", fingerprintUnlock: user["fingerprintUnlock"]?.boolValue ?? true,
+                    hasPIN: user["hasPIN"]?.boolValue ?? false,
+                    fingers: (user["fingers"]?.arrayValue ?? []).map {
+                        ($0["label"]?.stringValue ?? "?", $0["slot"]?.intValue ?? -1, $0["duress"]?.boolValue ?? false)
                     })
             }
         } else {

@@ -6,6 +6,7 @@ import FingerprintProtocol
 enum PairCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let force = invocation.parsed.flag("force")
+        try ServiceControl.refuseWhileServing(invocation, command: force ? "pair --force" : "pair")
         let (_, session, administrator) = try AdminCommand.open(invocation, allowUntrusted: force, createStore: true)
         defer { session.close() }
         let identity = try administrator.pair(force: force)

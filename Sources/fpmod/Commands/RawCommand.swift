@@ -27,7 +27,7 @@ enum RawCommand {
         guard parameters.count < Frame.maximumContentSize else {
             throw CommandFailure(.usage, "At most \(Frame.maximumContentSize - 1) parameter bytes fit in one frame.")
         }
-        let session = try ModuleSession.open(invocation, identity: StoreAccess.pairedIdentity(invocation))
+        let session = try ModuleSession.openVerified(invocation)
         defer { session.close() }
         let command = Command(instruction, parameters)
         let frame = command.frame(address: session.module.address)

@@ -124,7 +124,7 @@ enum RunCommand {
     enum Options {
         static func socketDirectory(_ config: LockConfig) -> String {
             let base = config.controlSocket.map { ($0 as NSString).deletingLastPathComponent }
-            return base ?? LockConfig.defaultSocketDirectory(environment: ProcessInfo.processInfo.environment, euid: geteuid())
+            return base ?? LockConfig.defaultSocketDirectory(environment: ProcessInfo.processInfo.environment, euid: CurrentProcess.effectiveUserID)
         }
     }
 }

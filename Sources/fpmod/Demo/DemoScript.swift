@@ -1,3 +1,4 @@
+import ArgumentParsing
 import Administration
 import DoorLock
 import Foundation
@@ -111,11 +112,11 @@ struct DemoScript {
         let before = stage.eventCount
         let reply = try stage.control("pin alice 1234")
         narrator.say("    reply: " + Self.text(reply))
-        guard reply["ok"] as? Bool == true else { throw DemoFailure("scene 4: the PIN was refused: \(Self.text(reply))") }
+        guard reply["ok"]?.boolValue == true else { throw DemoFailure("scene 4: the PIN was refused: \(Self.text(reply))") }
         try stage.waitForEvent(named: "lockout-cleared", after: before)
         shown = narrator.showEvents(stage.events, from: shown)
         let status = try stage.control("status")
-        narrator.say("    status: fingerprintLockout=\(status["fingerprintLockout"] ?? "?") failures=\(status["failures"] ?? "?")")
+        narrator.say("    status: fingerprintLockout=\(status["fingerprintLockout"]?.stringValue ?? "?") failures=\(status["failures"]?.intValue.map(String.init) ?? "?")")
         narrator.result("PIN cleared the lockout and opened the door; fingerprints work again")
     }
 
@@ -197,24 +198,21 @@ struct DemoScript {
 
     private func configJSON() throws -> String {
         let directory = stage.directory
-        let config: [String: Any] = [
-            "board": DemoStage.board,
-            "relayPulseSeconds": Self.relayPulseSeconds,
-            "policy": [
-                "fingerprintLockout": ["failuresPerTimedLockout": 5, "timedLockoutSeconds": Self.lockoutSeconds],
-                "heldOpenSeconds": Self.heldOpenSeconds,
-            ],
-            "events": ["socket": directory + "/events.sock"],
-            "control": ["socket": directory + "/control.sock"],
-            "hooks": ["onDuress": ["/bin/sh", "-c",
-                                   "echo \"DURESS user=$FPMOD_USER slot=$FPMOD_SLOT — send help quietly\" >> '\(directory)/security-desk.log'"]],
+        // Built in parts: one literal of this depth is too much for the type checker.
+        let lockout: JSONValue = ["failuresPerTimedLockout": 5, "timedLockoutSeconds": JSONValue(Self.lockoutSeconds)]
+        let policy: JSONValue = ["fingerprintLockout": lockout, "heldOpenSeconds": JSONValue(Self.heldOpenSeconds)]
+        let duressHook = "echo \"DURESS user=$FPMOD_USER slot=$FPMOD_SLOT — send help quietly\" >> '\(directory)/security-desk.log'"
+        let hooks: JSONValue = ["onDuress": .array(["/bin/sh", "-c", .string(duressHook)])]
+        let config: JSONValue = [
+            "board": .string(DemoStage.board),
+            "relayPulseSeconds": JSONValue(Self.relayPulseSeconds),
+            "policy": policy,
+            "events": ["socket": .string(directory + "/events.sock")],
+            "control": ["socket": .string(directory + "/control.sock")],
+            "hooks": hooks,
         ]
-        let data = try JSONSerialization.data(withJSONObject: config, options: [.sortedKeys])
-        return String(decoding: data, as: UTF8.self)
+        return config.encoded
     }
 
-    private static func text(_ object: [String: Any]) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "\(object)" }
-        return String(decoding: data, as: UTF8.self)
-    }
+    private static func text(_ object: [String: JSONValue]) -> String { JSONValue.object(object).encoded }
 }

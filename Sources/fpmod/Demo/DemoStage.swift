@@ -1,3 +1,4 @@
+import ArgumentParsing
 import Administration
 import DoorLock
 import FingerprintModule
@@ -61,7 +62,7 @@ final class DemoStage {
         let port = simulator.devicePath
         var opened: FingerprintModule?
         return try AdministrationOpener.open(store: store, unpaired: (Frame.defaultAddress, 0)) { address, password, _ in
-            if let module = opened { (module.transport as? SerialPort)?.close() }
+            if let module = opened { module.transport.close() }
             let module = try FingerprintModule.open(port: port, baudRate: 57_600, address: address, password: password)
             opened = module
             return module
@@ -69,7 +70,7 @@ final class DemoStage {
     }
 
     func closeAdministrator(_ administrator: Administrator) {
-        (administrator.module.transport as? SerialPort)?.close()
+        administrator.module.transport.close()
     }
 
     // MARK: The service
@@ -142,12 +143,12 @@ final class DemoStage {
     }
 
     /// One control-socket command (as a keypad would send it) and its JSON reply.
-    func control(_ line: String) throws -> [String: Any] {
+    func control(_ line: String) throws -> [String: JSONValue] {
         let connection = try UnixConnection.connect(path: controlSocket)
         defer { connection.close() }
         try connection.send(line: line)
         guard let reply = try connection.readLine(deadline: .now + .seconds(15)),
-              let object = try JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any] else {
+              case .object(let object) = try JSONValue(parsing: reply) else {
             throw DemoFailure("the control socket did not answer '\(line)' with a JSON object")
         }
         return object

@@ -47,7 +47,7 @@ enum PortDiscovery {
         do {
             let module = try FingerprintModule.open(port: port, baudRate: baudRate, address: address, password: password,
                                                     timeouts: timeouts)
-            defer { (module.transport as? SerialPort)?.close() }
+            defer { module.transport.close() }
             let used = try? module.readIndexTable().occupied.count
             return .success(Answer(port: port, family: module.family?.rawValue ?? "unknown",
                                    baudRate: module.answeredBaudRate ?? module.transport.baudRate,

@@ -1,6 +1,7 @@
 import DoorLock
 import Foundation
 import Glibc
+import Posix
 
 /// The config file the setup guide writes: what it learned (board, port, baud, family, store),
 /// nothing else, so every other key keeps its documented default.
@@ -14,7 +15,7 @@ struct SetupConfigFile {
     var storeKey: String
 
     /// `/etc/fpmod/config.json` as root (where `fpmod run` looks), else `$XDG_CONFIG_HOME/fpmod/config.json`.
-    static func defaultPath(euid: UInt32 = geteuid(), environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    static func defaultPath(euid: UInt32 = CurrentProcess.effectiveUserID, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if euid == 0 { return RunCommand.defaultConfigPath }
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/fpmod/config.json" }
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "/"
@@ -42,24 +43,21 @@ struct SetupConfigFile {
         }
     }
 
-    /// Writes `text` to `path` through a temporary file and a rename (never a half-written config).
+    /// Writes `text` to `path` through a temporary file, fsync and a rename (`AtomicFile`):
+    /// never a half-written config, not even after a power cut.
     static func write(_ text: String, to path: String) throws {
         let directory = (path as NSString).deletingLastPathComponent
+        let advice = "Run fpmod setup as root for /etc/fpmod, or pass --config PATH."
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o755])
-            let temporary = path + ".tmp-\(getpid())"
-            try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
-            _ = chmod(temporary, 0o644)
-            guard rename(temporary, path) == 0 else {
-                let reason = String(validatingCString: strerror(errno)) ?? "errno \(errno)"
-                unlink(temporary)
-                throw CommandFailure(.ioError, "Cannot write \(path): \(reason). Run fpmod setup as root for /etc/fpmod, or pass --config PATH.")
-            }
-        } catch let error as CommandFailure {
-            throw error
         } catch {
-            throw CommandFailure(.ioError, "Cannot write \(path): \(error.localizedDescription). Run fpmod setup as root for /etc/fpmod, or pass --config PATH.")
+            throw CommandFailure(.ioError, "Cannot write \(path): \(error.localizedDescription). \(advice)")
+        }
+        do throws(Errno) {
+            try AtomicFile.replace(path, with: Array(text.utf8), mode: 0o644)
+        } catch {
+            throw CommandFailure(.ioError, "Cannot write \(path): \(error). \(advice)")
         }
     }
 }

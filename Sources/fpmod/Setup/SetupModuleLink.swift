@@ -41,7 +41,7 @@ final class SetupModuleLink {
         var opened: FingerprintModule?
         do {
             return try AdministrationOpener.open(store: store, unpaired: unpaired) { [port, baudRate] address, password, probe in
-                if let module = opened { (module.transport as? SerialPort)?.close() }
+                if let module = opened { module.transport.close() }
                 let module: FingerprintModule
                 if probe {
                     module = try FingerprintModule.open(port: port, baudRate: baudRate, address: address, password: password)
@@ -58,13 +58,13 @@ final class SetupModuleLink {
                 return module
             }
         } catch {
-            if let module = opened { (module.transport as? SerialPort)?.close() }
+            if let module = opened { module.transport.close() }
             throw error
         }
     }
 
     func close(_ administrator: Administrator) {
-        (administrator.module.transport as? SerialPort)?.close()
+        administrator.module.transport.close()
     }
 
     func stop() {
