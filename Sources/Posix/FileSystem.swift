@@ -35,6 +35,11 @@ public enum FileSystem {
         _ = try retryingOnInterrupt { chmod(path, mode) }
     }
 
+    /// `chown(2)`: gives `path` (following symlinks) to `user` and `group`.
+    public static func changeOwner(_ path: String, user: uid_t, group: gid_t) throws(Errno) {
+        _ = try retryingOnInterrupt { chown(path, user, group) }
+    }
+
     /// `open(2)` with `O_CREAT` and `close(2)`: an empty file of mode `mode` (less what the
     /// umask takes away) unless one exists; an existing file is left as it is.
     public static func createFile(_ path: String, mode: mode_t) throws(Errno) {
@@ -68,12 +73,14 @@ public struct FileStatus: Equatable, Sendable {
     public var permissions: mode_t
     public var size: Int64
     public var ownerID: uid_t
+    public var groupID: gid_t
 
-    public init(kind: Kind, permissions: mode_t, size: Int64, ownerID: uid_t) {
+    public init(kind: Kind, permissions: mode_t, size: Int64, ownerID: uid_t, groupID: gid_t = 0) {
         self.kind = kind
         self.permissions = permissions
         self.size = size
         self.ownerID = ownerID
+        self.groupID = groupID
     }
 
     init(_ info: stat) {
@@ -90,5 +97,6 @@ public struct FileStatus: Equatable, Sendable {
         permissions = info.st_mode & 0o7777
         size = Int64(info.st_size)
         ownerID = info.st_uid
+        groupID = info.st_gid
     }
 }

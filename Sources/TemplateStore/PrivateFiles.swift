@@ -27,9 +27,24 @@ enum PrivateFiles {
     }
 
     /// Creates an empty file with mode 0600 unless it exists already.
+    ///
+    /// Made by root in a directory someone else owns, the file is given to that directory's
+    /// owner: `sudo fpmod setup` creates the store in the service's /var/lib/fpmod, and a
+    /// database owned by root would be unreadable for the service (User=fpmod). SQLite does the
+    /// same for the -wal and -shm files it makes as root beside a database owned by another user.
     static func createFile(_ path: String) throws {
+        let existed = exists(path)
         do throws(Errno) { try FileSystem.createFile(path, mode: 0o600) } catch {
             throw StoreError.fileSystem(path: path, detail: "open failed: \(error)")
+        }
+        if existed || CurrentProcess.effectiveUserID != 0 { return }
+        do throws(Errno) {
+            let directory = try FileSystem.status(parent(of: path))
+            if directory.ownerID != 0 {
+                try FileSystem.changeOwner(path, user: directory.ownerID, group: directory.groupID)
+            }
+        } catch {
+            throw StoreError.fileSystem(path: path, detail: "giving it to the owner of its directory failed: \(error)")
         }
     }
 

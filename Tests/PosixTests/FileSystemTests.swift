@@ -39,7 +39,7 @@ struct FileSystemTests {
         #expect(!FileSystem.exists(path))
         try FileSystem.createFile(path, mode: 0o600)
         #expect(FileSystem.exists(path))
-        #expect(try FileSystem.status(path) == FileStatus(kind: .regular, permissions: 0o600, size: 0, ownerID: CurrentProcess.effectiveUserID))
+        #expect(try FileSystem.status(path) == FileStatus(kind: .regular, permissions: 0o600, size: 0, ownerID: CurrentProcess.effectiveUserID, groupID: CurrentProcess.effectiveGroupID))
         try AtomicFile.replace(path, with: [1, 2, 3], mode: 0o640)
         try FileSystem.createFile(path, mode: 0o600)
         #expect(try FileSystem.contents(of: path) == [1, 2, 3])

@@ -50,6 +50,35 @@ import Testing
         }
     }
 
+    /// `sudo fpmod setup` makes the store in the service user's /var/lib/fpmod: the database
+    /// (and SQLite's -wal and -shm after it) must be that user's, or the service cannot open it.
+    /// A file that was there before keeps its owner.
+    @Test(.enabled(if: geteuid() == 0, "only root can create files for another user"))
+    func aStoreRootMakesInAnotherUsersDirectoryIsThatUsers() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let state = dir.path + "/state"
+        #expect(mkdir(state, 0o700) == 0)
+        let nobody: uid_t = 65534
+        #expect(chown(state, nobody, nobody) == 0)
+        let database = state + "/fpmod.db"
+        do {
+            let store = try TemplateStore(databasePath: database, keyPath: dir.key)
+            try store.addUser(name: "alice", displayName: "Alice", role: .admin)
+            for path in [database, database + "-wal", database + "-shm"] {
+                var info = stat()
+                #expect(stat(path, &info) == 0, "\(path) exists")
+                #expect(info.st_uid == nobody && info.st_gid == nobody, "\(path) is owned by \(info.st_uid):\(info.st_gid)")
+            }
+        }
+        let own = dir.path + "/own.db"
+        #expect(FileManager.default.createFile(atPath: own, contents: Data()))
+        #expect(chown(dir.path, nobody, nobody) == 0)
+        _ = try TemplateStore(databasePath: own, keyPath: dir.key)
+        var info = stat()
+        #expect(stat(own, &info) == 0 && info.st_uid == 0, "a database that existed keeps its owner")
+    }
+
     @Test func foreignFileIsNotADatabase() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
