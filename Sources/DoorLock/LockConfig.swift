@@ -51,11 +51,15 @@ public struct LockConfig: Sendable, Equatable {
         public var name: String?
         public var activeLow: Bool?
         public var bias: Bias?
-        public init(offset: Int? = nil, name: String? = nil, activeLow: Bool? = nil, bias: Bias? = nil) {
+        /// The kernel's debounce period for an input, in milliseconds (libgpiod 2 only).
+        public var debounceMilliseconds: Int?
+        public init(offset: Int? = nil, name: String? = nil, activeLow: Bool? = nil, bias: Bias? = nil,
+                    debounceMilliseconds: Int? = nil) {
             self.offset = offset
             self.name = name
             self.activeLow = activeLow
             self.bias = bias
+            self.debounceMilliseconds = debounceMilliseconds
         }
     }
 

@@ -8,6 +8,8 @@ public struct ResolvedLine: Sendable, Equatable {
     public var name: String?
     public var activeLow: Bool
     public var bias: Bias
+    /// The kernel debouncer's period (0: none).
+    public var debounceMicroseconds: Int = 0
 }
 
 extension LockConfig {
@@ -49,7 +51,9 @@ extension LockConfig {
                     ?? ((family ?? detected) == .as608 ? false : true)
             }
             let bias = role.isOutput ? Bias.asIs : (override?.bias ?? base?.bias ?? .asIs)
-            result[role] = ResolvedLine(role: role, offset: offset, name: name, activeLow: activeLow, bias: bias)
+            let debounce = role.isOutput ? 0 : (override?.debounceMilliseconds ?? 0) * 1000
+            result[role] = ResolvedLine(role: role, offset: offset, name: name, activeLow: activeLow, bias: bias,
+                                        debounceMicroseconds: debounce)
         }
         return result
     }
@@ -72,6 +76,9 @@ extension LockConfig {
                 problems.append("gpio.lines.\(role.rawValue).offset: line \(offset) is already used for \(other.rawValue); give each role its own line")
             }
             taken[offset] = role
+            if let chip, line.debounceMicroseconds > 0, !chip.supportsDebounce {
+                problems.append("gpio.lines.\(role.rawValue).debounceMs: libgpiod \(LibgpiodChip.libraryVersion) speaks the kernel's GPIO uAPI v1, which cannot debounce (Debian 13 / Pi OS trixie's libgpiod 2 can); remove debounceMs, or fit an RC filter on the input")
+            }
         }
         if leds == .aura, let family, !family.profile.hasAuraLED {
             problems.append("leds: 'aura' needs an R50x module with an LED ring; this config says family '\(family.rawValue)'; use \"gpio\" or \"none\"")

@@ -142,7 +142,7 @@ extension LockConfig {
                 continue
             }
             guard let line = r.object(value, path) else { continue }
-            r.rejectUnknownKeys(line, known: ["offset", "name", "activeLow", "bias"], at: path)
+            r.rejectUnknownKeys(line, known: ["offset", "name", "activeLow", "bias", "debounceMs"], at: path)
             var override = LineOverride()
             if let x = line["offset"] { override.offset = r.integer(x, path + ".offset", range: 0...1023) }
             if let x = line["name"] { override.name = r.string(x, path + ".name") }
@@ -151,6 +151,13 @@ extension LockConfig {
                 override.bias = r.choice(x, path + ".bias", Bias.self, choices: Bias.allCases.map(\.rawValue))
                 if override.bias != nil && role.isOutput {
                     r.problem(path + ".bias", "\(role.rawValue) is an output; bias applies to inputs only, remove it")
+                }
+            }
+            if let x = line["debounceMs"] {
+                // A contact bounces for a few ms; a debouncer much longer than that eats presses.
+                override.debounceMilliseconds = r.integer(x, path + ".debounceMs", range: 0...100)
+                if override.debounceMilliseconds != nil && role.isOutput {
+                    r.problem(path + ".debounceMs", "\(role.rawValue) is an output; debouncing applies to inputs only, remove it")
                 }
             }
             gpio.lines[role] = .some(override)

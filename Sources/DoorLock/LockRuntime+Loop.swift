@@ -28,7 +28,8 @@ extension LockRuntime {
                                                                initialValue: false, activeLow: line.activeLow)
                     } else {
                         inputs[role] = try chip.requestInput(offset: offset, consumer: "fpmod-\(role.rawValue)",
-                                                             edges: .both, bias: line.bias, activeLow: line.activeLow)
+                                                             edges: .both, bias: line.bias, activeLow: line.activeLow,
+                                                             debounceMicroseconds: line.debounceMicroseconds)
                     }
                 } catch { throw LockServiceError.line(role, error) }
             }

@@ -61,9 +61,15 @@ public protocol GPIOChip: AnyObject, Sendable {
     /// How many lines the chip has; valid offsets are `0..<lineCount`.
     var lineCount: Int { get }
 
+    /// Whether `requestInput` can set the kernel's input debouncer (a nonzero period).
+    var supportsDebounce: Bool { get }
+
     /// Requests `offset` as an input. `activeLow` makes `value()` and the edge kinds logical.
+    /// `debounceMicroseconds` (0: none) has the kernel report an edge only once the level was
+    /// steady that long; a chip without `supportsDebounce` refuses a nonzero period.
     func requestInput(
-        offset: Int, consumer: String, edges: EdgeDetection, bias: Bias, activeLow: Bool
+        offset: Int, consumer: String, edges: EdgeDetection, bias: Bias, activeLow: Bool,
+        debounceMicroseconds: Int
     ) throws(GPIOError) -> any InputLine
 
     /// Requests `offset` as an output driven to `initialValue` (logical) from the first instant.
@@ -100,4 +106,14 @@ public protocol OutputLine: AnyObject, Sendable {
     /// Drives the line inactive, then gives it back (a door relay is never left energised).
     /// Safe to call twice; also done on deinit.
     func release()
+}
+
+extension GPIOChip {
+    /// Requests `offset` as an input without a debouncer.
+    public func requestInput(
+        offset: Int, consumer: String, edges: EdgeDetection, bias: Bias, activeLow: Bool
+    ) throws(GPIOError) -> any InputLine {
+        try requestInput(offset: offset, consumer: consumer, edges: edges, bias: bias, activeLow: activeLow,
+                         debounceMicroseconds: 0)
+    }
 }

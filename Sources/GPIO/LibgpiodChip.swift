@@ -135,13 +135,7 @@ public final class LibgpiodChip: GPIOChip, @unchecked Sendable {
         }
     }
 
-    public func requestInput(
-        offset: Int, consumer: String, edges: EdgeDetection, bias: Bias, activeLow: Bool
-    ) throws(GPIOError) -> any InputLine {
-        try requestInput(
-            offset: offset, consumer: consumer, edges: edges, bias: bias, activeLow: activeLow,
-            debounceMicroseconds: 0)
-    }
+    public var supportsDebounce: Bool { Self.supportsDebounce }
 
     /// Requests an input with the kernel's debouncer set to `debounceMicroseconds` (0: none).
     /// A nonzero period needs the v2 API (`supportsDebounce`); libgpiod 1 refuses it.

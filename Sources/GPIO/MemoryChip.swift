@@ -29,21 +29,24 @@ public final class MemoryChip: GPIOChip {
     public let label: String
     public let lineCount: Int
     private let supportsBias: Bool
+    public let supportsDebounce: Bool
     private let clock: @Sendable () -> UInt64
     private let state: Mutex<MemoryChipState>
 
     /// A chip with one line per entry of `lineNames` (nil leaves that offset unnamed).
-    /// `supportsBias: false` makes pull requests fail like on a pre-5.5 kernel.
+    /// `supportsBias: false` makes pull requests fail like on a pre-5.5 kernel;
+    /// `supportsDebounce: false` refuses a debounce period like libgpiod 1 does.
     /// `clock` stamps events and output changes (CLOCK_MONOTONIC by default).
     public init(
         name: String = "memorychip0", label: String = "memory", lineNames: [String?],
-        supportsBias: Bool = true,
+        supportsBias: Bool = true, supportsDebounce: Bool = true,
         clock: @escaping @Sendable () -> UInt64 = monotonicNanoseconds
     ) {
         self.name = name
         self.label = label
         self.lineCount = lineNames.count
         self.supportsBias = supportsBias
+        self.supportsDebounce = supportsDebounce
         self.clock = clock
         self.state = Mutex(MemoryChipState(lines: lineNames.map { MemoryLineState(name: $0) }))
     }
@@ -65,11 +68,18 @@ public final class MemoryChip: GPIOChip {
         state.withLock { $0.lines.firstIndex { $0.name == lineName } }
     }
 
+    /// The debounce period is recorded (`debounceMicroseconds(offset:)`), not applied: the test
+    /// side's `drive` is the already debounced level. The kernel's debouncer is exercised on
+    /// gpio-sim in the GPIO VM.
     public func requestInput(
-        offset: Int, consumer: String, edges: EdgeDetection, bias: Bias, activeLow: Bool
+        offset: Int, consumer: String, edges: EdgeDetection, bias: Bias, activeLow: Bool,
+        debounceMicroseconds: Int
     ) throws(GPIOError) -> any InputLine {
         try checkRange(offset)
         if bias != .asIs && !supportsBias { throw .biasUnsupported(chip: name, offset: offset, bias: bias) }
+        if debounceMicroseconds != 0 && !supportsDebounce {
+            throw .debounceUnsupported(chip: name, offset: offset, libgpiodVersion: "1 (simulated)")
+        }
         let pipe: EventPipe? = edges == .none ? nil : try EventPipe()
         let id = try state.withLock { state throws(GPIOError) -> Int in
             if let holder = state.lines[offset].owner {
@@ -78,7 +88,7 @@ public final class MemoryChip: GPIOChip {
             }
             return state.claim(offset, MemoryLineOwner(
                 id: 0, consumer: consumer, isOutput: false, activeLow: activeLow,
-                bias: bias, edges: edges, pipe: pipe))
+                bias: bias, edges: edges, debounceMicroseconds: debounceMicroseconds, pipe: pipe))
         }
         return MemoryInputLine(chip: self, offset: offset, ownerID: id, fileDescriptor: pipe?.readEnd ?? -1)
     }
@@ -136,6 +146,11 @@ public final class MemoryChip: GPIOChip {
     /// Every output change so far, oldest first (each request records its initial level).
     public var outputHistory: [OutputChange] {
         state.withLock { $0.history }
+    }
+
+    /// The debounce period `offset` was requested with (0: none), or nil when it is free.
+    public func debounceMicroseconds(offset: Int) -> Int? {
+        state.withLock { $0.lines[offset].owner?.debounceMicroseconds }
     }
 
     /// Who holds `offset` (the consumer name given at request), or nil when it is free.

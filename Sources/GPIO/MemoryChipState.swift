@@ -6,6 +6,7 @@ struct MemoryLineOwner: Sendable {
     var activeLow: Bool
     var bias: Bias
     var edges: EdgeDetection
+    var debounceMicroseconds = 0
     var pipe: EventPipe?
 }
 

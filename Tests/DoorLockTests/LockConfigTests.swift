@@ -103,6 +103,26 @@ struct LockConfigTests {
         #expect(found.contains("gpio.lines.relay.offset: 40 is beyond gpiochip0's 28 lines; use 0 to 27"))
     }
 
+    @Test func debounceIsForInputsInWholeMillisecondsAndNeedsAChipThatCanDoIt() throws {
+        let json = #"{"board": "gpio-vm", "gpio": {"lines": {"exit-button": {"debounceMs": 15}}}}"#
+        let config = try LockConfig.parse(Data(json.utf8))
+        let preset = try config.loadBoard()
+        let lines = config.resolvedLines(preset: preset, family: nil)
+        #expect(lines[.exitButton]?.debounceMicroseconds == 15_000)
+        #expect(lines[.doorContact]?.debounceMicroseconds == 0)
+        #expect(config.problems(preset: preset, chip: MemoryChip(preset: preset)).isEmpty)
+        let v1 = MemoryChip(name: "gpiochip0", lineNames: Array(repeating: nil, count: 16), supportsDebounce: false)
+        #expect(config.problems(preset: preset, chip: v1).contains {
+            $0.hasPrefix("gpio.lines.exit-button.debounceMs: libgpiod") && $0.contains("cannot debounce")
+        })
+        #expect(firstProblem(#"{"gpio": {"lines": {"exit-button": {"debounceMs": 101}}}}"#)
+            .hasPrefix("gpio.lines.exit-button.debounceMs: 101 is out of range"))
+        #expect(firstProblem(#"{"gpio": {"lines": {"exit-button": {"debounceMs": 2.5}}}}"#)
+            .hasPrefix("gpio.lines.exit-button.debounceMs: 2.5 is not a whole number"))
+        #expect(firstProblem(#"{"gpio": {"lines": {"relay": {"debounceMs": 5}}}}"#)
+            .hasPrefix("gpio.lines.relay.debounceMs: relay is an output"))
+    }
+
     @Test func twoRolesOnOneLine() throws {
         let config = try LockConfig.parse(Data(#"{"board": "gpio-vm", "gpio": {"lines": {"buzzer": {"offset": 1}}}}"#.utf8))
         let found = config.problems(preset: try config.loadBoard(), chip: nil)

@@ -100,6 +100,13 @@ struct VerifyLoopTests {
         #expect(try lock.control("status")["pinOnly"] is String)
     }
 
+    @Test func theServiceRequestsTheConfiguredDebounce() throws {
+        let lock = try LockHarness(configJSON: #"{"gpio": {"lines": {"exit-button": {"debounceMs": 20}}}}"#)
+        #expect(lock.chip.debounceMicroseconds(offset: LockHarness.exitButton) == 20_000)
+        #expect(lock.chip.debounceMicroseconds(offset: LockHarness.doorContact) == 0)
+        #expect(lock.chip.debounceMicroseconds(offset: LockHarness.touch) == 0)
+    }
+
     @Test func stopLeavesRelayOffAndLinesReleased() throws {
         let lock = try LockHarness(configJSON: #"{"policy": {"relayPulseSeconds": 30}}"#)
         try lock.scan("alice-index", expecting: ["match"])

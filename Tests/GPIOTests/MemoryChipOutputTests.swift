@@ -98,6 +98,22 @@ import Testing
         _ = try chip.requestInput(offset: 0, consumer: "t", edges: .both, bias: .asIs, activeLow: true)
     }
 
+    @Test func debounceIsRecordedOrRefusedLikeLibgpiodOne() throws {
+        let chip = MemoryChip(name: "new", lineNames: [nil, nil])
+        let debounced = try chip.requestInput(offset: 0, consumer: "t", edges: .both, bias: .asIs, activeLow: true,
+                                              debounceMicroseconds: 10_000)
+        let plain = try chip.requestInput(offset: 1, consumer: "t", edges: .both, bias: .asIs, activeLow: true)
+        #expect(chip.debounceMicroseconds(offset: 0) == 10_000)
+        #expect(chip.debounceMicroseconds(offset: 1) == 0)
+        withExtendedLifetime((debounced, plain)) {}
+        let old = MemoryChip(name: "old", lineNames: [nil], supportsDebounce: false)
+        #expect(throws: GPIOError.debounceUnsupported(chip: "old", offset: 0, libgpiodVersion: "1 (simulated)")) {
+            _ = try old.requestInput(offset: 0, consumer: "t", edges: .both, bias: .asIs, activeLow: true,
+                                     debounceMicroseconds: 5_000)
+        }
+        _ = try old.requestInput(offset: 0, consumer: "t", edges: .both, bias: .asIs, activeLow: true)
+    }
+
     @Test func linesAreFoundByName() {
         let chip = MemoryChip(lineNames: ["touch", nil, "relay"])
         #expect(chip.lineOffset(named: "relay") == 2)
