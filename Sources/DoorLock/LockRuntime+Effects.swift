@@ -143,6 +143,13 @@ extension LockRuntime {
         hooks.spawn(argv, environment: environment)
     }
 
+    /// A hook whose program is missing would otherwise only show at the first unlock, as a
+    /// failed spawn. It is not a reason to keep the door from working, so it is a warning.
+    func checkConfigAtRuntime() {
+        configWarnings = config.hookProblems()
+        for warning in configWarnings { log("config: \(warning) (that hook will not run)") }
+    }
+
     /// SIGHUP: a valid new config replaces the policy, hooks and LEDs; an invalid one is refused
     /// and the old one kept. Lines, sockets and the port change only with a restart.
     func reloadConfiguration() {
@@ -160,6 +167,7 @@ extension LockRuntime {
             if !restart.isEmpty { fields["restartNeededFor"] = restart.joined(separator: ",") }
             emit(LockEvent(name: "config-reloaded", fields: fields))
             log("configuration reloaded" + (restart.isEmpty ? "" : "; restart to apply changes to " + restart.joined(separator: ", ")))
+            checkConfigAtRuntime()
         } catch {
             emit(LockEvent(name: "config-invalid", fields: ["reason": String(describing: error)]))
             log("configuration NOT reloaded, keeping the running one: \(error)")

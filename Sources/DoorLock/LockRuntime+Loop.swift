@@ -50,6 +50,7 @@ extension LockRuntime {
         let stateProblem = restorePolicyState()
         hooks.onFailure = { [log] in log($0) }
         decide(.started)
+        checkConfigAtRuntime()
         if let stateProblem {
             log("policy state: \(stateProblem); starting with a PIN required")
             decide(.savedStateUnreadable(stateProblem))

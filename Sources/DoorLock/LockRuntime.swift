@@ -35,6 +35,9 @@ final class LockRuntime {
     var buzzerOffAt: ContinuousClock.Instant?
     var watchdogAt: ContinuousClock.Instant?
     var prepared = false
+    /// What is wrong with the running config but does not stop the lock (a hook that cannot
+    /// run), as `fpmod config check` would say it; logged at start and reload, shown in status.
+    var configWarnings: [String] = []
 
     init(front: LockService) {
         self.front = front

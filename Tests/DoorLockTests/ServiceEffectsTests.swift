@@ -69,6 +69,19 @@ struct ServiceEffectsTests {
         #expect(try lock.control("status")["ok"] as? Bool == true)
     }
 
+    @Test func aHookThatCannotRunIsAWarningAtStartAndGoneAfterAFixingReload() throws {
+        let broken = #"{"board": "gpio-vm", "hooks": {"onUnlock": ["/nonexistent/notify-door"]}}"#
+        let lock = try LockHarness(configJSON: broken, configLoader: {
+            try LockConfig.parse(Data(#"{"board": "gpio-vm", "hooks": {"onUnlock": ["/bin/true"]}}"#.utf8))
+        })
+        let warnings = try lock.control("status")["configWarnings"] as? [String]
+        #expect(warnings == ["hooks.onUnlock: /nonexistent/notify-door does not exist; give the full path of the program to run"])
+        try lock.scan("alice-index", expecting: ["match"])
+        lock.service.requestReload()
+        try lock.waitForEvent(named: "config-reloaded")
+        #expect(try lock.control("status")["configWarnings"] as? [String] == [])
+    }
+
     @Test func tamperSwitchEntersPinOnly() throws {
         let lock = try LockHarness()
         lock.setInput(LockHarness.tamper, active: true)

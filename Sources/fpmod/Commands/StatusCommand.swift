@@ -22,7 +22,7 @@ enum StatusCommand {
         default: lockout
         }
         let pinRequired = (reply["pinRequired"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")
-        return [
+        return ([
             "Service:     running (control \(socket))",
             "Lock:        \(locked ? "locked" : "unlocked"), relay \(reply["relay"]?.boolValue == true ? "on" : "off"), door \(reply["door"]?.stringValue ?? "unknown")",
             "Module:      \(reply["module"]?.stringValue ?? "unknown")\(reply["scanInFlight"]?.boolValue == true ? ", scanning" : "")",
@@ -31,6 +31,7 @@ enum StatusCommand {
                 + (reply["pinOnly"]?.stringValue.map { "; PIN only: \($0)" } ?? ""),
             "Tamper:      \(reply["tamper"]?.boolValue == true ? "ACTIVE" : "quiet")",
             "Events:      \(reply["events"]?.intValue ?? 0) since start",
-        ].joined(separator: "\n")
+        ] + (reply["configWarnings"]?.arrayValue ?? []).compactMap(\.stringValue).map { "Warning:     \($0)" })
+            .joined(separator: "\n")
     }
 }
