@@ -8,9 +8,10 @@
 # - Debian's kernels have CONFIG_GPIO_SIM (and CONFIG_IRQ_SIM) off, so gpio-sim.ko is compiled
 #   from the matching linux-source against the matching linux-headers. It is compiled
 #   natively, in a cached Debian 13 arm64 root under qemu-user (common.sh: the "builder"),
-#   with trixie's own gcc: two C files, about a minute under emulation, then cached.
+#   with trixie's own gcc: two C files, about two minutes under emulation, then cached. The
+#   three header packages are unpacked there, not installed (see install_headers).
 # - The kernel is whatever linux-image-arm64 names in the builder's apt lists, resolved on
-#   every run (the lists are refreshed once a day, and when a download fails); never
+#   every run (the lists are refreshed weekly, and when a download fails); never
 #   hard-coded. A new ABI means a new build in CACHE_DIR/<abi>_<version>, CACHE_DIR/current
 #   switched to it when complete, and the old one deleted. If a rebuild fails, the last good
 #   build stays in use.
@@ -19,7 +20,10 @@
 #   8250_pci when the kernel has them as modules), and ./init. The fpmod binary travels in
 #   the payload (payload.sh).
 # Every stage stamps a fingerprint of its recipe and inputs: with nothing changed a run only
-# checks (a few seconds, most of it starting the builder root).
+# checks (about 5 s).
+#
+# Measured on a 2-core host: builder root 3 min (its .debs already in FPMOD_CI_CACHE), kernel
+# download 18 s, linux-source 38 s, gpio-sim.ko 113 s, initramfs 7 s; 6 min in all. Warm: 4-6 s.
 #
 # Installs on the host what it lacks: qemu-system-arm (qemu-system-aarch64), cpio, xz-utils,
 # qemu-user-static, binfmt-support, debootstrap. Needs root and Debian's mirror (trixie arm64).
