@@ -93,21 +93,25 @@ lists_update() {
 }
 lists_fresh() { [ -n "$(find "$ROOT"/var/lib/apt/lists -maxdepth 1 -name '*_InRelease' -mmin -10080 2>/dev/null)" ]; }
 
-# Downloads PKG=VERSION with apt inside the builder, moves the .deb to DIR, prints its path.
-download() {
-  local spec=$1 dir=$2 dl=/var/tmp/gpio-vm-arm64-dl out
+# Downloads PKG=VERSION... with apt inside the builder (one apt run: each one reads the
+# package lists, ~15 s under qemu-user), moves the .debs to DIR, prints their paths in order.
+download() { # DIR PKG=VERSION...
+  local dir=$1 dl=/var/tmp/gpio-vm-arm64-dl out spec debs
+  shift
   rm -rf "${ROOT:?}$dl" && mkdir -p "$ROOT$dl"
-  gva_log "downloading $spec"
-  if ! out=$(inside "cd $dl && apt-get download -qq -o APT::Sandbox::User=root '$spec'" 2>&1); then
+  gva_log "downloading $*"
+  if ! out=$(inside "cd $dl && apt-get download -qq -o APT::Sandbox::User=root $*" 2>&1); then
     touch "$CACHE/.download-failed"
-    gva_die "could not download $spec from the Debian mirror:" "$out" \
+    gva_die "could not download $* from the Debian mirror:" "$out" \
       "the mirror keeps only current kernels (and their sources)"
   fi
-  local debs=("$ROOT$dl/${spec%%=*}"_*.deb)
-  [ -f "${debs[0]}" ] || gva_die "apt-get download $spec left no .deb"
-  mv "${debs[0]}" "$dir/"
+  for spec; do
+    debs=("$ROOT$dl/${spec%%=*}"_*.deb)
+    [ -f "${debs[0]}" ] || gva_die "apt-get download $spec left no .deb"
+    mv "${debs[0]}" "$dir/"
+    printf '%s\n' "$dir/$(basename "${debs[0]}")"
+  done
   rm -rf "${ROOT:?}$dl"
-  printf '%s\n' "$dir/$(basename "${debs[0]}")"
 }
 
 # The config says which of the guest's needs are modules; modules.dep gives their
@@ -125,7 +129,7 @@ wanted_modules() { # CONFIG: the module names the guest must insmod (beyond gpio
 fetch_kernel() {
   local work=$DIR/work deb f img=$DIR/work/boot/vmlinuz-$ABI config m
   rm -rf "$work" && mkdir -p "$work"
-  deb=$(download "$KPKG=$KVER" "$work")
+  deb=$(download "$work" "$KPKG=$KVER")
   gva_log "unpacking the kernel image"
   dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$work" "./boot/vmlinuz-$ABI" "./boot/config-$ABI"
   config=$work/boot/config-$ABI
@@ -204,7 +208,7 @@ fetch_kernel() {
 fetch_source() {
   local work=$DIR/work src=linux-source-$SERIES deb
   rm -rf "$work" && mkdir -p "$work"
-  deb=$(download "$src=$KVER" "$work")
+  deb=$(download "$work" "$src=$KVER")
   gva_log "extracting drivers/gpio and irq_sim.c from $src (xz, ~15 s)"
   # The whole (small) drivers/gpio folder: gpio-sim.c includes gpiolib.h and may include
   # other local headers. tar reads on past the members; the pipeline's status is checked
@@ -230,13 +234,11 @@ fetch_source() {
 # Module.symvers), linux-headers-<base>-common (the tree) and linux-kbuild-<base> (scripts,
 # arm64 binaries that run under qemu-user). gcc comes with the builder.
 install_headers() {
-  local base=${ABI%-*} stamp=/usr/src/.gpio-vm-arm64-headers-$ABI-$KVER spec dir=$DIR/work/headers deb
+  local base=${ABI%-*} stamp=/usr/src/.gpio-vm-arm64-headers-$ABI-$KVER dir=$DIR/work/headers debs deb
   [ ! -f "$ROOT$stamp" ] || return 0
   rm -rf "$dir" && mkdir -p "$dir"
-  for spec in "linux-headers-$ABI=$KVER" "linux-headers-$base-common=$KVER" "linux-kbuild-$base=$KVER"; do
-    deb=$(download "$spec" "$dir")
-    dpkg -x "$deb" "$ROOT"
-  done
+  debs=$(download "$dir" "linux-headers-$ABI=$KVER" "linux-headers-$base-common=$KVER" "linux-kbuild-$base=$KVER")
+  for deb in $debs; do dpkg -x "$deb" "$ROOT"; done
   rm -rf "$dir"
   touch "$ROOT$stamp"
 }
