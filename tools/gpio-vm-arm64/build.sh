@@ -22,8 +22,10 @@
 # Every stage stamps a fingerprint of its recipe and inputs: with nothing changed a run only
 # checks (about 5 s).
 #
-# Measured on a 2-core host: builder root 3 min (its .debs already in FPMOD_CI_CACHE), kernel
-# download 18 s, linux-source 38 s, gpio-sim.ko 113 s, initramfs 7 s; 6 min in all. Warm: 4-6 s.
+# Measured on a 2-core host (its .debs already in FPMOD_CI_CACHE): builder root 3-5 min,
+# kernel 18-52 s, linux-source 27-38 s, headers and gpio-sim.ko 2-5 min, initramfs 4-7 s;
+# 6-12 min in all, depending on the host's load. Warm: 2-6 s. The builder root is made again
+# when tools/lib/debian-root.sh renews the trixie arm64 base (every 14 days).
 #
 # Installs on the host what it lacks: qemu-system-arm (qemu-system-aarch64), cpio, xz-utils,
 # qemu-user-static, binfmt-support, debootstrap. Needs root and Debian's mirror (trixie arm64).
