@@ -13,7 +13,9 @@
 # --serial-pty PATH  wire the guest's /dev/ttyS1 to the host terminal device PATH (the slave
 #                    of a pty an emulator holds the master of). QEMU opens it as a host
 #                    serial device, so the baud, parity and stop bits the guest programs are
-#                    applied to PATH. Without it ttyS1 exists but goes nowhere.
+#                    applied to PATH (checked: 57600, 9600 and 115200 set with stty in the
+#                    guest showed on the host's master). QEMU does not pace bytes to the
+#                    baud rate. Without it ttyS1 exists but goes nowhere.
 #
 # Exit status: the payload's own, or 125 when there is no verdict (bad arguments, no build,
 # QEMU failure, guest setup failure, timeout, payload powered off); 130 when interrupted.
