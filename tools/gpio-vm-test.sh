@@ -6,6 +6,11 @@
 #   tools/gpio-vm-test.sh [--guest-root ROOT --guest-binary PATH] [CACHE_DIR]
 #       CACHE_DIR defaults to ${XDG_CACHE_HOME:-$HOME/.cache}/fpmod-gpio-vm
 #   GPIO_VM_DIR=/path/to/shared/tools/gpio-vm   when shared/ is not next to the repository
+#   sudo tools/gpio-vm-test.sh --arch arm64 --deb dist/fpmod_VERSION_arm64.deb [CACHE_DIR]
+#       the same test on an arm64 kernel: the package's fpmod in an aarch64 guest
+#       (tools/gpio-vm-arm64: qemu-system-aarch64 -M virt under TCG, Debian 13's arm64 kernel
+#       with gpio-sim built for it, libgpiod 2's tools, the module's 16550 on ttyS1);
+#       CACHE_DIR defaults to ${XDG_CACHE_HOME:-$HOME/.cache}/fpmod-gpio-vm-arm64. Needs root.
 #
 # By default the guest runs this machine's build (libgpiod 1.6 on Debian 12). With
 # --guest-root, it runs PATH, a binary built inside the Debian root ROOT (PATH as seen from
@@ -23,16 +28,21 @@
 #    button -> relay; door held open -> door-held-open alarm. The guest prints
 #    "NEED-FINGER NAME" before each scan and this script answers `touch NAME 1` on the
 #    simulator's control socket.
-# Prints "ok ..."/"FAIL ..." per check and "N passed, M failed" last; exits 0 only if all pass.
+# Prints "ok ..."/"FAIL ..." per check, each step's time, and "N passed, M failed" last;
+# exits 0 only if all pass.
 # Needs python3 (the simulator's control socket is a Unix socket; busybox and bash lack a client).
 set -euo pipefail
 
 GUEST_ROOT=
 GUEST_BINARY=
+ARCH=amd64
+DEB=
 while [ $# -gt 0 ]; do
   case $1 in
   --guest-root) GUEST_ROOT=${2:?--guest-root needs a directory}; shift 2 ;;
   --guest-binary) GUEST_BINARY=${2:?--guest-binary needs a path}; shift 2 ;;
+  --arch) ARCH=${2:?--arch needs amd64 or arm64}; shift 2 ;;
+  --deb) DEB=${2:?--deb needs a package}; shift 2 ;;
   --) shift; break ;;
   -*) echo "gpio-vm-test: unknown option $1 (see the comment at the top of $0)" >&2; exit 64 ;;
   *) break ;;
@@ -43,14 +53,38 @@ if [ -n "$GUEST_ROOT" ] && [ -z "$GUEST_BINARY" ]; then
   exit 64
 fi
 
+case $ARCH in
+amd64) [ -z "$DEB" ] || { echo "gpio-vm-test: --deb goes with --arch arm64" >&2; exit 64; } ;;
+arm64)
+  [ -n "$DEB" ] || { echo "gpio-vm-test: --arch arm64 needs --deb dist/fpmod_VERSION_arm64.deb" >&2; exit 64; }
+  [ -z "$GUEST_ROOT" ] || { echo "gpio-vm-test: --guest-root is for the amd64 VM" >&2; exit 64; }
+  [ -f "$DEB" ] || { echo "gpio-vm-test: no such package $DEB" >&2; exit 66; }
+  [ "$(id -u)" = 0 ] || { echo "gpio-vm-test: --arch arm64 needs root (its VM build uses an arm64 root); run it with sudo" >&2; exit 77; }
+  DEB=$(cd "$(dirname "$DEB")" && pwd)/$(basename "$DEB")
+  ;;
+*) echo "gpio-vm-test: --arch is amd64 or arm64, not $ARCH" >&2; exit 64 ;;
+esac
+
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# The tool lives in shared/, a sibling of the clone (GPIO_VM_DIR overrides, e.g. for worktrees).
-VM=${GPIO_VM_DIR:-$(dirname "$REPO")/shared/tools/gpio-vm}
-CACHE=${1:-${XDG_CACHE_HOME:-${HOME:?HOME is unset; pass CACHE_DIR}/.cache}/fpmod-gpio-vm}
+if [ "$ARCH" = arm64 ]; then
+  VM=$REPO/tools/gpio-vm-arm64
+  CACHE=${1:-${XDG_CACHE_HOME:-${HOME:?HOME is unset; pass CACHE_DIR}/.cache}/fpmod-gpio-vm-arm64}
+else
+  # The tool lives in shared/, a sibling of the clone (GPIO_VM_DIR overrides, e.g. for worktrees).
+  VM=${GPIO_VM_DIR:-$(dirname "$REPO")/shared/tools/gpio-vm}
+  CACHE=${1:-${XDG_CACHE_HOME:-${HOME:?HOME is unset; pass CACHE_DIR}/.cache}/fpmod-gpio-vm}
+fi
 PROFILE=${FPMOD_VM_SIM_PROFILE:-r307}
 PAYLOAD_SOURCE=$REPO/tools/gpio-vm
 
 say() { echo "gpio-vm-test: $*"; }
+T_START=$(date +%s%N)
+T_STEP=$T_START
+secs() { local ms=$((($(date +%s%N) - $1) / 1000000)); printf '%d.%d s' $((ms / 1000)) $((ms / 100 % 10)); }
+step_time() { # NAME: the time since the last step_time
+  say "time: $1 $(secs "$T_STEP")"
+  T_STEP=$(date +%s%N)
+}
 die() {
   say "$*" >&2
   exit 1
@@ -73,6 +107,7 @@ fail() {
   failed=$((failed + 1))
 }
 finish() {
+  say "time: whole test $(secs "$T_START")"
   echo "$passed passed, $failed failed"
   [ "$failed" = 0 ] && exit 0
   exit 1
@@ -99,8 +134,10 @@ say "building fpmod (release, static Swift stdlib)"
 (cd "$REPO" && swift build -c release --static-swift-stdlib --product fpmod)
 FPMOD=$(cd "$REPO" && swift build -c release --static-swift-stdlib --show-bin-path)/fpmod
 [ -x "$FPMOD" ] || die "no fpmod binary at $FPMOD after the build"
+step_time "host fpmod build"
 say "preparing the VM in $CACHE"
 "$VM/build.sh" "$CACHE"
+step_time "VM build ($ARCH)"
 
 # --- 2. The simulated module and the store, on the host.
 cat >"$WORK/simctl.py" <<'EOF'
@@ -154,6 +191,7 @@ else
   sed 's/^/    /' "$WORK/enroll.err"
 fi
 stop_sim
+step_time "host enrollment"
 if [ -s "$WORK/flash" ]; then pass "host: the simulator kept its flash in a file"; else fail "host: the simulator kept its flash in a file"; fi
 [ "$failed" = 0 ] || {
   say "cannot boot the VM without an enrolled user"
@@ -161,7 +199,13 @@ if [ -s "$WORK/flash" ]; then pass "host: the simulator kept its flash in a file
 }
 
 # --- 3. The payload, and the simulator again (same flash) on the guest's ttyS1.
-if [ -z "$GUEST_ROOT" ]; then
+if [ "$ARCH" = arm64 ]; then
+  # The package's binary, with what it loads on Debian 13 arm64.
+  "$VM/payload.sh" "$DEB" "$PAYLOAD"
+  gpiod_version=$(cat "$PAYLOAD/libgpiod-version")
+  gpiod_version=${gpiod_version%%-*}
+  GUEST_BINARY="$DEB: /usr/bin/fpmod (arm64)"
+elif [ -z "$GUEST_ROOT" ]; then
   "$VM/payload.sh" "$FPMOD" "$PAYLOAD" >/dev/null
   gpiod_version=$(pkg-config --modversion libgpiod)
 else
@@ -180,6 +224,7 @@ echo "${gpiod_version%%.*}" >"$PAYLOAD/expect-libgpiod-api"
 say "guest binary: ${GUEST_ROOT:+$GUEST_ROOT:}${GUEST_BINARY:-$FPMOD}, built against libgpiod $gpiod_version"
 cp "$PAYLOAD_SOURCE/run" "$PAYLOAD_SOURCE/config.json" "$PAYLOAD_SOURCE/lines" "$PAYLOAD/"
 chmod +x "$PAYLOAD/run"
+step_time "payload"
 start_sim
 say "simulator on $SIM_TTY is the guest's ttyS1; booting the VM"
 
@@ -200,6 +245,9 @@ set +e
 rc=${PIPESTATUS[0]}
 set -e
 touch "$WORK/console.log"
+step_time "VM run (boot, payload, power-off)"
+boot=$(grep -o 'guest uptime [0-9.]* s' "$WORK/console.log" | head -n 1 || true)
+[ -z "$boot" ] || say "time: the guest's kernel and init reached the payload at ${boot#guest }"
 
 # --- 4. The verdict: the guest's checks, the VM's exit status, what the simulator saw.
 guest_passed=$(grep -c '^ok ' "$WORK/console.log" || true)
@@ -208,7 +256,7 @@ passed=$((passed + guest_passed))
 failed=$((failed + guest_failed))
 case $rc in
 0) pass "VM: the payload exited 0" ;;
-125) fail "VM: no verdict (run.sh exit 125: QEMU, guest setup or the ${GPIO_VM_TIMEOUT:-300} s timeout failed; see the console above)" ;;
+125) fail "VM: no verdict (run.sh exit 125: QEMU, guest setup or the GPIO_VM_TIMEOUT failed; see the console above)" ;;
 130) fail "VM: interrupted (run.sh exit 130)" ;;
 *) fail "VM: the payload exited $rc" ;;
 esac
