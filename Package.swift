@@ -16,6 +16,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        // The MQTT client of the Home Assistant bridge (Eclipse Mosquitto's libmosquitto).
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // libgpiod 1.x or 2.x behind one C interface: the side matching the <gpiod.h> this
         // build finds is compiled (Debian 12: v1, Debian 13: v2), so no flag is needed.
         .target(name: "CLibgpiod", dependencies: ["CGPIOD"]),
