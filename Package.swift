@@ -38,6 +38,8 @@ let package = Package(
         .target(name: "Transport"),
         .target(name: "SerialPort", dependencies: ["Posix", "CShims", "Transport"]),
         .target(name: "GPIO", dependencies: ["CLibgpiod", "Posix"]),
+        // An MQTT client over libmosquitto, driven from the owner's poll loop.
+        .target(name: "MQTT", dependencies: ["CMosquitto", "Posix"]),
         .target(name: "FingerprintModule", dependencies: ["FingerprintProtocol", "Transport", "SerialPort", "Posix"]),
         .target(name: "ModuleSimulator", dependencies: ["FingerprintProtocol", "SerialPort", "Posix"]),
         .target(name: "TemplateStore", dependencies: ["CSQLite", "CSodium", "Posix"]),
@@ -62,6 +64,7 @@ let package = Package(
         .testTarget(name: "PosixTests", dependencies: ["Posix"]),
         .testTarget(name: "SerialPortTests", dependencies: ["SerialPort", "Transport", "Posix"]),
         .testTarget(name: "GPIOTests", dependencies: ["GPIO"]),
+        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "Posix"]),
         .testTarget(name: "FingerprintModuleTests", dependencies: ["FingerprintModule", "ModuleSimulator", "SerialPort", "FingerprintProtocol"]),
         .testTarget(name: "ModuleSimulatorTests", dependencies: ["ModuleSimulator", "SerialPort", "FingerprintProtocol"]),
         .testTarget(name: "TemplateStoreTests", dependencies: ["TemplateStore"]),
