@@ -69,7 +69,7 @@ let package = Package(
         .testTarget(name: "ModuleSimulatorTests", dependencies: ["ModuleSimulator", "SerialPort", "FingerprintProtocol"]),
         .testTarget(name: "TemplateStoreTests", dependencies: ["TemplateStore"]),
         .testTarget(name: "AdministrationTests", dependencies: ["Administration", "ModuleSimulator", "FingerprintModule", "TemplateStore", "SerialPort", "FingerprintProtocol"]),
-        .testTarget(name: "DoorLockTests", dependencies: ["DoorLock", "GPIO", "AccessPolicy", "ModuleSimulator", "FingerprintModule", "TemplateStore", "Administration", "SerialPort", "Posix"]),
+        .testTarget(name: "DoorLockTests", dependencies: ["DoorLock", "JSONValue", "GPIO", "AccessPolicy", "ModuleSimulator", "FingerprintModule", "TemplateStore", "Administration", "SerialPort", "Posix"]),
         .testTarget(name: "fpmodTests", dependencies: ["fpmod", "SerialPort", "Posix"]),
     ]
 )
