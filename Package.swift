@@ -50,7 +50,7 @@ let package = Package(
         ]),
         .target(name: "DoorLock", dependencies: [
             "FingerprintProtocol", "FingerprintModule", "ModuleSimulator", "SerialPort", "Posix",
-            "GPIO", "TemplateStore", "AccessPolicy", "Administration", "JSONValue",
+            "GPIO", "TemplateStore", "AccessPolicy", "Administration", "JSONValue", "MQTT",
         ]),
 
         .executableTarget(name: "fpmod", dependencies: [
@@ -64,12 +64,14 @@ let package = Package(
         .testTarget(name: "PosixTests", dependencies: ["Posix"]),
         .testTarget(name: "SerialPortTests", dependencies: ["SerialPort", "Transport", "Posix"]),
         .testTarget(name: "GPIOTests", dependencies: ["GPIO"]),
-        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "Posix"]),
+        // A real mosquitto broker for the tests (a library of test code, not shipped).
+        .target(name: "MQTTTestSupport", dependencies: ["MQTT", "Posix"], path: "Tests/MQTTTestSupport"),
+        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTestSupport", "Posix"]),
         .testTarget(name: "FingerprintModuleTests", dependencies: ["FingerprintModule", "ModuleSimulator", "SerialPort", "FingerprintProtocol"]),
         .testTarget(name: "ModuleSimulatorTests", dependencies: ["ModuleSimulator", "SerialPort", "FingerprintProtocol"]),
         .testTarget(name: "TemplateStoreTests", dependencies: ["TemplateStore"]),
         .testTarget(name: "AdministrationTests", dependencies: ["Administration", "ModuleSimulator", "FingerprintModule", "TemplateStore", "SerialPort", "FingerprintProtocol"]),
-        .testTarget(name: "DoorLockTests", dependencies: ["DoorLock", "JSONValue", "GPIO", "AccessPolicy", "ModuleSimulator", "FingerprintModule", "TemplateStore", "Administration", "SerialPort", "Posix"]),
+        .testTarget(name: "DoorLockTests", dependencies: ["DoorLock", "JSONValue", "MQTT", "MQTTTestSupport", "GPIO", "AccessPolicy", "ModuleSimulator", "FingerprintModule", "TemplateStore", "Administration", "SerialPort", "Posix"]),
         .testTarget(name: "fpmodTests", dependencies: ["fpmod", "SerialPort", "Posix"]),
     ]
 )

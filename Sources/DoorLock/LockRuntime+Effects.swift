@@ -101,6 +101,7 @@ extension LockRuntime {
             snapshot.eventCount += 1
         }
         onEvent?(event)
+        observeForHomeAssistant(event)
     }
 
     func setRelay(_ on: Bool) {

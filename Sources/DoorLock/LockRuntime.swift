@@ -35,6 +35,10 @@ final class LockRuntime {
     var buzzerOffAt: ContinuousClock.Instant?
     var watchdogAt: ContinuousClock.Instant?
     var prepared = false
+    /// The Home Assistant bridge (nil without an `mqtt` section) and what it shows beyond the
+    /// policy's state.
+    var homeAssistant: HomeAssistantBridge?
+    var homeAssistantFacts = HomeAssistantLockStatus()
 
     init(front: LockService) {
         self.front = front

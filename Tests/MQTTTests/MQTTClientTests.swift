@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import MQTT
+import MQTTTestSupport
 import Posix
 import Testing
 

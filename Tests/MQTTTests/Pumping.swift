@@ -1,5 +1,6 @@
 import Foundation
 import MQTT
+import MQTTTestSupport
 import Posix
 
 /// Drives clients the way the service's loop does: one poll over their sockets (with each one's
@@ -45,11 +46,3 @@ final class Inbox {
     func messages(on topic: String) -> [MQTTMessage] { messages.filter { $0.topic == topic } }
 }
 
-/// `mosquitto_sub` as an independent party: connects, takes one message on `topic` (a retained
-/// one arrives at once), prints "retained-flag|topic|payload".
-func subscribeOnce(_ broker: TestBroker, user: String, password: String, topic: String) throws -> String {
-    try run("/usr/bin/mosquitto_sub", [
-        "-h", "127.0.0.1", "-p", String(broker.port), "-u", user, "-P", password,
-        "-t", topic, "-C", "1", "-W", "20", "-F", "%r|%t|%p",
-    ]).trimmingCharacters(in: .newlines)
-}

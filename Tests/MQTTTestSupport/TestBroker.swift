@@ -7,15 +7,15 @@ import Posix
 /// (a password file made with `mosquitto_passwd`), anonymous clients refused, nothing persisted.
 /// Stopped and its directory removed at `deinit`; `stop()`/`start()` in between restart it on
 /// the same port, for the reconnect tests.
-final class TestBroker {
-    static let program = "/usr/sbin/mosquitto"
-    static let passwordTool = "/usr/bin/mosquitto_passwd"
+public final class TestBroker {
+    public static let program = "/usr/sbin/mosquitto"
+    public static let passwordTool = "/usr/bin/mosquitto_passwd"
 
-    let directory: String
-    let port: Int
+    public let directory: String
+    public let port: Int
     private var pid: pid_t?
 
-    init(users: [String: String]) throws {
+    public init(users: [String: String]) throws {
         directory = try makeTemporaryDirectory(prefix: "fpmod-broker")
         port = try freeLoopbackPort()
         let passwords = directory + "/passwords"
@@ -43,15 +43,15 @@ final class TestBroker {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    var configPath: String { directory + "/mosquitto.conf" }
-    var logPath: String { directory + "/mosquitto.log" }
-    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    public var configPath: String { directory + "/mosquitto.conf" }
+    public var logPath: String { directory + "/mosquitto.log" }
+    public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
     /// Starts the broker and waits until its port accepts a TCP connection. Spawned with
     /// `ChildProcess`, which unblocks every signal in the child: a test thread (libdispatch's)
     /// has SIGTERM blocked, mosquitto keeps the mask it inherits around its epoll_wait, and a
     /// broker started with Foundation's Process never sees the SIGTERM that should stop it.
-    func start() throws {
+    public func start() throws {
         precondition(pid == nil, "broker already running")
         let started = try ChildProcess.spawn([Self.program, "-c", configPath], environment: ["PATH": "/usr/sbin:/usr/bin:/bin"])
         pid = started
@@ -59,14 +59,14 @@ final class TestBroker {
         while !acceptsConnections() {
             guard !ChildProcess.reap(started), ContinuousClock.now < deadline else {
                 stop()
-                throw HarnessError("mosquitto did not start listening on 127.0.0.1:\(port):\n\(log)")
+                throw BrokerHarnessError("mosquitto did not start listening on 127.0.0.1:\(port):\n\(log)")
             }
             Thread.sleep(forTimeInterval: 0.02)
         }
     }
 
     /// SIGTERM, then waits for the broker to exit (SIGKILL if it has not after 20 s).
-    func stop() {
+    public func stop() {
         guard let running = pid else { return }
         pid = nil
         kill(running, SIGTERM)
@@ -88,7 +88,7 @@ final class TestBroker {
         }
     }
 
-    func clientOptions(user: String?, password: String?, clientID: String) -> MQTTOptions {
+    public func clientOptions(user: String?, password: String?, clientID: String) -> MQTTOptions {
         var options = MQTTOptions(host: "127.0.0.1", port: port, clientID: clientID, username: user, password: password)
         // Short delays keep the reconnect tests short; nothing asserts how short.
         options.reconnectInitial = .milliseconds(50)
@@ -98,16 +98,16 @@ final class TestBroker {
     }
 }
 
-struct HarnessError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct BrokerHarnessError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// Runs a program to completion (at most 60 s) and returns its output; throws with the output
 /// when it fails. Through `sh -c 'exec …'` so the output lands in a file and the child starts
 /// with every signal unblocked (mosquitto_sub's -W timer is a SIGALRM).
 @discardableResult
-func run(_ program: String, _ arguments: [String]) throws -> String {
+public func run(_ program: String, _ arguments: [String]) throws -> String {
     let directory = try makeTemporaryDirectory(prefix: "fpmod-run")
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let output = directory + "/output"
@@ -121,13 +121,13 @@ func run(_ program: String, _ arguments: [String]) throws -> String {
     let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
     let status = (try? String(contentsOfFile: output + ".status", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
     guard status == "0" else {
-        throw HarnessError("\(program) \(arguments.joined(separator: " ")) exited \(status ?? "by a signal"): \(text)")
+        throw BrokerHarnessError("\(program) \(arguments.joined(separator: " ")) exited \(status ?? "by a signal"): \(text)")
     }
     return text
 }
 
 /// Polls `waitpid(WNOHANG)` until `pid` has exited or `limit` passed.
-func waitForExit(_ pid: pid_t, within limit: Duration) -> Bool {
+public func waitForExit(_ pid: pid_t, within limit: Duration) -> Bool {
     let deadline = ContinuousClock.now + limit
     while !ChildProcess.reap(pid) {
         if ContinuousClock.now >= deadline { return false }
@@ -136,7 +136,7 @@ func waitForExit(_ pid: pid_t, within limit: Duration) -> Bool {
     return true
 }
 
-func makeTemporaryDirectory(prefix: String) throws -> String {
+public func makeTemporaryDirectory(prefix: String) throws -> String {
     var template = Array((NSTemporaryDirectory() + "/\(prefix)-XXXXXX").utf8CString)
     guard let created = mkdtemp(&template) else { throw Errno.current }
     return String(cString: created)

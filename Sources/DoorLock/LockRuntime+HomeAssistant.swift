@@ -1,0 +1,58 @@
+import AccessPolicy
+import TemplateStore
+
+extension LockRuntime {
+    /// Starts the bridge when the config has an `mqtt` section. Nothing here can stop the lock
+    /// from starting: a bad password file or broker costs the bridge, logged, not the door.
+    func startHomeAssistant(identity: ModuleIdentity?) {
+        guard let settings = config.mqtt else { return }
+        let problems = config.mqttProblems()
+        guard problems.isEmpty else {
+            log("mqtt: not connecting to Home Assistant: " + problems.joined(separator: "; "))
+            return
+        }
+        do {
+            let bridge = try HomeAssistantBridge(settings: settings, password: try config.mqttPassword(),
+                                                 device: HomeAssistantDevice(identity: identity, softwareVersion: options.softwareVersion),
+                                                 log: log)
+            homeAssistantFacts.capacity = identity?.capacity
+            homeAssistantFacts.templates = try? store.occupiedSlots().count
+            homeAssistant = bridge
+            bridge.update(homeAssistantStatus())
+            bridge.start()
+        } catch {
+            log("mqtt: not connecting to Home Assistant: \(error)")
+        }
+    }
+
+    /// What the event says about the lock beyond the policy's state: who opened it, a forced
+    /// door, the last identify's latency. Then the event itself, for the event entity.
+    func observeForHomeAssistant(_ event: LockEvent) {
+        guard let bridge = homeAssistant else { return }
+        switch event.name {
+        case "unlocked": homeAssistantFacts.changedBy = event.fields["user"]
+        case "door-forced": homeAssistantFacts.forced = true
+        case "door-closed": homeAssistantFacts.forced = false
+        case "match", "no-match":
+            if let search = event.timing?.millisecondsFromEdge.first(where: { $0.stage == "searchEnd" }) {
+                homeAssistantFacts.identifyMilliseconds = search.milliseconds
+            }
+        case "enrolled-set-changed": homeAssistantFacts.templates = try? store.occupiedSlots().count
+        default: break
+        }
+        if event.isPublic { bridge.publish(event) }
+    }
+
+    func homeAssistantStatus() -> HomeAssistantLockStatus {
+        var status = HomeAssistantLockStatus(policy: state.status(at: clock.now(), config: config.policy))
+        let facts = homeAssistantFacts
+        status.changedBy = facts.changedBy
+        status.forced = facts.forced && status.doorOpen == true
+        status.identifyMilliseconds = facts.identifyMilliseconds
+        status.templates = facts.templates
+        status.capacity = facts.capacity
+        status.touching = !touchArmed
+        status.moduleConnected = moduleConnected
+        return status
+    }
+}

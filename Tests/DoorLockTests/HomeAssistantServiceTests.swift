@@ -1,0 +1,116 @@
+import DoorLock
+import Foundation
+import Glibc
+import MQTT
+import MQTTTestSupport
+import Posix
+import Testing
+
+/// The whole lock (simulated module on a PTY, memory GPIO, real store) with its `mqtt` section
+/// pointed at a real mosquitto, watched by a second MQTT client playing Home Assistant.
+@Suite(.serialized)
+struct HomeAssistantServiceTests {
+    /// Home Assistant's side: every message on the lock's topics and on discovery.
+    final class HomeAssistant {
+        let client: MQTTClient
+        var messages: [MQTTMessage] = []
+
+        init(_ broker: TestBroker) throws {
+            client = try MQTTClient(options: broker.clientOptions(user: "homeassistant", password: "ha-secret", clientID: "ha"))
+            client.onMessage = { [unowned self] in messages.append($0) }
+            try client.subscribe("fpmod/front-door/#", qos: 1)
+            try client.subscribe("homeassistant/device/#", qos: 1)
+            client.start()
+        }
+
+        func last(_ topic: String) -> String? { messages.last { $0.topic == topic }?.text }
+        func count(_ topic: String) -> Int { messages.filter { $0.topic == topic }.count }
+
+        /// Polls the client until `done` (bounded; the bound only ends a failing test).
+        @discardableResult
+        func pump(until done: () -> Bool) -> Bool {
+            let deadline = ContinuousClock.now + .seconds(20)
+            while !done() {
+                if ContinuousClock.now >= deadline { return false }
+                var events: PollEvents = []
+                if let request = client.pollRequest {
+                    events = (try? poll([request], deadline: .now + .milliseconds(100)))?.first ?? []
+                } else {
+                    Thread.sleep(forTimeInterval: 0.05)
+                }
+                client.service(events)
+            }
+            return true
+        }
+    }
+
+    static func config(_ broker: TestBroker, passwordFile: String) -> String {
+        """
+        {"policy": {"relayPulseSeconds": 0.5},
+         "mqtt": {"url": "mqtt://fpmod@127.0.0.1:\(broker.port)", "passwordFile": "\(passwordFile)",
+                  "deviceId": "front-door", "remoteUnlock": "user-pin"}}
+        """
+    }
+
+    @Test func discoveryStateAndEventsReachHomeAssistant() throws {
+        let broker = try TestBroker(users: ["fpmod": "door-secret", "homeassistant": "ha-secret"])
+        try broker.start()
+        let secrets = try makeTemporaryDirectory(prefix: "fpmod-ha")
+        defer { try? FileManager.default.removeItem(atPath: secrets) }
+        let passwordFile = secrets + "/mqtt.password"
+        try "door-secret\n".write(toFile: passwordFile, atomically: false, encoding: .utf8)
+        #expect(chmod(passwordFile, 0o600) == 0)
+
+        let ha = try HomeAssistant(broker)
+        #expect(ha.pump { ha.client.status == .connected })
+        let lock = try LockHarness(configJSON: Self.config(broker, passwordFile: passwordFile))
+
+        // Birth, discovery, then the state.
+        #expect(ha.pump { ha.last("fpmod/front-door/lock/state") == "LOCKED" }, "broker log:\n\(broker.log)")
+        #expect(ha.last("fpmod/front-door/availability") == "online")
+        let discovery = try #require(ha.last("homeassistant/device/front-door/config"))
+        #expect(discovery.contains(#""front-door_lock":{"code_format":"^[0-9]{4,12}$","command_topic":"fpmod/front-door/lock/set""#))
+        #expect(discovery.contains(#""availability_topic":"fpmod/front-door/availability""#))
+        #expect(ha.pump { ha.last("fpmod/front-door/state")?.contains(#""module":"ON""#) == true })
+        #expect(ha.last("fpmod/front-door/state")?.contains(#""templates":1"#) == true)
+
+        // An enrolled finger: unlocked by a***e, the access event, then locked again.
+        let match = try lock.scan("alice-index", expecting: ["match", "no-match", "retry-scan", "misplaced"])
+        #expect(match.name == "match")
+        #expect(ha.pump { ha.messages.contains { $0.topic == "fpmod/front-door/lock/state" && $0.text == "UNLOCKED" } })
+        #expect(ha.pump { ha.last("fpmod/front-door/lock/attributes") == #"{"changed_by":"a***e"}"# })
+        #expect(ha.pump { ha.messages.contains { $0.topic == "fpmod/front-door/event" && $0.text.contains(#""event_type":"match""#) } })
+        let event = try #require(ha.messages.first { $0.topic == "fpmod/front-door/event" && $0.text.contains(#""event_type":"match""#) })
+        #expect(event.text.contains(#""user":"a***e""#))
+        #expect(!event.text.contains("alice"))
+        #expect(ha.pump {
+            ha.last("fpmod/front-door/lock/state") == "LOCKED" && ha.count("fpmod/front-door/lock/state") >= 3
+        })
+
+        // Home Assistant restarted: discovery again.
+        let discoveries = ha.count("homeassistant/device/front-door/config")
+        try ha.client.publish(MQTTMessage(topic: "homeassistant/status", text: "online", qos: 1))
+        #expect(ha.pump { ha.count("homeassistant/device/front-door/config") > discoveries })
+
+        // A clean stop says offline itself (the will is for crashes).
+        lock.service.stop()
+        #expect(ha.pump { ha.last("fpmod/front-door/availability") == "offline" })
+    }
+
+    @Test func anExposedPasswordFileKeepsTheBridgeOffButTheLockWorks() throws {
+        let broker = try TestBroker(users: ["fpmod": "door-secret", "homeassistant": "ha-secret"])
+        try broker.start()
+        let secrets = try makeTemporaryDirectory(prefix: "fpmod-ha")
+        defer { try? FileManager.default.removeItem(atPath: secrets) }
+        let passwordFile = secrets + "/mqtt.password"
+        try "door-secret\n".write(toFile: passwordFile, atomically: false, encoding: .utf8)
+        #expect(chmod(passwordFile, 0o644) == 0)
+
+        let lock = try LockHarness(configJSON: Self.config(broker, passwordFile: passwordFile))
+        let match = try lock.scan("alice-index", expecting: ["match", "no-match", "retry-scan", "misplaced"])
+        #expect(match.name == "match")
+        try waitUntil("the relay pulses") { lock.relayChanges.contains(true) }
+        // The broker never saw the lock: its password was not used.
+        #expect(!broker.log.contains("as fpmod-front-door"))
+    }
+}
