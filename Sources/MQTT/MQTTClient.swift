@@ -213,14 +213,21 @@ public final class MQTTClient {
     /// writable or output is queued, `mosquitto_loop_misc` for keepalive, then a reconnect if
     /// one is due. Failures close the socket inside libmosquitto and arrive as `on_disconnect`.
     public func service(_ events: PollEvents = []) {
+        var rc = MOSQ_ERR_SUCCESS.rawValue
         if mosquitto_socket(handle) >= 0, !events.isDisjoint(with: [.readable, .error, .hangUp, .invalid]) {
-            _ = mosquitto_loop_read(handle, 1)
+            rc = mosquitto_loop_read(handle, 1)
         }
         if mosquitto_socket(handle) >= 0, events.contains(.writable) || mosquitto_want_write(handle) {
-            _ = mosquitto_loop_write(handle, 1)
+            rc = mosquitto_loop_write(handle, 1)
         }
         if mosquitto_socket(handle) >= 0 {
-            _ = mosquitto_loop_misc(handle)
+            rc = mosquitto_loop_misc(handle)
+        }
+        // A failed TLS handshake closes the socket without on_disconnect (libmosquitto 2.0.11):
+        // without this the client would wait for a connection that is already gone.
+        if mosquitto_socket(handle) < 0, status == .connecting || status == .connected {
+            let code = rc == MOSQ_ERR_SUCCESS.rawValue ? MOSQ_ERR_CONN_LOST.rawValue : rc
+            didDisconnect(code)
         }
         if let reconnectAt, reconnectAt <= .now, status == .waitingToReconnect {
             reconnect()

@@ -15,9 +15,12 @@ public final class TestBroker {
     public let port: Int
     private var pid: pid_t?
 
-    public init(users: [String: String]) throws {
+    /// With `tls`, the listener speaks only TLS, with a server certificate for 127.0.0.1 signed
+    /// by a CA made for this broker (`caFile`).
+    public init(users: [String: String], tls: Bool = false) throws {
         directory = try makeTemporaryDirectory(prefix: "fpmod-broker")
         port = try freeLoopbackPort()
+        let tlsSettings = tls ? try Self.makeCertificates(in: directory) : ""
         let passwords = directory + "/passwords"
         var first = true
         for (user, password) in users.sorted(by: { $0.key < $1.key }) {
@@ -33,9 +36,32 @@ public final class TestBroker {
             log_dest file \(directory)/mosquitto.log
             log_type all
             user \(currentUserName())
-
+            \(tlsSettings)
             """
         try config.write(toFile: configPath, atomically: true, encoding: .utf8)
+    }
+
+    public var caFile: String { directory + "/ca.pem" }
+
+    /// A CA and a server certificate (P-256, valid two days, subjectAltName IP 127.0.0.1) made
+    /// with openssl; returns the listener's settings.
+    static func makeCertificates(in directory: String) throws -> String {
+        try makeCA(directory + "/ca")
+        let server = directory + "/server"
+        try run("/usr/bin/openssl", ["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                                     "-keyout", server + ".key", "-out", server + ".csr", "-subj", "/CN=127.0.0.1"])
+        try "subjectAltName=IP:127.0.0.1\n".write(toFile: server + ".ext", atomically: true, encoding: .utf8)
+        try run("/usr/bin/openssl", ["x509", "-req", "-in", server + ".csr", "-CA", directory + "/ca.pem",
+                                     "-CAkey", directory + "/ca.key", "-CAcreateserial", "-out", server + ".pem",
+                                     "-days", "2", "-extfile", server + ".ext"])
+        return "cafile \(directory)/ca.pem\ncertfile \(server).pem\nkeyfile \(server).key\n"
+    }
+
+    /// A self-signed CA: `<base>.pem` and `<base>.key`.
+    public static func makeCA(_ base: String) throws {
+        try run("/usr/bin/openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                                     "-keyout", base + ".key", "-out", base + ".pem", "-days", "2",
+                                     "-subj", "/CN=fpmod test CA"])
     }
 
     deinit {

@@ -189,3 +189,50 @@ import Testing
         #expect(pump([client, talker]) { !inbox.messages(on: "fpmod/test/command").isEmpty })
     }
 }
+
+/// `mqtts://`: the TLS handshake runs inside the same non-blocking loop, and a broker whose
+/// certificate the CA file does not vouch for is refused.
+@Suite struct MQTTTLSTests {
+    static let users = ["fpmod": "door-secret", "homeassistant": "ha-secret"]
+
+    @Test func aBrokerVouchedForByTheCAFileConnectsAndCarriesMessages() throws {
+        let broker = try TestBroker(users: Self.users, tls: true)
+        try broker.start()
+        var options = broker.clientOptions(user: "fpmod", password: "door-secret", clientID: "t-tls")
+        options.tls = MQTTTLS(cafile: broker.caFile)
+        let client = try MQTTClient(options: options)
+        let inbox = Inbox(client)
+        try client.subscribe("fpmod/test/tls")
+        client.onConnect = { try? client.publish(MQTTMessage(topic: "fpmod/test/tls", text: "over TLS")) }
+        client.start()
+        #expect(pump([client]) { !inbox.messages.isEmpty }, "problems: \(inbox.problems)\nbroker log:\n\(broker.log)")
+        #expect(inbox.messages.first?.text == "over TLS")
+        #expect(inbox.problems.isEmpty)
+    }
+
+    @Test func aBrokerWithACertificateFromAnotherCAIsRefused() throws {
+        let broker = try TestBroker(users: Self.users, tls: true)
+        try broker.start()
+        let other = broker.directory + "/other-ca"
+        try TestBroker.makeCA(other)
+        var options = broker.clientOptions(user: "fpmod", password: "door-secret", clientID: "t-tls-bad")
+        options.tls = MQTTTLS(cafile: other + ".pem")
+        let client = try MQTTClient(options: options)
+        let inbox = Inbox(client)
+        client.start()
+        #expect(pump([client]) { !inbox.problems.isEmpty }, "status \(client.status), broker log:\n\(broker.log)")
+        #expect(inbox.problems.first?.description.contains("TLS") == true, "\(inbox.problems)")
+        #expect(client.connectionCount == 0)
+        #expect(client.status != .connected)
+    }
+
+    @Test func plainTCPToATLSListenerDoesNotConnect() throws {
+        let broker = try TestBroker(users: Self.users, tls: true)
+        try broker.start()
+        let client = try MQTTClient(options: broker.clientOptions(user: "fpmod", password: "door-secret", clientID: "t-plain"))
+        let inbox = Inbox(client)
+        client.start()
+        #expect(pump([client]) { !inbox.problems.isEmpty })
+        #expect(client.connectionCount == 0)
+    }
+}
