@@ -10,40 +10,6 @@ import Testing
 /// pointed at a real mosquitto, watched by a second MQTT client playing Home Assistant.
 @Suite(.serialized)
 struct HomeAssistantServiceTests {
-    /// Home Assistant's side: every message on the lock's topics and on discovery.
-    final class HomeAssistant {
-        let client: MQTTClient
-        var messages: [MQTTMessage] = []
-
-        init(_ broker: TestBroker) throws {
-            client = try MQTTClient(options: broker.clientOptions(user: "homeassistant", password: "ha-secret", clientID: "ha"))
-            client.onMessage = { [unowned self] in messages.append($0) }
-            try client.subscribe("fpmod/front-door/#", qos: 1)
-            try client.subscribe("homeassistant/device/#", qos: 1)
-            client.start()
-        }
-
-        func last(_ topic: String) -> String? { messages.last { $0.topic == topic }?.text }
-        func count(_ topic: String) -> Int { messages.filter { $0.topic == topic }.count }
-
-        /// Polls the client until `done` (bounded; the bound only ends a failing test).
-        @discardableResult
-        func pump(until done: () -> Bool) -> Bool {
-            let deadline = ContinuousClock.now + .seconds(20)
-            while !done() {
-                if ContinuousClock.now >= deadline { return false }
-                var events: PollEvents = []
-                if let request = client.pollRequest {
-                    events = (try? poll([request], deadline: .now + .milliseconds(100)))?.first ?? []
-                } else {
-                    Thread.sleep(forTimeInterval: 0.05)
-                }
-                client.service(events)
-            }
-            return true
-        }
-    }
-
     static func config(_ broker: TestBroker, passwordFile: String) -> String {
         """
         {"policy": {"relayPulseSeconds": 0.5},
@@ -61,7 +27,7 @@ struct HomeAssistantServiceTests {
         try "door-secret\n".write(toFile: passwordFile, atomically: false, encoding: .utf8)
         #expect(chmod(passwordFile, 0o600) == 0)
 
-        let ha = try HomeAssistant(broker)
+        let ha = try MQTTObserver(broker, user: "homeassistant", password: "ha-secret", filters: ["fpmod/front-door/#", "homeassistant/device/#"])
         #expect(ha.pump { ha.client.status == .connected })
         let lock = try LockHarness(configJSON: Self.config(broker, passwordFile: passwordFile))
 
@@ -77,9 +43,9 @@ struct HomeAssistantServiceTests {
         // An enrolled finger: unlocked by a***e, the access event, then locked again.
         let match = try lock.scan("alice-index", expecting: ["match", "no-match", "retry-scan", "misplaced"])
         #expect(match.name == "match")
-        #expect(ha.pump { ha.messages.contains { $0.topic == "fpmod/front-door/lock/state" && $0.text == "UNLOCKED" } })
+        #expect(ha.pump { ha.contains("fpmod/front-door/lock/state") { $0 == "UNLOCKED" } })
         #expect(ha.pump { ha.last("fpmod/front-door/lock/attributes") == #"{"changed_by":"a***e"}"# })
-        #expect(ha.pump { ha.messages.contains { $0.topic == "fpmod/front-door/event" && $0.text.contains(#""event_type":"match""#) } })
+        #expect(ha.pump { ha.contains("fpmod/front-door/event") { $0.contains(#""event_type":"match""#) } })
         let event = try #require(ha.messages.first { $0.topic == "fpmod/front-door/event" && $0.text.contains(#""event_type":"match""#) })
         #expect(event.text.contains(#""user":"a***e""#))
         #expect(!event.text.contains("alice"))
