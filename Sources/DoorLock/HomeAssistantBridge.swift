@@ -7,10 +7,15 @@ import Posix
 /// state and events. The lock never waits for it: a broker that is down or slow costs a log
 /// line, not a decision.
 ///
-/// Commands are not acted on yet; a retained one (left on the command topic by a client that
+/// Lock commands are handed to `onUnlockRequest` (the runtime puts the code through the
+/// policy like a keypad PIN). A retained one (left on the command topic by a client that
 /// should not have retained it) is ignored with a log line, since acting on it would open the
 /// door at every restart.
 final class HomeAssistantBridge {
+    /// An `UNLOCK`/`OPEN` with its code, from the MQTT client id `clientID` of the bridge.
+    var onUnlockRequest: ((_ code: String) -> Void)?
+    /// Larger command payloads are ignored: a code and an action fit in far less.
+    static let commandLimit = 256
     let client: MQTTClient
     let topics: HomeAssistantTopics
     let settings: LockConfig.MQTT
@@ -82,10 +87,33 @@ final class HomeAssistantBridge {
                 log("mqtt: ignoring a retained command on \(message.topic) (commands must not be retained; "
                     + "clear it with an empty retained message)")
             } else {
-                log("mqtt: lock command ignored: remote commands are not enabled in this version")
+                command(message)
             }
         default:
             break
+        }
+    }
+
+    /// `{"action":"UNLOCK","code":"1234"}` (the discovery's command_template). LOCK needs no
+    /// command: the strike locks by itself at the end of its pulse.
+    private func command(_ message: MQTTMessage) {
+        guard message.payload.count <= Self.commandLimit,
+              let command = HomeAssistantCommand(json: message.payload) else {
+            return log("mqtt: ignoring a malformed command on \(message.topic) (\(message.payload.count) bytes)")
+        }
+        switch command.action {
+        case "LOCK":
+            log("mqtt: LOCK from Home Assistant: nothing to do, the strike locks at the end of its pulse")
+        case "UNLOCK", "OPEN":
+            guard settings.remoteUnlock != .off else {
+                return log("mqtt: remote \(command.action) refused: mqtt.remoteUnlock is off")
+            }
+            guard let code = command.code, !code.isEmpty else {
+                return log("mqtt: remote \(command.action) refused: no code (a user's PIN is required)")
+            }
+            onUnlockRequest?(code)
+        default:
+            log("mqtt: ignoring an unknown command '\(command.action.prefix(20))' on \(message.topic)")
         }
     }
 

@@ -74,6 +74,8 @@ public enum HomeAssistantDiscovery {
             "command_topic": .string(topics.lockCommand), "state_topic": .string(topics.lockState),
             "json_attributes_topic": .string(topics.lockAttributes),
             "payload_lock": "LOCK", "payload_unlock": "UNLOCK", "payload_open": "OPEN",
+            // Home Assistant sends the code only through a template.
+            "command_template": #"{"action":"{{ value }}","code":"{{ code }}"}"#,
             "state_locked": "LOCKED", "state_unlocked": "UNLOCKED", "state_open": "OPEN", "state_jammed": "JAMMED",
             "retain": false, "optimistic": false,
         ]

@@ -17,6 +17,7 @@ extension LockRuntime {
                                                  log: log)
             homeAssistantFacts.capacity = identity?.capacity
             homeAssistantFacts.templates = try? store.occupiedSlots().count
+            bridge.onUnlockRequest = { [unowned self] code in remoteUnlock(code: code, settings: settings) }
             homeAssistant = bridge
             bridge.update(homeAssistantStatus())
             bridge.start()
@@ -41,6 +42,21 @@ extension LockRuntime {
         default: break
         }
         if event.isPublic { bridge.publish(event) }
+    }
+
+    /// A code from Home Assistant goes the keypad's way: the policy first (a PIN lockout,
+    /// tamper or PIN-only refuses before any check), then the PIN checker, with the same
+    /// counters; `finishPinCheck` decides, and the state topics show the outcome.
+    func remoteUnlock(code: String, settings: LockConfig.MQTT) {
+        let purpose: PinPurpose = settings.remoteUnlock == .adminPIN ? .adminUnlock : .unlock
+        if let refusal = decide(.pinOffered(user: nil, purpose: purpose)).denial {
+            return log("mqtt: remote unlock refused: \(refusal)")
+        }
+        let id = nextRequestID
+        guard pinChecker.submit(.init(requestID: id, action: purpose, user: nil, pin: code)) else {
+            return log("mqtt: remote unlock refused: too many PINs are being checked")
+        }
+        nextRequestID += 1
     }
 
     func homeAssistantStatus() -> HomeAssistantLockStatus {

@@ -35,7 +35,8 @@ struct HomeAssistantServiceTests {
         #expect(ha.pump { ha.last("fpmod/front-door/lock/state") == "LOCKED" }, "broker log:\n\(broker.log)")
         #expect(ha.last("fpmod/front-door/availability") == "online")
         let discovery = try #require(ha.last("homeassistant/device/front-door/config"))
-        #expect(discovery.contains(#""front-door_lock":{"code_format":"^[0-9]{4,12}$","command_topic":"fpmod/front-door/lock/set""#))
+        #expect(discovery.contains(#""front-door_lock":{"code_format":"^[0-9]{4,12}$","command_template":"#))
+        #expect(discovery.contains(#""command_topic":"fpmod/front-door/lock/set""#))
         #expect(discovery.contains(#""availability_topic":"fpmod/front-door/availability""#))
         #expect(ha.pump { ha.last("fpmod/front-door/state")?.contains(#""module":"ON""#) == true })
         #expect(ha.last("fpmod/front-door/state")?.contains(#""templates":1"#) == true)
@@ -61,6 +62,39 @@ struct HomeAssistantServiceTests {
         // A clean stop says offline itself (the will is for crashes).
         lock.service.stop()
         #expect(ha.pump { ha.last("fpmod/front-door/availability") == "offline" })
+    }
+
+    @Test func aRemoteUnlockNeedsAUsersPINAndCountsWrongOnes() throws {
+        let broker = try TestBroker(users: ["fpmod": "door-secret", "homeassistant": "ha-secret"])
+        try broker.start()
+        let secrets = try makeTemporaryDirectory(prefix: "fpmod-ha")
+        defer { try? FileManager.default.removeItem(atPath: secrets) }
+        let passwordFile = secrets + "/mqtt.password"
+        try "door-secret\n".write(toFile: passwordFile, atomically: false, encoding: .utf8)
+        #expect(chmod(passwordFile, 0o600) == 0)
+        let ha = try MQTTObserver(broker, user: "homeassistant", password: "ha-secret", filters: ["fpmod/front-door/#"])
+        #expect(ha.pump { ha.client.status == .connected })
+        let lock = try LockHarness(configJSON: Self.config(broker, passwordFile: passwordFile))
+        #expect(ha.pump { ha.last("fpmod/front-door/lock/state") == "LOCKED" })
+        func command(_ text: String) throws {
+            try ha.client.publish(MQTTMessage(topic: "fpmod/front-door/lock/set", text: text, qos: 1))
+        }
+
+        // A wrong code: refused and counted, like a wrong PIN at the keypad.
+        try command(#"{"action":"UNLOCK","code":"5678"}"#)
+        #expect(ha.pump { ha.contains("fpmod/front-door/event") { $0.contains(#""event_type":"pin-wrong""#) } })
+        #expect(lock.service.snapshot.policy.pinFailures.consecutive == 1)
+        // No code, a malformed payload: ignored, not counted, nothing opens.
+        try command(#"{"action":"UNLOCK","code":"None"}"#)
+        try command("UNLOCK")
+        #expect(!ha.contains("fpmod/front-door/lock/state") { $0 == "UNLOCKED" })
+        // alice's PIN opens, and Home Assistant sees who.
+        try command(#"{"action":"UNLOCK","code":"1234"}"#)
+        #expect(ha.pump { ha.contains("fpmod/front-door/lock/state") { $0 == "UNLOCKED" } })
+        #expect(ha.pump { ha.last("fpmod/front-door/lock/attributes") == #"{"changed_by":"a***e"}"# })
+        #expect(lock.events(named: "unlocked").last?.fields["user"] == "alice")
+        #expect(lock.service.snapshot.policy.pinFailures.consecutive == 0)
+        #expect(lock.events(named: "pin-wrong").count == 1)
     }
 
     @Test func anExposedPasswordFileKeepsTheBridgeOffButTheLockWorks() throws {
