@@ -26,6 +26,7 @@ final class HomeAssistantBridge {
     private(set) var status = HomeAssistantLockStatus()
     /// What the broker holds now (retained), so an unchanged state is not sent again.
     private var published: [String: String] = [:]
+    private var deviceRemoved = false
 
     init(settings: LockConfig.MQTT, password: String?, device: HomeAssistantDevice,
          privacy: IdentityPrivacy = .masked, log: @escaping (String) -> Void) throws(MQTTError) {
@@ -53,8 +54,18 @@ final class HomeAssistantBridge {
     /// Availability `offline` (retained) and DISCONNECT: a clean stop does not fire the will,
     /// so it says so itself.
     func stop() {
-        send(MQTTMessage(topic: topics.availability, text: "offline", qos: 1, retained: true))
+        send(MQTTMessage(topic: topics.availability, text: deviceRemoved ? "" : "offline", qos: 1, retained: true))
         client.stop()
+    }
+
+    /// Empty retained payloads: Home Assistant deletes the device, and the broker forgets the
+    /// retained state, so nothing of this lock is left behind.
+    func removeDevice() {
+        log("mqtt: removing device \(settings.deviceID) from Home Assistant")
+        deviceRemoved = true
+        for topic in [topics.discovery, topics.lockState, topics.lockAttributes, topics.state] {
+            send(MQTTMessage(topic: topic, payload: [], qos: 1, retained: true))
+        }
     }
 
     var pollRequest: (FileDescriptor, PollEvents)? { client.pollRequest }

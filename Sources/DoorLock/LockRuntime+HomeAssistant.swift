@@ -26,6 +26,20 @@ extension LockRuntime {
         }
     }
 
+    /// After a reload changed the `mqtt` section: the old bridge goes (taking the device out of
+    /// Home Assistant when the section is gone), and the new one starts.
+    func restartHomeAssistant() {
+        if let bridge = homeAssistant {
+            if config.mqtt == nil || config.mqtt?.deviceID != bridge.settings.deviceID
+                || config.mqtt?.discoveryPrefix != bridge.settings.discoveryPrefix {
+                bridge.removeDevice()
+            }
+            bridge.stop()
+            homeAssistant = nil
+        }
+        startHomeAssistant(identity: try? store.moduleIdentity())
+    }
+
     /// What the event says about the lock beyond the policy's state: who opened it, a forced
     /// door, the last identify's latency. Then the event itself, for the event entity.
     func observeForHomeAssistant(_ event: LockEvent) {

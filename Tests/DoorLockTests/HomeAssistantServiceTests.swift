@@ -97,6 +97,32 @@ struct HomeAssistantServiceTests {
         #expect(lock.events(named: "pin-wrong").count == 1)
     }
 
+    @Test func reloadingWithoutTheSectionRemovesTheDevice() throws {
+        let broker = try TestBroker(users: ["fpmod": "door-secret", "homeassistant": "ha-secret"])
+        try broker.start()
+        let secrets = try makeTemporaryDirectory(prefix: "fpmod-ha")
+        defer { try? FileManager.default.removeItem(atPath: secrets) }
+        let passwordFile = secrets + "/mqtt.password"
+        try "door-secret\n".write(toFile: passwordFile, atomically: false, encoding: .utf8)
+        #expect(chmod(passwordFile, 0o600) == 0)
+        let ha = try MQTTObserver(broker, user: "homeassistant", password: "ha-secret",
+                                  filters: ["fpmod/front-door/#", "homeassistant/device/#"])
+        #expect(ha.pump { ha.client.status == .connected })
+        let lock = try LockHarness(configJSON: Self.config(broker, passwordFile: passwordFile), configLoader: {
+            try LockConfig.parse(Data(#"{"board": "gpio-vm", "policy": {"relayPulseSeconds": 0.5}}"#.utf8))
+        })
+        #expect(ha.pump { ha.last("fpmod/front-door/lock/state") == "LOCKED" })
+        #expect(ha.last("homeassistant/device/front-door/config")?.isEmpty == false)
+
+        lock.service.requestReload()
+        try lock.waitForEvent(named: "config-reloaded")
+        #expect(ha.pump { ha.last("homeassistant/device/front-door/config") == "" })
+        #expect(ha.pump { ha.last("fpmod/front-door/lock/state") == "" && ha.last("fpmod/front-door/availability") == "" })
+        // The lock itself goes on.
+        let match = try lock.scan("alice-index", expecting: ["match", "no-match", "retry-scan", "misplaced"])
+        #expect(match.name == "match")
+    }
+
     @Test func anExposedPasswordFileKeepsTheBridgeOffButTheLockWorks() throws {
         let broker = try TestBroker(users: ["fpmod": "door-secret", "homeassistant": "ha-secret"])
         try broker.start()
