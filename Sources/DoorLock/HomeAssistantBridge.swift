@@ -27,6 +27,12 @@ final class HomeAssistantBridge {
     /// What the broker holds now (retained), so an unchanged state is not sent again.
     private var published: [String: String] = [:]
     private var deviceRemoved = false
+    /// Events decided while the broker was away, sent after the state on reconnect: at most
+    /// `queueLimit`, the oldest dropped first (and counted). Commands are never queued: a
+    /// command is only ever taken from a live connection.
+    private var queued: [String] = []
+    private(set) var droppedEvents = 0
+    static let queueLimit = 100
 
     init(settings: LockConfig.MQTT, password: String?, device: HomeAssistantDevice,
          privacy: IdentityPrivacy = .masked, log: @escaping (String) -> Void) throws(MQTTError) {
@@ -86,6 +92,22 @@ final class HomeAssistantBridge {
         send(MQTTMessage(topic: topics.discovery, text: payload.encoded, qos: 1, retained: true))
         published.removeAll()
         publishState()
+        flushQueue()
+    }
+
+    private func flushQueue() {
+        guard !queued.isEmpty || droppedEvents > 0 else { return }
+        if droppedEvents > 0 {
+            log("mqtt: \(droppedEvents) events decided while the broker was away were dropped (only the last \(Self.queueLimit) are kept)")
+            droppedEvents = 0
+        }
+        let pending = queued
+        queued.removeAll()
+        for (index, text) in pending.enumerated() where !send(MQTTMessage(topic: topics.event, text: text, qos: 1)) {
+            // Lost again mid-way: keep the rest for the next connection.
+            queued = Array(pending[index...])
+            return
+        }
     }
 
     private func received(_ message: MQTTMessage) {
@@ -146,11 +168,17 @@ final class HomeAssistantBridge {
         if send(MQTTMessage(topic: topic, text: text, qos: 1, retained: true)) { published[topic] = text }
     }
 
-    /// A decision for the event entity (nothing for duress or diagnostics). Not retained, and
-    /// dropped while the broker is away (queuing them is still to do).
+    /// A decision for the event entity (nothing for duress or diagnostics). Not retained;
+    /// queued (bounded) while the broker is away.
     func publish(_ event: LockEvent) {
-        guard client.status == .connected, let payload = HomeAssistantState.event(event, privacy: privacy) else { return }
-        send(MQTTMessage(topic: topics.event, text: payload.encoded, qos: 1))
+        guard let payload = HomeAssistantState.event(event, privacy: privacy) else { return }
+        let text = payload.encoded
+        if client.status == .connected, queued.isEmpty, send(MQTTMessage(topic: topics.event, text: text, qos: 1)) { return }
+        queued.append(text)
+        if queued.count > Self.queueLimit {
+            queued.removeFirst()
+            droppedEvents += 1
+        }
     }
 
     @discardableResult

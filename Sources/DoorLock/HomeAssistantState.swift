@@ -72,12 +72,13 @@ public enum HomeAssistantState {
     }
 
     /// The event entity's payload for a service event: `{"event_type":"match","user":"a***e",
-    /// "slot":3,"score":120,"latency_ms":{…}}`; nil for what Home Assistant must not see (the
+    /// "slot":3,"score":120,"latency_ms":{…},"time":"…"}`; nil for what Home Assistant must not see (the
     /// silent duress event, diagnostics that are not decisions).
     public static func event(_ event: LockEvent, privacy: IdentityPrivacy) -> JSONValue? {
         guard event.isPublic, event.name != "duress", HomeAssistantDiscovery.eventTypes.contains(event.name) else { return nil }
         var object: [String: JSONValue] = [:]
-        for (key, value) in event.json.objectMembers where !["event", "time", "latencyMs", "user"].contains(key) {
+        // "time" stays: an event queued while the broker was away arrives late.
+        for (key, value) in event.json.objectMembers where !["event", "latencyMs", "user"].contains(key) {
             object[key] = value
         }
         object["event_type"] = .string(event.name)

@@ -138,14 +138,20 @@ public final class MQTTClient {
     }
 
     /// Sends DISCONNECT (`mosquitto_disconnect`), so the broker does not publish the will, and
-    /// stops reconnecting. The socket closes when the broker answers or at `deinit`.
-    public func stop() {
+    /// stops reconnecting. What is still queued (the last publishes, then the DISCONNECT) is
+    /// written out first, waiting for the socket at most `flushLimit`: the one place this
+    /// client blocks, at shutdown or reload, so the goodbye is not cut off by `deinit`.
+    public func stop(flushLimit: Duration = .seconds(1)) {
         let wasConnected = status == .connected
         status = .stopped
         reconnectAt = nil
-        if wasConnected {
-            _ = mosquitto_disconnect(handle)
-            _ = mosquitto_loop_write(handle, 1)
+        guard wasConnected else { return }
+        _ = mosquitto_disconnect(handle)
+        let deadline = ContinuousClock.now + flushLimit
+        while mosquitto_socket(handle) >= 0, mosquitto_want_write(handle), ContinuousClock.now < deadline {
+            let socket = FileDescriptor(rawValue: mosquitto_socket(handle))
+            guard let ready = try? poll(socket, .writable, deadline: deadline), !ready.isEmpty else { break }
+            if mosquitto_loop_write(handle, 1) != MOSQ_ERR_SUCCESS.rawValue { break }
         }
     }
 

@@ -156,11 +156,12 @@ struct HomeAssistantPayloadTests {
         let match = LockEvent(name: "match", fields: ["user": "alice", "slot": "3", "score": "120"], timing: timing,
                               time: Date(timeIntervalSince1970: 0))
         #expect(HomeAssistantState.event(match, privacy: .masked)?.encoded
-            == #"{"event_type":"match","latency_ms":{"captureEnd":300,"searchEnd":412.5},"score":120,"slot":3,"user":"a***e"}"#)
+            == #"{"event_type":"match","latency_ms":{"captureEnd":300,"searchEnd":412.5},"score":120,"slot":3,"time":"1970-01-01T00:00:00.000Z","user":"a***e"}"#)
         #expect(HomeAssistantState.event(match, privacy: .full)?.encoded.contains(#""user":"alice""#) == true)
         #expect(HomeAssistantState.event(match, privacy: .none)?.encoded
-            == #"{"event_type":"match","latency_ms":{"captureEnd":300,"searchEnd":412.5},"score":120,"slot":3}"#)
-        #expect(HomeAssistantState.event(LockEvent(name: "door-forced"), privacy: .masked)?.encoded == #"{"event_type":"door-forced"}"#)
+            == #"{"event_type":"match","latency_ms":{"captureEnd":300,"searchEnd":412.5},"score":120,"slot":3,"time":"1970-01-01T00:00:00.000Z"}"#)
+        #expect(HomeAssistantState.event(LockEvent(name: "door-forced", time: Date(timeIntervalSince1970: 1.5)), privacy: .masked)?.encoded
+            == #"{"event_type":"door-forced","time":"1970-01-01T00:00:01.500Z"}"#)
     }
 
     @Test func duressIsNeverPublished() {

@@ -91,6 +91,13 @@ public final class TestBroker {
         }
     }
 
+    /// Changes (or adds) a user's password and has the running broker reload its password file
+    /// (SIGHUP).
+    public func setPassword(user: String, password: String) throws {
+        try run(Self.passwordTool, ["-b", directory + "/passwords", user, password])
+        if let pid { kill(pid, SIGHUP) }
+    }
+
     /// SIGTERM, then waits for the broker to exit (SIGKILL if it has not after 20 s).
     public func stop() {
         guard let running = pid else { return }
