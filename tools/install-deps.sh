@@ -5,6 +5,10 @@
 # - The Debian C libraries and tools, by the same names on Debian 12 (Raspberry Pi OS bookworm)
 #   and Debian 13 (Pi OS trixie): libgpiod 1.6 on the first, libgpiod 2 on the second; the
 #   build picks the matching backend by itself.
+# - libmosquitto (the MQTT client of the Home Assistant bridge) and the mosquitto broker, which
+#   the MQTT tests start on a loopback port of their own (the Debian service is left as it is),
+#   and its command-line clients, which the tests use as an independent second party (openssl
+#   makes the certificates of the TLS tests).
 # - A Swift toolchain when none is on PATH: Debian 13 has one (`swiftlang`, Swift 6.0), so it is
 #   installed from apt; Debian 12 has none, so the script says where to get one and stops.
 set -euo pipefail
@@ -24,7 +28,7 @@ apt_install() {
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
 
 need=()
-for pkg in pkg-config libsqlite3-dev libsodium-dev libgpiod-dev python3-venv; do
+for pkg in pkg-config libsqlite3-dev libsodium-dev libgpiod-dev libmosquitto-dev mosquitto mosquitto-clients openssl python3-venv; do
   installed "$pkg" || need+=("$pkg")
 done
 

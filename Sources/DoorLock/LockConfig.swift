@@ -33,6 +33,8 @@ public struct LockConfig: Sendable, Equatable {
     public var storeKey: String?
     /// What shows the lock's state; nil = the R503 aura ring when the family has one, else GPIO.
     public var leds: LEDKind?
+    /// The Home Assistant bridge over MQTT; nil = none (the service has no network face).
+    public var mqtt: MQTT?
 
     public init() {}
 

@@ -101,6 +101,7 @@ extension LockRuntime {
             snapshot.eventCount += 1
         }
         onEvent?(event)
+        observeForHomeAssistant(event)
     }
 
     func setRelay(_ on: Bool) {
@@ -161,8 +162,10 @@ extension LockRuntime {
             if fresh.serialPort != config.serialPort || fresh.baudRate != config.baudRate || fresh.address != config.address
                 || fresh.password != config.password || fresh.family != config.family { restart.append("module") }
             if fresh.eventsSocket != config.eventsSocket || fresh.controlSocket != config.controlSocket { restart.append("sockets") }
+            let previousMQTT = config.mqtt
             config = fresh
             policy = AccessPolicy(config: fresh.policy)
+            if fresh.mqtt != previousMQTT { restartHomeAssistant() }
             var fields: [String: String] = [:]
             if !restart.isEmpty { fields["restartNeededFor"] = restart.joined(separator: ",") }
             emit(LockEvent(name: "config-reloaded", fields: fields))

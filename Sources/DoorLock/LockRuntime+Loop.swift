@@ -81,6 +81,7 @@ extension LockRuntime {
         notifier.notify("READY=1\nSTATUS=locked; waiting for the fingerprint module")
         prepared = true
         publishSnapshot(running: true)
+        startHomeAssistant(identity: identity)
     }
 
     var usesAura: Bool {
@@ -104,6 +105,8 @@ extension LockRuntime {
             for subscriber in subscriberList { descriptors.append((subscriber.fileDescriptor, .readable)) }
             let inputList = inputs.filter { $0.value.fileDescriptor >= 0 }.sorted { $0.key.rawValue < $1.key.rawValue }
             for (_, line) in inputList { descriptors.append((FileDescriptor(rawValue: line.fileDescriptor), .readable)) }
+            let broker = homeAssistant?.pollRequest
+            if let broker { descriptors.append(broker) }
 
             let ready: [PollEvents]
             do {
@@ -124,9 +127,12 @@ extension LockRuntime {
             for client in clientList where take() { serviceClient(client) }
             for subscriber in subscriberList where take() { events.serviceReadable(subscriber) }
             for (role, line) in inputList where take() { handleEdges(role, line) }
+            // Last: the broker's messages never delay the door's own inputs of this turn.
+            homeAssistant?.service(broker != nil ? ready[index] : [])
             drainInbox()
             fireTimers()
             publishSnapshot(running: true)
+            homeAssistant?.update(homeAssistantStatus())
         }
         shutdown()
     }
@@ -139,6 +145,7 @@ extension LockRuntime {
             candidates.append(.now + .milliseconds(Int64(max(0, seconds) * 1000) + 1))
         }
         if !hooks.running.isEmpty { candidates.append(.now + .milliseconds(500)) }
+        if let wake = homeAssistant?.nextWake { candidates.append(wake) }
         return candidates.min()
     }
 
@@ -308,6 +315,8 @@ extension LockRuntime {
         notifier.notify("STOPPING=1")
         setRelay(false)
         relayOffAt = nil
+        homeAssistant?.stop()
+        homeAssistant = nil
         for client in clients { client.close() }
         clients.removeAll()
         pendingReplies.removeAll()

@@ -38,6 +38,10 @@ final class LockRuntime {
     /// What is wrong with the running config but does not stop the lock (a hook that cannot
     /// run), as `fpmod config check` would say it; logged at start and reload, shown in status.
     var configWarnings: [String] = []
+    /// The Home Assistant bridge (nil without an `mqtt` section) and what it shows beyond the
+    /// policy's state.
+    var homeAssistant: HomeAssistantBridge?
+    var homeAssistantFacts = HomeAssistantLockStatus()
 
     init(front: LockService) {
         self.front = front

@@ -39,6 +39,8 @@ public final class LockService: Sendable {
         public var trustedClearUIDs: Set<UInt32> = [0]
         /// For `NOTIFY_SOCKET` / `WATCHDOG_USEC`.
         public var environment: [String: String] = [:]
+        /// fpmod's version, for Home Assistant's device page.
+        public var softwareVersion = "fpmod"
 
         public init(eventsSocket: String, controlSocket: String) {
             self.eventsSocket = eventsSocket

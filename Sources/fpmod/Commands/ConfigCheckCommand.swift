@@ -15,7 +15,7 @@ enum ConfigCheckCommand {
             let preset = try config.loadBoard()
             // Check lines against the real chip when this machine has it; otherwise only the layout.
             let chip = config.chipName(preset: preset).flatMap { try? LibgpiodChip($0) }
-            problems = config.problems(preset: preset, chip: chip) + config.hookProblems()
+            problems = config.problems(preset: preset, chip: chip) + config.hookProblems() + config.mqttProblems()
             let lines = config.resolvedLines(preset: preset, family: config.family)
             summary = "board \(preset.name), port \(config.serialPort(preset: preset)), "
                 + (lines.isEmpty ? "no GPIO" : "\(lines.count) GPIO lines" + (chip.map { " on \($0.name)" } ?? " (chip not present here, offsets not checked)"))

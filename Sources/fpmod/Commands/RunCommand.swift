@@ -92,6 +92,7 @@ enum RunCommand {
 
         var options = LockService.Options(config: config, environment: invocation.environment)
         options.modulePort = port
+        options.softwareVersion = Program.version
         options.storePath = storeDatabase
         let initial = config
         let loader: @Sendable () throws -> LockConfig = {

@@ -1,0 +1,194 @@
+import JSONValue
+import MQTT
+import Posix
+
+/// The service's face in Home Assistant: one more participant of the service loop (its broker
+/// socket is polled with the others, see `MQTTClient`), publishing discovery, availability,
+/// state and events. The lock never waits for it: a broker that is down or slow costs a log
+/// line, not a decision.
+///
+/// Lock commands are handed to `onUnlockRequest` (the runtime puts the code through the
+/// policy like a keypad PIN). A retained one (left on the command topic by a client that
+/// should not have retained it) is ignored with a log line, since acting on it would open the
+/// door at every restart.
+final class HomeAssistantBridge {
+    /// An `UNLOCK`/`OPEN` with its code, from the MQTT client id `clientID` of the bridge.
+    var onUnlockRequest: ((_ code: String) -> Void)?
+    /// Larger command payloads are ignored: a code and an action fit in far less.
+    static let commandLimit = 256
+    let client: MQTTClient
+    let topics: HomeAssistantTopics
+    let settings: LockConfig.MQTT
+    let device: HomeAssistantDevice
+    let privacy: IdentityPrivacy
+    private let log: (String) -> Void
+    /// The state to show, updated by the runtime after every loop turn.
+    private(set) var status = HomeAssistantLockStatus()
+    /// What the broker holds now (retained), so an unchanged state is not sent again.
+    private var published: [String: String] = [:]
+    private var deviceRemoved = false
+    /// Events decided while the broker was away, sent after the state on reconnect: at most
+    /// `queueLimit`, the oldest dropped first (and counted). Commands are never queued: a
+    /// command is only ever taken from a live connection.
+    private var queued: [String] = []
+    private(set) var droppedEvents = 0
+    static let queueLimit = 100
+
+    init(settings: LockConfig.MQTT, password: String?, device: HomeAssistantDevice,
+         privacy: IdentityPrivacy = .masked, log: @escaping (String) -> Void) throws(MQTTError) {
+        self.settings = settings
+        self.device = device
+        self.privacy = privacy
+        self.log = log
+        topics = HomeAssistantTopics(discoveryPrefix: settings.discoveryPrefix, deviceID: settings.deviceID)
+        var options = MQTTOptions(host: settings.host, port: settings.port, clientID: "fpmod-\(settings.deviceID)",
+                                  username: settings.username, password: password)
+        if settings.scheme == .mqtts {
+            options.tls = MQTTTLS(cafile: settings.tls.cafile, certfile: settings.tls.certfile, keyfile: settings.tls.keyfile)
+        }
+        options.will = MQTTMessage(topic: topics.availability, text: "offline", qos: 1, retained: true)
+        client = try MQTTClient(options: options)
+        client.onConnect = { [unowned self] in connected() }
+        client.onConnectionProblem = { [unowned self] in self.log("mqtt: \($0)") }
+        client.onMessage = { [unowned self] in received($0) }
+        try client.subscribe(topics.homeAssistantStatus, qos: 1)
+        try client.subscribe(topics.lockCommand, qos: 1)
+    }
+
+    func start() { client.start() }
+
+    /// Availability `offline` (retained) and DISCONNECT: a clean stop does not fire the will,
+    /// so it says so itself.
+    func stop() {
+        send(MQTTMessage(topic: topics.availability, text: deviceRemoved ? "" : "offline", qos: 1, retained: true))
+        client.stop()
+    }
+
+    /// Empty retained payloads: Home Assistant deletes the device, and the broker forgets the
+    /// retained state, so nothing of this lock is left behind.
+    func removeDevice() {
+        log("mqtt: removing device \(settings.deviceID) from Home Assistant")
+        deviceRemoved = true
+        for topic in [topics.discovery, topics.lockState, topics.lockAttributes, topics.state] {
+            send(MQTTMessage(topic: topic, payload: [], qos: 1, retained: true))
+        }
+    }
+
+    var pollRequest: (FileDescriptor, PollEvents)? { client.pollRequest }
+    var nextWake: ContinuousClock.Instant? { client.nextWake }
+    func service(_ events: PollEvents) { client.service(events) }
+
+    /// Birth, then discovery, then the current state: Home Assistant creates the entities
+    /// before their first values arrive.
+    private func connected() {
+        log("mqtt: connected to \(client.options.broker) as \(client.options.clientID)")
+        published.removeAll()
+        send(MQTTMessage(topic: topics.availability, text: "online", qos: 1, retained: true))
+        publishDiscovery()
+    }
+
+    private func publishDiscovery() {
+        let payload = HomeAssistantDiscovery.payload(device: device, topics: topics, remoteUnlock: settings.remoteUnlock)
+        send(MQTTMessage(topic: topics.discovery, text: payload.encoded, qos: 1, retained: true))
+        published.removeAll()
+        publishState()
+        flushQueue()
+    }
+
+    private func flushQueue() {
+        guard !queued.isEmpty || droppedEvents > 0 else { return }
+        if droppedEvents > 0 {
+            log("mqtt: \(droppedEvents) events decided while the broker was away were dropped (only the last \(Self.queueLimit) are kept)")
+            droppedEvents = 0
+        }
+        let pending = queued
+        queued.removeAll()
+        for (index, text) in pending.enumerated() where !send(MQTTMessage(topic: topics.event, text: text, qos: 1)) {
+            // Lost again mid-way: keep the rest for the next connection.
+            queued = Array(pending[index...])
+            return
+        }
+    }
+
+    private func received(_ message: MQTTMessage) {
+        switch message.topic {
+        case topics.homeAssistantStatus:
+            // Home Assistant restarted: it forgot everything that was not retained.
+            if message.text == "online" { publishDiscovery() }
+        case topics.lockCommand:
+            if message.retained {
+                log("mqtt: ignoring a retained command on \(message.topic) (commands must not be retained; "
+                    + "clear it with an empty retained message)")
+            } else {
+                command(message)
+            }
+        default:
+            break
+        }
+    }
+
+    /// `{"action":"UNLOCK","code":"1234"}` (the discovery's command_template). LOCK needs no
+    /// command: the strike locks by itself at the end of its pulse.
+    private func command(_ message: MQTTMessage) {
+        guard message.payload.count <= Self.commandLimit,
+              let command = HomeAssistantCommand(json: message.payload) else {
+            return log("mqtt: ignoring a malformed command on \(message.topic) (\(message.payload.count) bytes)")
+        }
+        switch command.action {
+        case "LOCK":
+            log("mqtt: LOCK from Home Assistant: nothing to do, the strike locks at the end of its pulse")
+        case "UNLOCK", "OPEN":
+            guard settings.remoteUnlock != .off else {
+                return log("mqtt: remote \(command.action) refused: mqtt.remoteUnlock is off")
+            }
+            guard let code = command.code, !code.isEmpty else {
+                return log("mqtt: remote \(command.action) refused: no code (a user's PIN is required)")
+            }
+            onUnlockRequest?(code)
+        default:
+            log("mqtt: ignoring an unknown command '\(command.action.prefix(20))' on \(message.topic)")
+        }
+    }
+
+    /// The new state; sent only where it changed.
+    func update(_ new: HomeAssistantLockStatus) {
+        status = new
+        publishState()
+    }
+
+    private func publishState() {
+        guard client.status == .connected else { return }
+        publishIfChanged(topics.lockState, HomeAssistantState.lockState(status))
+        publishIfChanged(topics.lockAttributes, HomeAssistantState.lockAttributes(status, privacy: privacy).encoded)
+        publishIfChanged(topics.state, HomeAssistantState.state(status).encoded)
+    }
+
+    private func publishIfChanged(_ topic: String, _ text: String) {
+        guard published[topic] != text else { return }
+        if send(MQTTMessage(topic: topic, text: text, qos: 1, retained: true)) { published[topic] = text }
+    }
+
+    /// A decision for the event entity (nothing for duress or diagnostics). Not retained;
+    /// queued (bounded) while the broker is away.
+    func publish(_ event: LockEvent) {
+        guard let payload = HomeAssistantState.event(event, privacy: privacy) else { return }
+        let text = payload.encoded
+        if client.status == .connected, queued.isEmpty, send(MQTTMessage(topic: topics.event, text: text, qos: 1)) { return }
+        queued.append(text)
+        if queued.count > Self.queueLimit {
+            queued.removeFirst()
+            droppedEvents += 1
+        }
+    }
+
+    @discardableResult
+    private func send(_ message: MQTTMessage) -> Bool {
+        do {
+            try client.publish(message)
+            return true
+        } catch {
+            if !error.isNotConnected { log("mqtt: \(error)") }
+            return false
+        }
+    }
+}
