@@ -34,20 +34,20 @@ import Testing
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         #expect(FileManager.default.createFile(atPath: dir.path + "/file", contents: Data()))
-        for (database, failed) in [(dir.path + "/file/fpmod.db", "open failed"), (dir.path + "/file/sub/fpmod.db", "mkdir failed")] {
-            #expect {
-                try TemplateStore(databasePath: database, keyPath: dir.key)
-            } throws: { error in
-                guard case StoreError.fileSystem(_, let detail) = error else { return false }
-                return detail.hasPrefix(failed) && detail.contains("(ENOTDIR)")
-            }
-        }
-        #expect {
-            try TemplateStore(databasePath: dir.database, keyPath: dir.path + "/file/store.key")
-        } throws: { error in
-            guard case StoreError.fileSystem(let path, let detail) = error else { return false }
-            return path == dir.path + "/file/store.key" && detail.contains("(ENOTDIR)")
-        }
+        // A loop of `#expect { } throws: { }` over tuples crashes Swift 6.0.3's compiler
+        // (Debian 13's swiftlang), so each case is spelled out through one helper.
+        let open = fileSystemFailure { _ = try TemplateStore(databasePath: dir.path + "/file/fpmod.db", keyPath: dir.key) }
+        #expect(open?.detail.hasPrefix("open failed") == true && open?.detail.contains("(ENOTDIR)") == true, "\(String(describing: open))")
+        let mkdir = fileSystemFailure { _ = try TemplateStore(databasePath: dir.path + "/file/sub/fpmod.db", keyPath: dir.key) }
+        #expect(mkdir?.detail.hasPrefix("mkdir failed") == true && mkdir?.detail.contains("(ENOTDIR)") == true, "\(String(describing: mkdir))")
+        let key = fileSystemFailure { _ = try TemplateStore(databasePath: dir.database, keyPath: dir.path + "/file/store.key") }
+        #expect(key?.path == dir.path + "/file/store.key" && key?.detail.contains("(ENOTDIR)") == true, "\(String(describing: key))")
+    }
+
+    /// The path and detail of the `StoreError.fileSystem` that `body` throws, else nil.
+    private func fileSystemFailure(_ body: () throws -> Void) -> (path: String, detail: String)? {
+        do { try body() } catch StoreError.fileSystem(let path, let detail) { return (path, detail) } catch { return nil }
+        return nil
     }
 
     /// `sudo fpmod setup` makes the store in the service user's /var/lib/fpmod: the database
