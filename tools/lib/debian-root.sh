@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Debian roots for the CI tiers and the packager, sourced by tools/debian13-test.sh,
 # tools/package.sh and tools/arm64-test.sh (bash; needs root).
 #
@@ -5,7 +6,8 @@
 #                                   missing or older than 14 days); prints its path
 #   debian_cached_root NAME SUITE ARCH PACKAGES...
 #                                   a cached root of minbase + PACKAGES (made again when the
-#                                   base is newer or the package list changed); prints its path
+#                                   base is newer or a package left the list; packages added
+#                                   to the list are installed in place); prints its path
 #   debian_cached_sysroot NAME SUITE ARCH PACKAGES...
 #                                   a cached sysroot for cross-building: PACKAGES of ARCH and
 #                                   their dependencies, unpacked (not installed) natively; its
@@ -114,6 +116,12 @@ debian_cache_current() { # DIR RECIPE
   [ -d "$1" ] && [ "$(cat "$1/.fpmod-packages" 2>/dev/null)" = "$2" ]
 }
 
+# The words of list A that list B lacks, space-separated (empty when none).
+# shellcheck disable=SC2086 # the lists are split into words on purpose
+debian_words_only_in() { # "A" "B"
+  comm -23 <(printf '%s\n' $1 | sort -u) <(printf '%s\n' $2 | sort -u) | tr '\n' ' ' | sed 's/ *$//'
+}
+
 debian_cached_root() { # NAME SUITE ARCH PACKAGES...
   local name=$1 suite=$2 arch=$3 base cached want
   shift 3
@@ -121,6 +129,25 @@ debian_cached_root() { # NAME SUITE ARCH PACKAGES...
   cached=$DEBIAN_CACHE/$name
   want="$(stat -c %Y "$base") $*"
   debian_cache_current "$cached" "$want" && { echo "$cached"; return 0; }
+  # Same base, and the list only grew (a new -dev package): install the new ones in place,
+  # which keeps what the root holds besides (the packager's .build, ~10 min of compiling).
+  local had added
+  had=$(cat "$cached/.fpmod-packages" 2>/dev/null || true)
+  if [ -n "$had" ] && [ "${had%% *}" = "${want%% *}" ]; then
+    added=$(debian_words_only_in "$*" "${had#* }")
+    if [ -n "$added" ] && [ -z "$(debian_words_only_in "${had#* }" "$*")" ]; then
+      (
+        debian_mounts=()
+        debian_root_use "$cached"
+        trap 'for ((i = ${#debian_mounts[@]} - 1; i >= 0; i--)); do umount -l "${debian_mounts[$i]}"; done' EXIT
+        debian_say "adding to the cached $name root ($arch): $added"
+        inside "apt-get update -qq && apt-get install -y -qq --no-install-recommends $added >/dev/null"
+      ) || return 1
+      echo "$want" >"$cached/.fpmod-packages"
+      echo "$cached"
+      return 0
+    fi
+  fi
   rm -rf "$cached.tmp"
   cp -a "$base" "$cached.tmp"
   (
