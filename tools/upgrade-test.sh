@@ -3,9 +3,11 @@
 # while fpmod.service runs restarts the service, keeps the store, the key and the pairing,
 # and the lock comes back locked.
 #
-#   sudo tools/upgrade-test.sh [OLD.deb NEW.deb]
-#       without arguments: OLD is built from HEAD (tools/package.sh --arch amd64), NEW from a
-#       temporary clone of HEAD whose version (Sources/fpmod/Program.swift) is HEAD's + "+upgradetest"
+#   sudo tools/upgrade-test.sh [OLD.deb [NEW.deb]]
+#       without OLD.deb: OLD is built from HEAD (tools/package.sh --arch amd64 into a temporary
+#       directory); without NEW.deb: NEW is built the same way from a temporary clone of HEAD
+#       whose version (Sources/fpmod/Program.swift) is HEAD's + "+upgradetest", committed there.
+#       Both are amd64 packages. Nothing is written into the repository.
 #   GPIO_VM_DIR=/path/to/shared/tools/gpio-vm   when shared/ is not next to the repository
 #   FPMOD_UPGRADE_TIMEOUT=900                    seconds for the whole VM run (then it is killed)
 #   FPMOD_UPGRADE_KEEP=yes                       keep the work directory (console log, packages)
@@ -39,13 +41,9 @@ NEW_DEB=
 case ${1:-} in
 -h | --help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
 esac
-if [ $# -eq 2 ]; then
-  OLD_DEB=$(readlink -f "$1")
-  NEW_DEB=$(readlink -f "$2")
-elif [ $# -ne 0 ]; then
-  echo "upgrade-test: usage: tools/upgrade-test.sh [OLD.deb NEW.deb]" >&2
-  exit 64
-fi
+[ $# -le 2 ] || { echo "upgrade-test: usage: tools/upgrade-test.sh [OLD.deb [NEW.deb]]" >&2; exit 64; }
+[ $# -lt 1 ] || OLD_DEB=$(readlink -f "$1")
+[ $# -lt 2 ] || NEW_DEB=$(readlink -f "$2")
 
 say() { echo "upgrade-test: $*"; }
 die() {
@@ -120,21 +118,28 @@ deb_version() { dpkg-deb -f "$1" Version; }
 # --- 1. The packages.
 step "packages"
 VERSION=$(sed -n 's/^ *static let version = "fpmod \([^"]*\)".*/\1/p' "$REPO/Sources/fpmod/Program.swift")
+[ -n "$VERSION" ] || die "no version in Sources/fpmod/Program.swift"
 if [ -z "$OLD_DEB" ]; then
   say "building OLD from HEAD ($VERSION): tools/package.sh --arch amd64"
   "$REPO/tools/package.sh" --arch amd64 --out "$WORK/old" >"$WORK/package-old.log" 2>&1 ||
     { tail -n 30 "$WORK/package-old.log"; die "tools/package.sh (OLD) failed"; }
   OLD_DEB=$(ls "$WORK"/old/fpmod_*_amd64.deb)
-  # The same version, one step up: a clone of HEAD with only Program.swift changed.
+  say "package.sh OLD: $(secs_since "$step_t0") s"
+fi
+if [ -z "$NEW_DEB" ]; then
+  # HEAD's version one step up: a clone of HEAD with only Program.swift changed.
+  t_new=$(date +%s%N)
   NEXT=$VERSION+upgradetest
   say "building NEW ($NEXT) from a clone of HEAD"
   git clone -q "$REPO" "$WORK/new-src"
+  git -C "$WORK/new-src" checkout -q "$(git -C "$REPO" rev-parse HEAD)"
   sed -i "s/static let version = \"fpmod $VERSION\"/static let version = \"fpmod $NEXT\"/" "$WORK/new-src/Sources/fpmod/Program.swift"
   git -C "$WORK/new-src" -c user.name=upgrade-test -c user.email=upgrade-test@localhost \
     commit -q -am "version $NEXT (tools/upgrade-test.sh)"
   "$WORK/new-src/tools/package.sh" --arch amd64 --out "$WORK/new" >"$WORK/package-new.log" 2>&1 ||
     { tail -n 30 "$WORK/package-new.log"; die "tools/package.sh (NEW) failed"; }
   NEW_DEB=$(ls "$WORK"/new/fpmod_*_amd64.deb)
+  say "package.sh NEW: $(secs_since "$t_new") s"
 fi
 OLD_VERSION=$(deb_version "$OLD_DEB")
 NEW_VERSION=$(deb_version "$NEW_DEB")
