@@ -275,8 +275,8 @@ set +e
   printf '%s\n' "$line" >>"$WORK/console.log"
   case $line in
   "HOST-TOUCH "*)
-    set -- ${line#HOST-TOUCH }
-    echo "host: touch $1 ${2:-1} -> $(simctl "touch $1 ${2:-1}" 2>&1)"
+    read -r finger times _ <<<"${line#HOST-TOUCH }"
+    echo "host: touch $finger ${times:-1} -> $(simctl "touch $finger ${times:-1}" 2>&1)"
     ;;
   "STEP "*) ;;
   *) printf '%s\n' "$line" ;;

@@ -1,4 +1,5 @@
 #!/bin/bash
+# shellcheck disable=SC2317  # helpers are called through check, must and wait_for
 # Guest side of tools/upgrade-test.sh: runs as a systemd unit (upgrade-test.service) in a
 # Debian 13 VM whose PID 1 is systemd, with the OLD fpmod package installed by apt, a gpio-sim
 # chip (made here) and ttyS1 wired to `fpmod sim` on the host.
@@ -24,7 +25,7 @@ OLD_VERSION=$(cat $T/old-version)
 NEW_VERSION=$(cat $T/new-version)
 NEW_DEB=$(ls $T/new/*.deb)
 PORT=/dev/ttyS1
-TOUCH=0 RELAY=1 EXIT=2 DOOR=3 TAMPER=4 GREEN=5 RED=6
+TOUCH=0 RELAY=1 TAMPER=4 # line offsets, as in tools/gpio-vm/lines
 EVENTS=/tmp/events # journalctl -f -u fpmod: fpmod's stdout (one event per line) and systemd's notes
 passed=0
 failed=0
@@ -83,6 +84,7 @@ new_events() { tail -n "+$(($1 + 1))" "$EVENTS"; }
 has_new() { new_events "$1" | grep -q "^$2\( \|$\)"; }
 has_new_text() { new_events "$1" | grep -qF -- "$2"; }
 unlocked_since() { new_events "$1" | grep -q "^unlocked${2:+ .*user=$2}\( \|$\)"; }
+# shellcheck disable=SC2254  # the pattern is a glob on purpose
 outcome_is() { case $OUTCOME in $1) true ;; *) false ;; esac }
 prop() { systemctl show -p "$1" --value fpmod.service; }
 active() { [ "$(prop ActiveState)" = active ]; }
