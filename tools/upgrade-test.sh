@@ -306,7 +306,16 @@ elif [ "${MARK#UPGRADE-TEST-EXIT=}" = "0 ($TOKEN)" ]; then
 else
   fail "VM: the guest reported failures"
 fi
-handled=$(simctl status 2>/dev/null | grep -o '"commandsHandled":[0-9]*' | cut -d: -f2 || true)
+sim_status=$(simctl status 2>/dev/null || true)
+handled=$(grep -o '"commandsHandled":[0-9]*' <<<"$sim_status" | cut -d: -f2 || true)
+address=$(grep -o '"address":"[0-9A-Fa-f]*"' <<<"$sim_status" | cut -d'"' -f4 || true)
+# `fpmod pair` gave the module a password and an address of its own, and both survived: the
+# new service opened it with the pairing from the store (the guest checked module-ready).
+if grep -q '"passwordSet":true' <<<"$sim_status" && [ -n "$address" ] && [ "${address^^}" != FFFFFFFF ]; then
+  pass "host: the module is still paired (password set, address $address)"
+else
+  fail "host: the module is still paired (password set, non-default address): ${sim_status:-no status}"
+fi
 if [ "${handled:-0}" -gt 0 ]; then
   pass "host: the simulator answered $handled commands from the guest over ttyS1"
 else
