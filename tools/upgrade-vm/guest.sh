@@ -257,7 +257,7 @@ EXE=$(readlink "/proc/$NEW_PID/exe")
 check "the running service is the new binary (/proc/$NEW_PID/exe -> $EXE)" [ "$EXE" = /usr/bin/fpmod ]
 no_crash() { [ "$(prop NRestarts)" = 0 ] && [ "$(prop Result)" = success ]; }
 check "the restart was the upgrade's, not a crash (NRestarts=$(prop NRestarts), Result=$(prop Result))" no_crash
-check "the old service stopped cleanly (systemd: 'Deactivated successfully')" has_new_text "$m" "Deactivated successfully"
+check "the old service stopped cleanly (systemd: 'Deactivated successfully')" wait_for 20 has_new_text "$m" "Deactivated successfully"
 stop_trouble() { new_events "$m" | grep -qE "Failed with result|timed out|Killing process|SIGKILL"; }
 check "no failure, timeout or kill while stopping" not stop_trouble
 check "the new service reported module-ready" wait_for 60 has_new "$m" module-ready
