@@ -261,8 +261,9 @@ step_done
 step "VM: boot, setup, upgrade, checks"
 MEM=$((INITRD_MB * 3 + 1024))
 CMDLINE="console=ttyS0 rdinit=/usr/lib/systemd/systemd panic=-1 quiet loglevel=3 systemd.show_status=error"
-set +e
+# In the background with `wait`, so INT/TERM reach the trap at once (cleanup kills QEMU).
 (
+  set +e # QEMU's status is reported below
   timeout -k 5 "$TIMEOUT" qemu-system-x86_64 \
     -accel tcg -machine pc -m "$MEM" -smp 2 \
     -nodefaults -no-user-config -display none -no-reboot \
@@ -281,8 +282,9 @@ set +e
   "STEP "*) ;;
   *) printf '%s\n' "$line" ;;
   esac
-done
-set -e
+done &
+wait $! || true
+rm -f "$QEMU_PID_FILE" # QEMU has exited: never kill a recycled PID
 touch "$WORK/console.log"
 QRC=$(cat "$WORK/qemu.rc" 2>/dev/null || echo '?')
 step_done
