@@ -13,7 +13,8 @@ struct AbandonedEnrollTests {
         try client.send(line: "enroll carol --timeout=60")
         let first = try client.readLine(deadline: .now + .seconds(10))
         #expect(first?.contains("Place your finger") == true, "\(first ?? "nothing")")
-        #expect(lock.service.snapshot.scanInFlight)
+        // The snapshot is published after the loop forwards the progress line: wait for it.
+        try waitUntil("the enroll holds the module") { lock.service.snapshot.scanInFlight }
         client.close()
         try waitUntil("the module is free again") { !lock.service.snapshot.scanInFlight }
         #expect(try lock.control("scan")["result"] as? String == "scanning")
