@@ -140,23 +140,8 @@ say "preparing the VM in $CACHE"
 step_time "VM build ($ARCH)"
 
 # --- 2. The simulated module and the store, on the host.
-cat >"$WORK/simctl.py" <<'EOF'
-# One line to the simulator's control socket, its reply line to stdout.
-import socket, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-s.settimeout(10)
-s.connect(sys.argv[1])
-s.sendall((sys.argv[2] + "\n").encode())
-reply = b""
-while b"\n" not in reply:
-    chunk = s.recv(4096)
-    if not chunk:
-        break
-    reply += chunk
-print(reply.decode(errors="replace").split("\n")[0])
-EOF
 SIM_CONTROL=$WORK/sim.sock
-simctl() { python3 "$WORK/simctl.py" "$SIM_CONTROL" "$*"; }
+simctl() { python3 "$REPO/tools/lib/simctl.py" "$SIM_CONTROL" "$*"; }
 
 # start_sim [--link PATH]: serves the flash file in $WORK; SIM_TTY is the pty slave.
 start_sim() {

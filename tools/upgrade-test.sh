@@ -239,21 +239,7 @@ until [ -S "$SIM_CONTROL" ] && [ -s "$WORK/sim.out" ]; do
 done
 SIM_TTY=$(head -n 1 "$WORK/sim.out")
 [ -c "$SIM_TTY" ] || die "fpmod sim printed '$SIM_TTY', not a terminal device"
-cat >"$WORK/simctl.py" <<'EOF'
-import socket, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-s.settimeout(10)
-s.connect(sys.argv[1])
-s.sendall((sys.argv[2] + "\n").encode())
-reply = b""
-while b"\n" not in reply:
-    chunk = s.recv(4096)
-    if not chunk:
-        break
-    reply += chunk
-print(reply.decode(errors="replace").split("\n")[0])
-EOF
-simctl() { python3 "$WORK/simctl.py" "$SIM_CONTROL" "$*"; }
+simctl() { python3 "$REPO/tools/lib/simctl.py" "$SIM_CONTROL" "$*"; }
 say "fpmod sim (r307) on $SIM_TTY"
 step_done
 

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import MQTT
 
 extension LockConfig {
     /// The `mqtt` section: the Home Assistant bridge. Absent = no network face at all.
@@ -18,16 +19,8 @@ extension LockConfig {
             case adminPIN = "admin-pin"
         }
 
-        public struct TLS: Sendable, Equatable {
-            public var cafile: String?
-            public var certfile: String?
-            public var keyfile: String?
-            public init(cafile: String? = nil, certfile: String? = nil, keyfile: String? = nil) {
-                self.cafile = cafile
-                self.certfile = certfile
-                self.keyfile = keyfile
-            }
-        }
+        /// The certificate files of an `mqtts://` broker, as the client takes them.
+        public typealias TLS = MQTTTLS
 
         public var scheme: Scheme = .mqtt
         public var host: String = "127.0.0.1"
