@@ -136,7 +136,7 @@ extension LockRuntime {
         reply["pid"] = JSONValue(CurrentProcess.id)
         reply["port"] = JSONValue(options.modulePort)
         reply["store"] = .string(options.storePath ?? store.databasePath)
-        reply["configWarnings"] = .array(configWarnings.map { .string($0) })
+        reply["configWarnings"] = .array(config.hookProblems().map { .string($0) })
         return reply
     }
 

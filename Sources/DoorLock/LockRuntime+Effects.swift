@@ -145,10 +145,11 @@ extension LockRuntime {
     }
 
     /// A hook whose program is missing would otherwise only show at the first unlock, as a
-    /// failed spawn. It is not a reason to keep the door from working, so it is a warning.
+    /// failed spawn. It is not a reason to keep the door from working, so it is a warning:
+    /// logged at start and reload, and in `status` (checked again there, so a program
+    /// installed later clears it without a reload).
     func checkConfigAtRuntime() {
-        configWarnings = config.hookProblems()
-        for warning in configWarnings { log("config: \(warning) (that hook will not run)") }
+        for warning in config.hookProblems() { log("config: \(warning) (that hook will not run)") }
     }
 
     /// SIGHUP: a valid new config replaces the policy, hooks and LEDs; an invalid one is refused

@@ -35,9 +35,6 @@ final class LockRuntime {
     var buzzerOffAt: ContinuousClock.Instant?
     var watchdogAt: ContinuousClock.Instant?
     var prepared = false
-    /// What is wrong with the running config but does not stop the lock (a hook that cannot
-    /// run), as `fpmod config check` would say it; logged at start and reload, shown in status.
-    var configWarnings: [String] = []
     /// The Home Assistant bridge (nil without an `mqtt` section) and what it shows beyond the
     /// policy's state.
     var homeAssistant: HomeAssistantBridge?
