@@ -19,13 +19,9 @@ struct HomeAssistantServiceTests {
     }
 
     @Test func discoveryStateAndEventsReachHomeAssistant() throws {
-        let broker = try TestBroker(users: ["fpmod": "door-secret", "homeassistant": "ha-secret"])
-        try broker.start()
-        let secrets = try makeTemporaryDirectory(prefix: "fpmod-ha")
-        defer { try? FileManager.default.removeItem(atPath: secrets) }
-        let passwordFile = secrets + "/mqtt.password"
-        try "door-secret\n".write(toFile: passwordFile, atomically: false, encoding: .utf8)
-        #expect(chmod(passwordFile, 0o600) == 0)
+        let rig = try BrokerRig()
+        defer { rig.remove() }
+        let broker = rig.broker, passwordFile = rig.passwordFile
 
         let ha = try MQTTObserver(broker, user: "homeassistant", password: "ha-secret", filters: ["fpmod/front-door/#", "homeassistant/device/#"])
         #expect(ha.pump { ha.client.status == .connected })
@@ -65,13 +61,9 @@ struct HomeAssistantServiceTests {
     }
 
     @Test func aRemoteUnlockNeedsAUsersPINAndCountsWrongOnes() throws {
-        let broker = try TestBroker(users: ["fpmod": "door-secret", "homeassistant": "ha-secret"])
-        try broker.start()
-        let secrets = try makeTemporaryDirectory(prefix: "fpmod-ha")
-        defer { try? FileManager.default.removeItem(atPath: secrets) }
-        let passwordFile = secrets + "/mqtt.password"
-        try "door-secret\n".write(toFile: passwordFile, atomically: false, encoding: .utf8)
-        #expect(chmod(passwordFile, 0o600) == 0)
+        let rig = try BrokerRig()
+        defer { rig.remove() }
+        let broker = rig.broker, passwordFile = rig.passwordFile
         let ha = try MQTTObserver(broker, user: "homeassistant", password: "ha-secret", filters: ["fpmod/front-door/#"])
         #expect(ha.pump { ha.client.status == .connected })
         let lock = try LockHarness(configJSON: Self.config(broker, passwordFile: passwordFile))
@@ -98,13 +90,9 @@ struct HomeAssistantServiceTests {
     }
 
     @Test func reloadingWithoutTheSectionRemovesTheDevice() throws {
-        let broker = try TestBroker(users: ["fpmod": "door-secret", "homeassistant": "ha-secret"])
-        try broker.start()
-        let secrets = try makeTemporaryDirectory(prefix: "fpmod-ha")
-        defer { try? FileManager.default.removeItem(atPath: secrets) }
-        let passwordFile = secrets + "/mqtt.password"
-        try "door-secret\n".write(toFile: passwordFile, atomically: false, encoding: .utf8)
-        #expect(chmod(passwordFile, 0o600) == 0)
+        let rig = try BrokerRig()
+        defer { rig.remove() }
+        let broker = rig.broker, passwordFile = rig.passwordFile
         let ha = try MQTTObserver(broker, user: "homeassistant", password: "ha-secret",
                                   filters: ["fpmod/front-door/#", "homeassistant/device/#"])
         #expect(ha.pump { ha.client.status == .connected })
@@ -129,13 +117,9 @@ struct HomeAssistantServiceTests {
     @Test func decisionsMadeWhileTheBrokerRefusedTheLockArriveAfterItConnects() throws {
         // The broker knows the lock's user with another password at first: the lock is off the
         // broker while Home Assistant's observer is on it, so nothing sent later can be missed.
-        let broker = try TestBroker(users: ["fpmod": "old-secret", "homeassistant": "ha-secret"])
-        try broker.start()
-        let secrets = try makeTemporaryDirectory(prefix: "fpmod-ha")
-        defer { try? FileManager.default.removeItem(atPath: secrets) }
-        let passwordFile = secrets + "/mqtt.password"
-        try "door-secret\n".write(toFile: passwordFile, atomically: false, encoding: .utf8)
-        #expect(chmod(passwordFile, 0o600) == 0)
+        let rig = try BrokerRig(lockPasswordOnBroker: "old-secret")
+        defer { rig.remove() }
+        let broker = rig.broker, passwordFile = rig.passwordFile
         let ha = try MQTTObserver(broker, user: "homeassistant", password: "ha-secret", filters: ["fpmod/front-door/#"])
         #expect(ha.pump { ha.client.status == .connected })
         let lock = try LockHarness(configJSON: Self.config(broker, passwordFile: passwordFile))
@@ -153,13 +137,9 @@ struct HomeAssistantServiceTests {
     }
 
     @Test func anExposedPasswordFileKeepsTheBridgeOffButTheLockWorks() throws {
-        let broker = try TestBroker(users: ["fpmod": "door-secret", "homeassistant": "ha-secret"])
-        try broker.start()
-        let secrets = try makeTemporaryDirectory(prefix: "fpmod-ha")
-        defer { try? FileManager.default.removeItem(atPath: secrets) }
-        let passwordFile = secrets + "/mqtt.password"
-        try "door-secret\n".write(toFile: passwordFile, atomically: false, encoding: .utf8)
-        #expect(chmod(passwordFile, 0o644) == 0)
+        let rig = try BrokerRig(passwordFileMode: 0o644)
+        defer { rig.remove() }
+        let broker = rig.broker, passwordFile = rig.passwordFile
 
         let lock = try LockHarness(configJSON: Self.config(broker, passwordFile: passwordFile))
         let match = try lock.scan("alice-index", expecting: ["match", "no-match", "retry-scan", "misplaced"])
@@ -168,4 +148,24 @@ struct HomeAssistantServiceTests {
         // The broker never saw the lock: its password was not used.
         #expect(!broker.log.contains("as fpmod-front-door"))
     }
+}
+
+/// A running mosquitto that knows the lock (user `fpmod`) and Home Assistant (`homeassistant`,
+/// password `ha-secret`), and the lock's password file, `door-secret`, in a private directory.
+final class BrokerRig {
+    let broker: TestBroker
+    let directory: String
+    let passwordFile: String
+
+    /// `lockPasswordOnBroker` other than the file's keeps the lock off the broker at first.
+    init(lockPasswordOnBroker: String = "door-secret", passwordFileMode: mode_t = 0o600) throws {
+        broker = try TestBroker(users: ["fpmod": lockPasswordOnBroker, "homeassistant": "ha-secret"])
+        try broker.start()
+        directory = try makeTemporaryDirectory(prefix: "fpmod-ha")
+        passwordFile = directory + "/mqtt.password"
+        try "door-secret\n".write(toFile: passwordFile, atomically: false, encoding: .utf8)
+        #expect(chmod(passwordFile, passwordFileMode) == 0)
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: directory) }
 }
