@@ -26,13 +26,10 @@ DEB=$(cd "$(dirname "$DEB")" && pwd)/$(basename "$DEB")
 [ "$(id -u)" -eq 0 ] || { echo "arm64-test: needs root (chroot, bind mounts); run it with sudo" >&2; exit 77; }
 
 say() { echo "arm64-test: $*"; }
-passed=0
-failed=0
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL $*"; failed=$((failed + 1)); }
+# shellcheck source=tools/lib/checks.sh
+. "$REPO/tools/lib/checks.sh"
 finish() {
-  echo "$passed passed, $failed failed"
-  [ "$failed" = 0 ]
+  checks_summary
   exit
 }
 timed() { # NAME COMMAND... : runs it, says how long it took

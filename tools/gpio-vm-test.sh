@@ -96,20 +96,11 @@ for tool in build.sh run.sh payload.sh; do
 done
 command -v python3 >/dev/null || die "python3 is needed to talk to the simulator's control socket; install python3 (tools/install-deps.sh does)"
 
-passed=0
-failed=0
-pass() {
-  echo "ok   $*"
-  passed=$((passed + 1))
-}
-fail() {
-  echo "FAIL $*"
-  failed=$((failed + 1))
-}
+# shellcheck source=tools/lib/checks.sh
+. "$REPO/tools/lib/checks.sh"
 finish() {
   say "time: whole test $(secs "$T_START")"
-  echo "$passed passed, $failed failed"
-  [ "$failed" = 0 ] && exit 0
+  checks_summary && exit 0
   exit 1
 }
 

@@ -62,16 +62,8 @@ done
 # shellcheck source=tools/lib/debian-root.sh
 . "$REPO/tools/lib/debian-root.sh"
 
-passed=0
-failed=0
-pass() {
-  echo "ok   $*"
-  passed=$((passed + 1))
-}
-fail() {
-  echo "FAIL $*"
-  failed=$((failed + 1))
-}
+# shellcheck source=tools/lib/checks.sh
+. "$REPO/tools/lib/checks.sh"
 STEPS=()
 step_t0=0
 step() {
@@ -92,8 +84,7 @@ finish() {
   local s
   for s in "${STEPS[@]}"; do echo "    $s"; done
   echo "    total: $(secs_since "$T_START") s"
-  echo "$passed passed, $failed failed"
-  [ "$failed" = 0 ] && exit 0
+  checks_summary && exit 0
   exit 1
 }
 
