@@ -98,6 +98,8 @@ command -v python3 >/dev/null || die "python3 is needed to talk to the simulator
 
 # shellcheck source=tools/lib/checks.sh
 . "$REPO/tools/lib/checks.sh"
+# shellcheck source=tools/lib/sim.sh
+. "$REPO/tools/lib/sim.sh"
 finish() {
   say "time: whole test $(secs "$T_START")"
   checks_summary && exit 0
@@ -132,7 +134,6 @@ step_time "VM build ($ARCH)"
 
 # --- 2. The simulated module and the store, on the host.
 SIM_CONTROL=$WORK/sim.sock
-simctl() { python3 "$REPO/tools/lib/simctl.py" "$SIM_CONTROL" "$*"; }
 
 # start_sim [--link PATH]: serves the flash file in $WORK; SIM_TTY is the pty slave.
 start_sim() {
@@ -140,16 +141,7 @@ start_sim() {
   "$FPMOD" sim --profile "$PROFILE" --state "$WORK/flash" --control "$SIM_CONTROL" "$@" \
     >"$WORK/sim.out" 2>>"$WORK/sim.err" &
   SIM_PID=$!
-  local n=0
-  until [ -S "$SIM_CONTROL" ] && [ -s "$WORK/sim.out" ]; do
-    n=$((n + 1))
-    if [ $n -gt 300 ] || ! kill -0 "$SIM_PID" 2>/dev/null; then
-      cat "$WORK/sim.err" >&2
-      die "fpmod sim did not start (no control socket after 30 s)"
-    fi
-    sleep 0.1
-  done
-  SIM_TTY=$(head -n 1 "$WORK/sim.out")
+  sim_wait_started "$SIM_PID" "$WORK/sim.out" "$WORK/sim.err"
 }
 
 PAYLOAD=$WORK/payload

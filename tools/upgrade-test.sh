@@ -64,6 +64,8 @@ done
 
 # shellcheck source=tools/lib/checks.sh
 . "$REPO/tools/lib/checks.sh"
+# shellcheck source=tools/lib/sim.sh
+. "$REPO/tools/lib/sim.sh"
 STEPS=()
 step_t0=0
 step() {
@@ -219,18 +221,8 @@ SIM_CONTROL=$ROOT$SIMDIR/sim.sock
 chroot "$ROOT" /usr/bin/fpmod sim --profile r307 --state "$SIMDIR/flash" --control "$SIMDIR/sim.sock" \
   >"$WORK/sim.out" 2>"$WORK/sim.err" &
 SIM_PID=$!
-n=0
-until [ -S "$SIM_CONTROL" ] && [ -s "$WORK/sim.out" ]; do
-  n=$((n + 1))
-  if [ $n -gt 300 ] || ! kill -0 "$SIM_PID" 2>/dev/null; then
-    cat "$WORK/sim.err" >&2
-    die "fpmod sim did not start (no control socket after 30 s)"
-  fi
-  sleep 0.1
-done
-SIM_TTY=$(head -n 1 "$WORK/sim.out")
+sim_wait_started "$SIM_PID" "$WORK/sim.out" "$WORK/sim.err"
 [ -c "$SIM_TTY" ] || die "fpmod sim printed '$SIM_TTY', not a terminal device"
-simctl() { python3 "$REPO/tools/lib/simctl.py" "$SIM_CONTROL" "$*"; }
 say "fpmod sim (r307) on $SIM_TTY"
 step_done
 
