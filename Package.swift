@@ -23,6 +23,8 @@ let package = Package(
         .target(name: "CLibgpiod", dependencies: ["CGPIOD"]),
         // Thin C shims for libc calls Swift cannot see through Glibc (posix_openpt & co.).
         .target(name: "CShims"),
+        // The Linux spidev ioctls (SPI_IOC_MESSAGE & co. are macros Swift cannot import).
+        .target(name: "CSpidev"),
 
         // Pure logic.
         .target(name: "FingerprintProtocol"),
@@ -38,6 +40,10 @@ let package = Package(
         .target(name: "Transport"),
         .target(name: "SerialPort", dependencies: ["Posix", "CShims", "Transport"]),
         .target(name: "GPIO", dependencies: ["CLibgpiod", "Posix"]),
+        // SPI through spidev: mode, speed, full-duplex multi-segment messages.
+        .target(name: "SPI", dependencies: ["CSpidev", "Posix"]),
+        // Bare image sensors (FPC1020 over SPI, IRQ and reset on GPIO) that leave matching to the host.
+        .target(name: "ImageSensor", dependencies: ["SPI", "GPIO", "Posix"]),
         // An MQTT client over libmosquitto, driven from the owner's poll loop.
         .target(name: "MQTT", dependencies: ["CMosquitto", "Posix"]),
         .target(name: "FingerprintModule", dependencies: ["FingerprintProtocol", "Transport", "SerialPort", "Posix"]),
@@ -56,6 +62,7 @@ let package = Package(
         .executableTarget(name: "fpmod", dependencies: [
             "ArgumentParsing", "FingerprintProtocol", "FingerprintModule", "ModuleSimulator",
             "SerialPort", "Posix", "GPIO", "TemplateStore", "AccessPolicy", "Administration", "DoorLock",
+            "SPI", "ImageSensor",
         ]),
 
         .testTarget(name: "FingerprintProtocolTests", dependencies: ["FingerprintProtocol"]),
@@ -65,6 +72,7 @@ let package = Package(
         .testTarget(name: "PosixTests", dependencies: ["Posix"]),
         .testTarget(name: "SerialPortTests", dependencies: ["SerialPort", "Transport", "Posix"]),
         .testTarget(name: "GPIOTests", dependencies: ["GPIO"]),
+        .testTarget(name: "ImageSensorTests", dependencies: ["ImageSensor", "SPI", "GPIO", "Posix"]),
         // A real mosquitto broker for the tests (a library of test code, not shipped).
         .target(name: "MQTTTestSupport", dependencies: ["MQTT", "Posix"], path: "Tests/MQTTTestSupport"),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTestSupport", "Posix"]),

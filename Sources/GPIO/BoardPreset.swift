@@ -16,10 +16,12 @@ public struct BoardPreset: Sendable, Codable, Equatable {
     public var gpio: GPIOAssignment?
     /// How to wire it, one step per entry, with physical pin numbers.
     public var wiring: [String]
+    /// Where an SPI image sensor goes; nil on boards without SPI (a PC with a USB adapter).
+    public var spi: SPIWiring?
 
     public init(
         name: String, description: String, serialPort: String, serialNote: String? = nil,
-        gpio: GPIOAssignment? = nil, wiring: [String] = []
+        gpio: GPIOAssignment? = nil, wiring: [String] = [], spi: SPIWiring? = nil
     ) {
         self.name = name
         self.description = description
@@ -27,6 +29,7 @@ public struct BoardPreset: Sendable, Codable, Equatable {
         self.serialNote = serialNote
         self.gpio = gpio
         self.wiring = wiring
+        self.spi = spi
     }
 
     /// The assignment for `role`, or nil when the board has no GPIO or leaves the role out.

@@ -8,6 +8,7 @@ extension BoardPreset {
         if !serialPort.hasPrefix("/dev/") {
             problems.append("serialPort: '\(serialPort)' must be a device path under /dev/")
         }
+        problems += spiProblems()
         guard let gpio else { return problems }
         if gpio.chip.isEmpty { problems.append("gpio.chip: must name a chip, e.g. gpiochip0") }
         if let header = gpio.header, header != RaspberryPiHeader.name {

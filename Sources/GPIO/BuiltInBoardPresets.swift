@@ -84,7 +84,23 @@ extension BoardPreset {
             "Tamper switch between pin 16 (GPIO23) and pin 25 (GND).",
             "Green LED from pin 18 (GPIO24), red LED from pin 22 (GPIO25), each through 330 ohm to GND (pins 30, 34).",
             "Buzzer driver from pin 29 (GPIO5); module power switch from pin 31 (GPIO6)."
-          ]
+          ],
+          "spi": {
+            "device": "/dev/spidev0.0",
+            "mosi": { "offset": 10, "pin": 19 },
+            "miso": { "offset": 9, "pin": 21 },
+            "sclk": { "offset": 11, "pin": 23 },
+            "chipSelect": { "offset": 8, "pin": 24, "note": "CE0, /dev/spidev0.0. For CE1 (GPIO7, pin 26) use /dev/spidev0.1." },
+            "irq": { "offset": 26, "pin": 37, "note": "Sensor IRQ output, active high (finger down, image ready, reset done)." },
+            "reset": { "offset": 16, "pin": 36, "activeLow": true, "note": "Sensor RST input, active low." },
+            "note": "SPI0 needs dtparam=spi=on in config.txt (raspi-config, Interface Options, SPI) and a reboot; then /dev/spidev0.0 and /dev/spidev0.1 exist, root:spi 0660, so the service user needs the spi group. spidev moves at most 4096 bytes a message unless spidev.bufsiz=65536 is on the kernel command line (cmdline.txt); a 192x192 image is then read in one message instead of ten.",
+            "wiring": [
+              "Sensor GND -> pin 25 (GND); sensor VCC -> pin 17 (3.3 V). The FPC1020 is a 3.3 V part: never 5 V.",
+              "Sensor MOSI -> pin 19 (GPIO10); sensor MISO -> pin 21 (GPIO9); sensor SCK -> pin 23 (GPIO11); sensor CS -> pin 24 (GPIO8, CE0).",
+              "Sensor IRQ -> pin 37 (GPIO26); sensor RST -> pin 36 (GPIO16).",
+              "Keep the SPI wires short (under 10 cm) or lower the speed (fpmod sensor probe --speed 1000000)."
+            ]
+          }
         }
         """# + "\n",
         "rpi4": #"""
@@ -167,7 +183,23 @@ extension BoardPreset {
             "Tamper switch between pin 16 (GPIO23) and pin 25 (GND).",
             "Green LED from pin 18 (GPIO24), red LED from pin 22 (GPIO25), each through 330 ohm to GND (pins 30, 34).",
             "Buzzer driver from pin 29 (GPIO5); module power switch from pin 31 (GPIO6)."
-          ]
+          ],
+          "spi": {
+            "device": "/dev/spidev0.0",
+            "mosi": { "offset": 10, "pin": 19 },
+            "miso": { "offset": 9, "pin": 21 },
+            "sclk": { "offset": 11, "pin": 23 },
+            "chipSelect": { "offset": 8, "pin": 24, "note": "CE0, /dev/spidev0.0. For CE1 (GPIO7, pin 26) use /dev/spidev0.1." },
+            "irq": { "offset": 26, "pin": 37, "note": "Sensor IRQ output, active high (finger down, image ready, reset done)." },
+            "reset": { "offset": 16, "pin": 36, "activeLow": true, "note": "Sensor RST input, active low." },
+            "note": "SPI0 needs dtparam=spi=on in config.txt (raspi-config, Interface Options, SPI) and a reboot; then /dev/spidev0.0 and /dev/spidev0.1 exist, root:spi 0660, so the service user needs the spi group. spidev moves at most 4096 bytes a message unless spidev.bufsiz=65536 is on the kernel command line (cmdline.txt); a 192x192 image is then read in one message instead of ten.",
+            "wiring": [
+              "Sensor GND -> pin 25 (GND); sensor VCC -> pin 17 (3.3 V). The FPC1020 is a 3.3 V part: never 5 V.",
+              "Sensor MOSI -> pin 19 (GPIO10); sensor MISO -> pin 21 (GPIO9); sensor SCK -> pin 23 (GPIO11); sensor CS -> pin 24 (GPIO8, CE0).",
+              "Sensor IRQ -> pin 37 (GPIO26); sensor RST -> pin 36 (GPIO16).",
+              "Keep the SPI wires short (under 10 cm) or lower the speed (fpmod sensor probe --speed 1000000)."
+            ]
+          }
         }
         """# + "\n",
         "rpi-zero2w": #"""
@@ -250,7 +282,23 @@ extension BoardPreset {
             "Tamper switch between pin 16 (GPIO23) and pin 25 (GND).",
             "Green LED from pin 18 (GPIO24), red LED from pin 22 (GPIO25), each through 330 ohm to GND (pins 30, 34).",
             "Buzzer driver from pin 29 (GPIO5); module power switch from pin 31 (GPIO6)."
-          ]
+          ],
+          "spi": {
+            "device": "/dev/spidev0.0",
+            "mosi": { "offset": 10, "pin": 19 },
+            "miso": { "offset": 9, "pin": 21 },
+            "sclk": { "offset": 11, "pin": 23 },
+            "chipSelect": { "offset": 8, "pin": 24, "note": "CE0, /dev/spidev0.0. For CE1 (GPIO7, pin 26) use /dev/spidev0.1." },
+            "irq": { "offset": 26, "pin": 37, "note": "Sensor IRQ output, active high (finger down, image ready, reset done)." },
+            "reset": { "offset": 16, "pin": 36, "activeLow": true, "note": "Sensor RST input, active low." },
+            "note": "SPI0 needs dtparam=spi=on in config.txt (raspi-config, Interface Options, SPI) and a reboot; then /dev/spidev0.0 and /dev/spidev0.1 exist, root:spi 0660, so the service user needs the spi group. spidev moves at most 4096 bytes a message unless spidev.bufsiz=65536 is on the kernel command line (cmdline.txt); a 192x192 image is then read in one message instead of ten.",
+            "wiring": [
+              "Sensor GND -> pin 25 (GND); sensor VCC -> pin 17 (3.3 V). The FPC1020 is a 3.3 V part: never 5 V.",
+              "Sensor MOSI -> pin 19 (GPIO10); sensor MISO -> pin 21 (GPIO9); sensor SCK -> pin 23 (GPIO11); sensor CS -> pin 24 (GPIO8, CE0).",
+              "Sensor IRQ -> pin 37 (GPIO26); sensor RST -> pin 36 (GPIO16).",
+              "Keep the SPI wires short (under 10 cm) or lower the speed (fpmod sensor probe --speed 1000000)."
+            ]
+          }
         }
         """# + "\n",
         "rpi5": #"""
@@ -333,7 +381,23 @@ extension BoardPreset {
             "Tamper switch between pin 16 (GPIO23) and pin 25 (GND).",
             "Green LED from pin 18 (GPIO24), red LED from pin 22 (GPIO25), each through 330 ohm to GND (pins 30, 34).",
             "Buzzer driver from pin 29 (GPIO5); module power switch from pin 31 (GPIO6)."
-          ]
+          ],
+          "spi": {
+            "device": "/dev/spidev0.0",
+            "mosi": { "offset": 10, "pin": 19 },
+            "miso": { "offset": 9, "pin": 21 },
+            "sclk": { "offset": 11, "pin": 23 },
+            "chipSelect": { "offset": 8, "pin": 24, "note": "CE0, /dev/spidev0.0. For CE1 (GPIO7, pin 26) use /dev/spidev0.1." },
+            "irq": { "offset": 26, "pin": 37, "note": "Sensor IRQ output, active high (finger down, image ready, reset done)." },
+            "reset": { "offset": 16, "pin": 36, "activeLow": true, "note": "Sensor RST input, active low." },
+            "note": "SPI0 needs dtparam=spi=on in config.txt (raspi-config, Interface Options, SPI) and a reboot; then /dev/spidev0.0 and /dev/spidev0.1 exist, root:spi 0660, so the service user needs the spi group. spidev moves at most 4096 bytes a message unless spidev.bufsiz=65536 is on the kernel command line (cmdline.txt); a 192x192 image is then read in one message instead of ten.",
+            "wiring": [
+              "Sensor GND -> pin 25 (GND); sensor VCC -> pin 17 (3.3 V). The FPC1020 is a 3.3 V part: never 5 V.",
+              "Sensor MOSI -> pin 19 (GPIO10); sensor MISO -> pin 21 (GPIO9); sensor SCK -> pin 23 (GPIO11); sensor CS -> pin 24 (GPIO8, CE0).",
+              "Sensor IRQ -> pin 37 (GPIO26); sensor RST -> pin 36 (GPIO16).",
+              "Keep the SPI wires short (under 10 cm) or lower the speed (fpmod sensor probe --speed 1000000)."
+            ]
+          }
         }
         """# + "\n",
         "usb-serial": #"""

@@ -33,6 +33,8 @@ enum Commands {
         "bench": BenchCommand.run,
         "manpage": ManpageCommand.run,
         "completion bash": CompletionCommand.bash,
+        "sensor probe": SensorCommand.probe,
+        "sensor capture": SensorCommand.capture,
     ]
 
     /// The commands that start a new store when none exists at the store path.

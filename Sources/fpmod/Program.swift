@@ -159,6 +159,18 @@ enum Program {
                     .flag("idle", help: "Also measure the idle CPU of fpmod run --sim --sim-gpio."),
                 ]),
             CommandSpec(
+                name: "sensor", abstract: "Check and use an SPI image sensor (FPC1020A) wired to spidev.",
+                discussion: "Where it is wired: --spi and the line options, else the board preset's spi section (the Pi found from its device tree, or --board), else /dev/spidev0.0. --no-gpio soft-resets the sensor and polls its interrupt register instead of waiting on the IRQ line.",
+                subcommands: [
+                    CommandSpec(name: "probe", abstract: "Reset the sensor, check its hardware id and write its setup: the wiring check.",
+                                options: SensorOptions.common),
+                    CommandSpec(name: "capture", abstract: "Wait for a finger, capture a 192×192 image, check that it holds a finger, and save it as PNG.",
+                                options: SensorOptions.common + [
+                                    .option("image", valueName: "FILE.png", help: "Where to write the image.", default: "fingerprint.png"),
+                                    .option("timeout", valueName: "DURATION", help: "How long to wait for a finger.", default: "10s"),
+                                ]),
+                ]),
+            CommandSpec(
                 name: "manpage", abstract: "Print this program's manual page, fpmod(1), in troff (for packaging: fpmod manpage > fpmod.1).",
                 discussion: "Rendered from the same declarations as --help. Without --date the footer date is the UTC day of SOURCE_DATE_EPOCH when that is set, else empty, so the page is reproducible.",
                 options: [.option("date", valueName: "YYYY-MM-DD", help: "Date for the page footer.")]),

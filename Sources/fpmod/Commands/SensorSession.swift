@@ -1,0 +1,123 @@
+import ArgumentParsing
+import Foundation
+import GPIO
+import ImageSensor
+import SPI
+
+/// An opened SPI image sensor with what it holds: the spidev device and the GPIO chip and
+/// lines. Where things are: the options, else the board preset's `spi` section (the board
+/// found from /proc/device-tree/model, or --board), else /dev/spidev0.0 without GPIO.
+struct SensorSession {
+    let device: SPIDevice
+    let chip: (any GPIOChip)?
+    let irq: (any InputLine)?
+    let reset: (any OutputLine)?
+    let sensor: FPC1020Sensor
+
+    /// Default clock: half the FPC1020A's 8 MHz limit, which jumper wires on a breadboard
+    /// still carry cleanly.
+    static let defaultSpeedHz = 4_000_000
+
+    var interruptText: String {
+        let irqText = irq.map { "IRQ on GPIO\($0.offset) (edges waited for in poll)" } ?? "no IRQ line (interrupt register polled every 5 ms)"
+        let resetText = reset.map { "reset on GPIO\($0.offset)" } ?? "soft reset"
+        return "\(irqText), \(resetText)"
+    }
+
+    static func open(_ invocation: Invocation) throws -> SensorSession {
+        let parsed = invocation.parsed
+        let preset = try boardPreset(parsed.string("board"))
+        let wiring = preset?.spi
+        let path = parsed.string("spi") ?? wiring?.device ?? SPIDiagnostics.devicePath(bus: 0, chipSelect: 0)
+        let speed = try parsed.int("speed", range: 100_000...8_000_000) ?? defaultSpeedHz
+
+        var chip: (any GPIOChip)?
+        var irq: (any InputLine)?
+        var reset: (any OutputLine)?
+        if !parsed.flag("no-gpio") {
+            let irqOffset = try parsed.int("irq-line", range: 0...1023) ?? wiring?.irq.offset
+            let resetOffset = try parsed.int("reset-line", range: 0...1023) ?? wiring?.reset.offset
+            guard let irqOffset, let resetOffset else {
+                throw CommandFailure(.usage, "No IRQ and reset lines known for this board: give --irq-line N --reset-line N (BCM numbers), --board NAME, or --no-gpio to soft-reset the sensor and poll its interrupt register.")
+            }
+            guard let chipName = parsed.string("chip") ?? preset?.resolveChip() else {
+                throw CommandFailure(.usage, "No GPIO chip known for this board: give --chip NAME (see gpiodetect), or --no-gpio.")
+            }
+            do {
+                let opened = try LibgpiodChip(chipName)
+                chip = opened
+                irq = try opened.requestInput(offset: irqOffset, consumer: "fpmod-sensor-irq", edges: .rising, bias: .asIs, activeLow: false)
+                reset = try opened.requestOutput(offset: resetOffset, consumer: "fpmod-sensor-reset", initialValue: false, activeLow: true)
+            } catch {
+                throw failure(.gpio(error))
+            }
+        }
+        let device: SPIDevice
+        do {
+            device = try SPIDevice.open(path: path, mode: .mode0, speedHz: UInt32(speed))
+        } catch {
+            throw failure(.spi(error))
+        }
+        do {
+            let sensor = try FPC1020Sensor.open(bus: device, irqLine: irq, resetLine: reset)
+            return SensorSession(device: device, chip: chip, irq: irq, reset: reset, sensor: sensor)
+        } catch {
+            device.close()
+            throw failure(error)
+        }
+    }
+
+    func close() {
+        irq?.release()
+        reset?.release()
+        device.close()
+    }
+
+    /// Runs a sensor call, turning its error into the command's failure.
+    static func run<T>(_ body: () throws(ImageSensorError) -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    private static func boardPreset(_ name: String?) throws -> BoardPreset? {
+        if let name {
+            do {
+                return try BoardPreset.load(name: name)
+            } catch {
+                throw CommandFailure(.usage, error.description)
+            }
+        }
+        let model = SystemFacts.readText("/proc/device-tree/model")
+        let board = PiModel(deviceTreeModel: model)
+        return board.isSupportedPi ? BoardPreset.builtIn.first { $0.name == board.presetName } : nil
+    }
+
+    static func failure(_ error: ImageSensorError) -> CommandFailure {
+        CommandFailure(exitCode(error), error.description)
+    }
+
+    static func exitCode(_ error: ImageSensorError) -> ExitCode {
+        switch error {
+        case let .spi(spi):
+            switch spi {
+            case .noSuchDevice, .notSPIDevice: return .unavailable
+            case .permissionDenied: return .permission
+            case .messageTooLong, .unsupportedSetting: return .config
+            default: return .ioError
+            }
+        case let .gpio(gpio):
+            switch gpio {
+            case .permissionDenied: return .permission
+            case .chipNotFound, .offsetOutOfRange: return .unavailable
+            case .lineBusy: return .tryLater
+            default: return .ioError
+            }
+        case .wrongHardwareID, .noResetInterrupt, .interruptStuck: return .unavailable
+        case .noFinger: return .tryLater
+        case .interruptTimeout, .unexpectedInterrupt, .sensorError: return .ioError
+        }
+    }
+}
