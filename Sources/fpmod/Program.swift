@@ -136,8 +136,9 @@ enum Program {
                 name: "setup", abstract: "First-run guide: find the port, pair the module, enroll the first admin, set the PIN.",
                 options: [.flag("defaults", help: "Accept every default without asking.")]),
             CommandSpec(
-                name: "doctor", abstract: "Check the Pi's UART, console, groups, GPIO, the port, the module and the store; print a fix for each problem.",
-                discussion: "Without --port, FPMOD_PORT or --sim the module itself is not contacted. Exit status 0 when nothing is a problem (warnings allowed), 1 otherwise; --json prints an array of {id, title, verdict, seen, fix}."),
+                name: "doctor", abstract: "Check the Pi's UART, console, groups, GPIO, SPI, the port, the module and the store; print a fix for each problem.",
+                discussion: "Without --port, FPMOD_PORT or --sim the module itself is not contacted. With --spi (FPMOD_SPI) an SPI sensor is expected there, and missing SPI is a problem rather than a note. Exit status 0 when nothing is a problem (warnings allowed), 1 otherwise; --json prints an array of {id, title, verdict, seen, fix}.",
+                options: [.option("spi", valueName: "PATH", help: "spidev node of an SPI image sensor to check (e.g. /dev/spidev0.0).", env: "FPMOD_SPI")]),
             CommandSpec(
                 name: "demo", abstract: "The whole lock service on a simulated module and simulated GPIO, narrated.",
                 options: [.flag("fast", help: "Skip the pauses between scenes.")]),

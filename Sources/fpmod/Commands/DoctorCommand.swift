@@ -16,6 +16,7 @@ enum DoctorCommand {
         var facts = SystemFacts.gather()
         let board = PiModel(deviceTreeModel: facts.deviceTreeModel)
         facts.store = storeFacts(invocation)
+        facts.spi.requestedDevice = invocation.parsed.string("spi")
         let identity = pairedIdentity(invocation, facts.store)
 
         let parsed = invocation.parsed

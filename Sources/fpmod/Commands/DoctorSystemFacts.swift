@@ -3,6 +3,7 @@ import Glibc
 import GPIO
 import Posix
 import SerialPort
+import SPI
 
 /// Reads the facts of `fpmod doctor` from this machine. Nothing here changes anything: files are
 /// read, `systemctl is-active` is asked, and the port is opened and closed again.
@@ -32,6 +33,8 @@ enum SystemFacts {
         facts.gpioChips = LibgpiodChip.listChips()
         facts.gpioChipAliases = gpioAliases()
         facts.gpioNodes = facts.gpioChips.compactMap { node($0.path) }
+        facts.spi.nodes = SPIDiagnostics.existingDevices().compactMap(node)
+        facts.spi.bufferSize = SPIDiagnostics.spidevBufferSize()
         return facts
     }
 

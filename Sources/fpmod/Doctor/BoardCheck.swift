@@ -32,6 +32,7 @@ enum DoctorChecks {
         checks += [uartDevice(context), uartConfig(context), serialConsole(context), serialGetty(context)]
         checks += [modemManager(context), userAccount(context), serialPermission(context), gpioPermission(context)]
         checks += gpio(context)
+        checks += spi(context)
         checks.append(port(context))
         checks += module(context)
         checks += store(context)

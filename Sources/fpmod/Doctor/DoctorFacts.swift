@@ -36,8 +36,24 @@ struct DoctorFacts: Sendable {
     /// The gpiochip device nodes, for the permission check.
     var gpioNodes: [FileNode] = []
 
+    var spi = SPIFacts()
+
     var module: ModuleProbe = .notRequested
     var store = StoreFacts(databasePath: "", keyPath: "")
+}
+
+/// The SPI side: which spidev nodes exist, spidev's message buffer, and the sensor's device
+/// when one is configured (--spi / FPMOD_SPI).
+struct SPIFacts: Sendable, Equatable {
+    /// The spidev node the sensor is said to be on; nil when no SPI sensor is configured.
+    var requestedDevice: String?
+    /// Every /dev/spidev* node.
+    var nodes: [FileNode] = []
+    /// /sys/module/spidev/parameters/bufsiz; nil when the spidev module is not loaded.
+    var bufferSize: Int?
+
+    /// Whether the user asked about an SPI sensor, so missing SPI is a problem, not a note.
+    var sensorConfigured: Bool { requestedDevice != nil }
 }
 
 /// A text file and where it was read from.
