@@ -9,6 +9,8 @@
 #   the MQTT tests start on a loopback port of their own (the Debian service is left as it is),
 #   and its command-line clients, which the tests use as an independent second party (openssl
 #   makes the certificates of the TLS tests).
+# - umockdev, whose umockdev-run replays scripted spidev sessions for the SPI sensor tests
+#   (no SPI hardware or kernel support needed).
 # - A Swift toolchain when none is on PATH: Debian 13 has one (`swiftlang`, Swift 6.0), so it is
 #   installed from apt; Debian 12 has none, so the script says where to get one and stops.
 set -euo pipefail
@@ -28,7 +30,7 @@ apt_install() {
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
 
 need=()
-for pkg in pkg-config libsqlite3-dev libsodium-dev libgpiod-dev libmosquitto-dev mosquitto mosquitto-clients openssl python3-venv; do
+for pkg in pkg-config libsqlite3-dev libsodium-dev libgpiod-dev libmosquitto-dev mosquitto mosquitto-clients openssl python3-venv umockdev; do
   installed "$pkg" || need+=("$pkg")
 done
 

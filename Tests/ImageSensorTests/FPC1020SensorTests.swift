@@ -60,6 +60,7 @@ import Testing
         let rig = try Rig()
         let sensor = try FPC1020Sensor.open(bus: rig.simulator, irqLine: nil, resetLine: nil)
         let simulator = rig.simulator
+        simulator.state.withLock { $0.interruptReads = 0 }  // the reset's own read
         let placer = Thread { Thread.sleep(forTimeInterval: 0.05); simulator.placeFinger() }
         placer.start()
         let started = ContinuousClock.now
