@@ -54,6 +54,15 @@ public final class SPIDevice: SPIBus, Sendable {
             }
         }
         do throws(SPIError) {
+            // spidev lets any number of processes in; two drivers interleaving messages would
+            // garble both. An advisory lock (holding against root too) keeps fpmods apart.
+            do {
+                _ = try retryingOnInterrupt { flock(fd.rawValue, LOCK_EX | LOCK_NB) }
+            } catch .wouldBlock {
+                throw SPIError.busy(path: path)
+            } catch {
+                throw SPIError.io(error, operation: "flock \(path)")
+            }
             let confirmed = try configure(fd, path: path, mode: mode, speedHz: speedHz)
             let limit = maxMessageBytes ?? SPIDiagnostics.spidevBufferSize() ?? SPIDiagnostics.defaultBufferSize
             return SPIDevice(path: path, mode: mode, speedHz: speedHz, settingsConfirmed: confirmed,

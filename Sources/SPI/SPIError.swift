@@ -6,6 +6,8 @@ public enum SPIError: Error, Equatable, Sendable, CustomStringConvertible {
     case noSuchDevice(path: String, candidates: [String])
     /// The user may not open the device.
     case permissionDenied(path: String)
+    /// Another process (or another open in this one) holds the device.
+    case busy(path: String)
     /// The path opened but does not answer spidev ioctls (a tty, a regular file …).
     case notSPIDevice(path: String)
     /// The message moves more bytes than spidev's buffer takes (`limit`, its `bufsiz`).
@@ -34,6 +36,9 @@ public enum SPIError: Error, Equatable, Sendable, CustomStringConvertible {
             return "Permission denied opening \(path). Add the service user to the `spi` group: "
                 + "`sudo usermod -aG spi $USER`, then log out and in again (Raspberry Pi OS gives /dev/spidev* "
                 + "to root:spi 0660)."
+        case let .busy(path):
+            return "SPI device \(path) is in use by another fpmod (a running `fpmod run`, or another "
+                + "`fpmod sensor`). Stop it, or use its control socket, then try again."
         case let .notSPIDevice(path):
             return "\(path) is not an SPI device (it does not answer spidev ioctls). Give the sensor's "
                 + "spidev node, e.g. /dev/spidev0.0 for SPI0 CE0."

@@ -105,6 +105,7 @@ struct SensorSession {
             switch spi {
             case .noSuchDevice, .notSPIDevice: return .unavailable
             case .permissionDenied: return .permission
+            case .busy: return .tryLater
             case .messageTooLong, .unsupportedSetting: return .config
             default: return .ioError
             }
