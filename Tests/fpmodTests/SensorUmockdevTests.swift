@@ -160,3 +160,22 @@ final class UmockdevRig {
         return CLI.Result(status: result.status, signaled: false, stdout: result.stdout, stderr: result.stderr)
     }
 }
+
+/// `fpmod sensor` on this machine as it is, without umockdev.
+@Suite struct SensorCommandTests {
+    /// With lines wanted but a board preset without SPI wiring, the options are named (after
+    /// the SPI node opened: SPI comes first).
+    @Test func withoutSPIWiringTheLineOptionsAreNamed() throws {
+        let rig = try UmockdevRig()
+        let result = try rig.run(["sensor", "probe", "--spi", "/dev/spidev0.0", "--board", "usb-serial"], script: SensorUmockdevTests.probeScript())
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--irq-line N --reset-line N"))
+        #expect(result.stderr.contains("--no-gpio"))
+    }
+
+    @Test func theSpeedIsBoundedByTheSensor() throws {
+        let result = try CLI().run(["sensor", "probe", "--no-gpio", "--speed", "20000000"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("speed"))
+    }
+}

@@ -31,39 +31,54 @@ struct SensorSession {
         let path = parsed.string("spi") ?? wiring?.device ?? SPIDiagnostics.devicePath(bus: 0, chipSelect: 0)
         let speed = try parsed.int("speed", range: 100_000...8_000_000) ?? defaultSpeedHz
 
-        var chip: (any GPIOChip)?
-        var irq: (any InputLine)?
-        var reset: (any OutputLine)?
-        if !parsed.flag("no-gpio") {
-            let irqOffset = try parsed.int("irq-line", range: 0...1023) ?? wiring?.irq.offset
-            let resetOffset = try parsed.int("reset-line", range: 0...1023) ?? wiring?.reset.offset
-            guard let irqOffset, let resetOffset else {
-                throw CommandFailure(.usage, "No IRQ and reset lines known for this board: give --irq-line N --reset-line N (BCM numbers), --board NAME, or --no-gpio to soft-reset the sensor and poll its interrupt register.")
-            }
-            guard let chipName = parsed.string("chip") ?? preset?.resolveChip() else {
-                throw CommandFailure(.usage, "No GPIO chip known for this board: give --chip NAME (see gpiodetect), or --no-gpio.")
-            }
-            do {
-                let opened = try LibgpiodChip(chipName)
-                chip = opened
-                irq = try opened.requestInput(offset: irqOffset, consumer: "fpmod-sensor-irq", edges: .rising, bias: .asIs, activeLow: false)
-                reset = try opened.requestOutput(offset: resetOffset, consumer: "fpmod-sensor-reset", initialValue: false, activeLow: true)
-            } catch {
-                throw failure(.gpio(error))
-            }
-        }
+        // SPI first: without dtparam=spi=on nothing else matters yet.
         let device: SPIDevice
         do {
             device = try SPIDevice.open(path: path, mode: .mode0, speedHz: UInt32(speed))
         } catch {
             throw failure(.spi(error))
         }
+        let lines: Lines
         do {
-            let sensor = try FPC1020Sensor.open(bus: device, irqLine: irq, resetLine: reset)
-            return SensorSession(device: device, chip: chip, irq: irq, reset: reset, sensor: sensor)
+            lines = parsed.flag("no-gpio") ? Lines() : try openLines(parsed, preset: preset)
+        } catch {
+            device.close()
+            throw error
+        }
+        do {
+            let sensor = try FPC1020Sensor.open(bus: device, irqLine: lines.irq, resetLine: lines.reset)
+            return SensorSession(device: device, chip: lines.chip, irq: lines.irq, reset: lines.reset, sensor: sensor)
         } catch {
             device.close()
             throw failure(error)
+        }
+    }
+
+    private struct Lines {
+        var chip: (any GPIOChip)?
+        var irq: (any InputLine)?
+        var reset: (any OutputLine)?
+    }
+
+    /// The IRQ line (rising edges, active high) and the reset line (active low, idle released)
+    /// from the options, else the preset's spi section.
+    private static func openLines(_ parsed: ParsedCommand, preset: BoardPreset?) throws -> Lines {
+        let wiring = preset?.spi
+        let irqOffset = try parsed.int("irq-line", range: 0...1023) ?? wiring?.irq.offset
+        let resetOffset = try parsed.int("reset-line", range: 0...1023) ?? wiring?.reset.offset
+        guard let irqOffset, let resetOffset else {
+            throw CommandFailure(.usage, "No IRQ and reset lines known for this board: give --irq-line N --reset-line N (BCM numbers), --board NAME, or --no-gpio to soft-reset the sensor and poll its interrupt register.")
+        }
+        guard let chipName = parsed.string("chip") ?? preset?.resolveChip() else {
+            throw CommandFailure(.usage, "No GPIO chip known for this board: give --chip NAME (see gpiodetect), or --no-gpio.")
+        }
+        do {
+            let chip = try LibgpiodChip(chipName)
+            let irq = try chip.requestInput(offset: irqOffset, consumer: "fpmod-sensor-irq", edges: .rising, bias: .asIs, activeLow: false)
+            let reset = try chip.requestOutput(offset: resetOffset, consumer: "fpmod-sensor-reset", initialValue: false, activeLow: true)
+            return Lines(chip: chip, irq: irq, reset: reset)
+        } catch {
+            throw failure(.gpio(error))
         }
     }
 
