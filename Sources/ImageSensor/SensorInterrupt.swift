@@ -24,11 +24,15 @@ enum SensorInterrupt: Sendable {
                     throw .gpio(.system(operation: "poll", chip: "IRQ line", offset: line.offset, errno: error.rawValue))
                 }
                 if events[0].isEmpty { return try level(line) }
+                let edges: [EdgeEvent]
                 do {
-                    _ = try line.readEvents()
+                    edges = try line.readEvents()
                 } catch {
                     throw .gpio(error)
                 }
+                // The sensor holds IRQ high until its register is read; a rising edge counts
+                // even if the level already fell again (a glitch is then caught by the register).
+                if edges.contains(where: { $0.kind == .rising }) { return true }
             }
         case let .polling(interval):
             while true {
