@@ -14,8 +14,15 @@ enum SensorInterrupt: Sendable {
     func wait(deadline: ContinuousClock.Instant, readRegister: () throws(ImageSensorError) -> UInt8) throws(ImageSensorError) -> Bool {
         switch self {
         case let .line(line):
+            // Edges queued before this command (the last one's rising edge, its fall on the
+            // clear) are stale: drop them. A fresh one is not lost with them, since the sensor
+            // holds IRQ high until its register is read, and the level is checked next.
+            do {
+                _ = try line.readEvents()
+            } catch {
+                throw .gpio(error)
+            }
             while true {
-                // The level first: an edge that came before the request is not lost.
                 if try level(line) { return true }
                 let events: [PollEvents]
                 do {

@@ -56,6 +56,15 @@ import Testing
         #expect(rig.simulator.state.withLock { $0.commands.suffix(2) } == [0x24, 0x34])
     }
 
+    /// Every command leaves a rising and a falling edge queued on the line; a later wait must
+    /// not take the capture's edge for a finger.
+    @Test func anEarlierCommandsEdgeIsNoFinger() throws {
+        let rig = try Rig()
+        let sensor = try FPC1020Sensor.open(bus: rig.simulator, irqLine: rig.irq, resetLine: nil)
+        _ = try sensor.capture()
+        #expect(try !sensor.waitForFinger(deadline: .now + .milliseconds(50)))
+    }
+
     @Test func withoutAnIRQLineTheRegisterIsPolled() throws {
         let rig = try Rig()
         let sensor = try FPC1020Sensor.open(bus: rig.simulator, irqLine: nil, resetLine: nil)
