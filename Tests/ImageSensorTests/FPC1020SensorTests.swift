@@ -87,12 +87,12 @@ import Testing
         let reset = try rig.chip.requestOutput(offset: Self.resetOffset, consumer: "test", initialValue: false, activeLow: true)
         let chip = rig.chip, simulator = rig.simulator
         // The outside world: the chip boots once its reset input goes high again after a low.
+        // The chip's output history, not its current level: a 1 ms pulse is not missed however
+        // late this thread runs.
         let watcher = Thread {
-            var sawLow = false
-            for _ in 0..<5000 {
-                let level = chip.outputLevel(offset: FPC1020SensorTests.resetOffset)
-                if level == false { sawLow = true }
-                if sawLow && level == true { simulator.powerOn(); return }
+            for _ in 0..<10_000 {
+                let levels = chip.outputHistory.filter { $0.offset == FPC1020SensorTests.resetOffset }.map(\.level)
+                if let low = levels.firstIndex(of: false), levels[low...].contains(true) { simulator.powerOn(); return }
                 usleep(200)
             }
         }
