@@ -179,3 +179,12 @@ final class UmockdevRig {
         #expect(result.stderr.contains("speed"))
     }
 }
+
+extension SensorCommandTests {
+    @Test func anUnwritableImagePathIsRefusedBeforeTheSensorIsTouched() throws {
+        let result = try CLI().run(["sensor", "capture", "--no-gpio", "--image", "/nonexistent-fpmod-dir/finger.png"])
+        #expect(result.status == 74)
+        #expect(result.stderr.contains("/nonexistent-fpmod-dir"))
+        #expect(!result.stderr.contains("spidev"), "refused before opening SPI")
+    }
+}

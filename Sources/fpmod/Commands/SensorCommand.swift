@@ -31,6 +31,11 @@ enum SensorCommand {
         let parsed = invocation.parsed
         let path = parsed.string("image") ?? "fingerprint.png"
         let timeout = try parsed.duration("timeout") ?? .seconds(10)
+        // Checked before anybody is asked for a finger.
+        let folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        guard FileManager.default.isWritableFile(atPath: folder) else {
+            throw CommandFailure(.ioError, "Cannot write \(path): the directory \(folder) does not exist or is not writable; choose another --image path.")
+        }
         let session = try SensorSession.open(invocation)
         defer { session.close() }
         let sensor = session.sensor
