@@ -67,6 +67,17 @@ import Testing
         #expect(json["settingsConfirmed"] as? Bool == false)
     }
 
+    @Test func verboseShowsEveryMessage() throws {
+        let rig = try UmockdevRig()
+        let result = try rig.run(["sensor", "probe", "--spi", "/dev/spidev0.0", "--no-gpio", "-v"], script: Self.probeScript())
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("SPI ") }
+        #expect(lines.first == "SPI → f8")
+        #expect(lines.contains("SPI → fc | ← 02 0a"))
+        #expect(lines.contains("SPI → 68 | → 17 17 17 17 23 23 23 23"))
+        #expect(lines.count == 15, "reset 4, id 1, setup 10")
+    }
+
     @Test func aWrongHardwareIDNamesTheChip() throws {
         let rig = try UmockdevRig()
         let result = try rig.run(["sensor", "probe", "--spi", "/dev/spidev0.0", "--no-gpio"], script: Self.probeScript(hardwareID: [0x02, 0x1A]))

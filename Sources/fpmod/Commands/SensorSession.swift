@@ -46,7 +46,11 @@ struct SensorSession {
             throw error
         }
         do {
-            let sensor = try FPC1020Sensor.open(bus: device, irqLine: lines.irq, resetLine: lines.reset)
+            // -v shows every SPI message on stderr, as it shows module frames.
+            let bus: any SPIBus = invocation.verbosity > 0
+                ? TracingSPIBus(device) { StandardStreams.writeError($0 + "\n") }
+                : device
+            let sensor = try FPC1020Sensor.open(bus: bus, irqLine: lines.irq, resetLine: lines.reset)
             return SensorSession(device: device, chip: lines.chip, irq: lines.irq, reset: lines.reset, sensor: sensor)
         } catch {
             device.close()
