@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(name: "PosixTests", dependencies: ["Posix"]),
         .testTarget(name: "SerialPortTests", dependencies: ["SerialPort", "Transport", "Posix"]),
         .testTarget(name: "GPIOTests", dependencies: ["GPIO"]),
-        .testTarget(name: "ImageSensorTests", dependencies: ["ImageSensor", "SPI", "GPIO", "Posix"]),
+        .testTarget(name: "ImageSensorTests", dependencies: ["ImageSensor", "SPI", "GPIO"]),
         // A real mosquitto broker for the tests (a library of test code, not shipped).
         .target(name: "MQTTTestSupport", dependencies: ["MQTT", "Posix"], path: "Tests/MQTTTestSupport"),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTestSupport", "Posix"]),
