@@ -41,8 +41,8 @@ extension LockRuntime {
             bridge.stop()
             homeAssistant = nil
         }
-        // Requests of the old connection get no answer there any more.
-        remoteRequests = RemoteRequests()
+        // Remote requests still being checked stay remote: their outcome is decided as such
+        // (and published on the new connection, if there is one).
         startHomeAssistant(identity: try? store.moduleIdentity())
     }
 
