@@ -10,9 +10,9 @@ import Testing
 @Suite(.serialized)
 struct HomeAssistantRemoteTests {
     static func config(_ broker: TestBroker, _ passwordFile: String, pulse: Double = 0.5, extra: String = "",
-                       mqttExtra: String = "") -> String {
+                       mqttExtra: String = "", policyExtra: String = "") -> String {
         """
-        {"policy": {"relayPulseSeconds": \(pulse), "pinRequiredAfterEnrolledSetChange": false}\(extra),
+        {"policy": {"relayPulseSeconds": \(pulse), "pinRequiredAfterEnrolledSetChange": false\(policyExtra)}\(extra),
          "mqtt": {"url": "mqtt://fpmod@127.0.0.1:\(broker.port)", "passwordFile": "\(passwordFile)",
                   "deviceId": "front-door", "remoteUnlock": "user-pin"\(mqttExtra)}}
         """
@@ -25,7 +25,7 @@ struct HomeAssistantRemoteTests {
         let lock: LockHarness
         let logs: LogLines
 
-        init(pulse: Double = 0.5, extra: String = "", mqttExtra: String = "",
+        init(pulse: Double = 0.5, extra: String = "", mqttExtra: String = "", policyExtra: String = "",
              beforeTheLock: (MQTTObserver) throws -> Void = { _ in }) throws {
             let rig = try BrokerRig()
             let ha = try MQTTObserver(rig.broker, user: "homeassistant", password: "ha-secret",
@@ -33,7 +33,8 @@ struct HomeAssistantRemoteTests {
             #expect(ha.pump { ha.client.status == .connected })
             try beforeTheLock(ha)
             let lock = try LockHarness(configJSON: HomeAssistantRemoteTests.config(rig.broker, rig.passwordFile, pulse: pulse,
-                                                                                  extra: extra, mqttExtra: mqttExtra))
+                                                                                  extra: extra, mqttExtra: mqttExtra,
+                                                                                  policyExtra: policyExtra))
             let logs = LogLines()
             lock.service.log = { logs.append($0) }
             #expect(ha.pump { ha.last("fpmod/front-door/lock/state") == "LOCKED" }, "broker log:\n\(rig.broker.log)")
@@ -93,6 +94,21 @@ struct HomeAssistantRemoteTests {
         #expect(rig.logs.contains("mqtt: remote unlock refused: refused from Home Assistant: the lock is in PIN-only mode"))
         // The keypad's PIN still opens in PIN-only mode.
         #expect(try rig.lock.control("pin 1234")["result"] as? String == "unlocked")
+    }
+
+    @Test func aPermanentFingerprintLockoutRefusesARemoteUnlockButNotTheKeypad() throws {
+        let lockout = #"{"failuresPerTimedLockout": 3, "failuresForPermanentLockout": 3}"#
+        let rig = try Rig(policyExtra: #", "fingerprintLockout": \#(lockout)"#)
+        defer { rig.rig.remove() }
+        for _ in 0..<3 { _ = try rig.lock.scan("mallory-thumb", expecting: ["no-match"]) }
+        #expect(rig.ha.pump { rig.ha.last("fpmod/front-door/state")?.contains(#""lockout":"permanent""#) == true })
+        try rig.send(#"{"action":"UNLOCK","code":"1234"}"#)
+        #expect(rig.waitForEvent("remote-refused") { $0.contains(#""reason":"permanentLockout""#) })
+        #expect(!rig.ha.contains("fpmod/front-door/lock/state") { $0 == "UNLOCKED" })
+        #expect(rig.lock.service.snapshot.policy.fingerprintFailures.permanent)
+        // At the keypad a correct PIN still opens, and clears the lockout.
+        #expect(try rig.lock.control("pin 1234")["result"] as? String == "unlocked")
+        #expect(!rig.lock.service.snapshot.policy.fingerprintFailures.permanent)
     }
 
     @Test func lockEndsTheUnlockWindowAtOnce() throws {
