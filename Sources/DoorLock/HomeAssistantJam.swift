@@ -1,7 +1,7 @@
 /// When the lock entity says `JAMMED` besides a forced door: the strike was released for a
-/// person at the door (a finger, a keypad PIN, the grace window) `threshold` times in a row and
-/// the door contact never opened, each try begun within `retryWindow` seconds of the end of
-/// the one before. That is someone trying and the door not giving way: a strike that does not
+/// person at the door (a finger, a keypad PIN, the grace window) `threshold` times in a row,
+/// each for its full time, and the door contact never opened, each try begun within
+/// `retryWindow` seconds of the end of the one before. That is someone trying and the door not giving way: a strike that does not
 /// release, or a bolt that sticks. One unused unlock is not jammed (people change their mind,
 /// and a remote unlock or the exit button may have nobody pushing), and without a door contact
 /// nothing can be known, so nothing is said. Cleared when the door next opens (it moves
@@ -40,11 +40,12 @@ public struct HomeAssistantJam: Sendable, Equatable {
         lastUnopenedEnd = nil
     }
 
-    /// The unlock window ended (relocked by time, by `LOCK`, by the door closing, by tamper).
-    public mutating func locked(at time: Double) {
+    /// The unlock window ended. Only one that ran its full time (`ranOut`) was a try that had
+    /// its chance; one cut short (`LOCK`, tamper) says nothing about the door.
+    public mutating func locked(ranOut: Bool = true, at time: Double) {
         guard inWindow else { return }
         inWindow = false
-        guard counts, !openedInWindow else { return }
+        guard counts, ranOut, !openedInWindow else { return }
         unopenedInARow += 1
         lastUnopenedEnd = time
         if threshold > 0 && unopenedInARow >= threshold { jammed = true }

@@ -56,7 +56,7 @@ extension LockRuntime {
         case "unlocked":
             homeAssistantFacts.changedBy = event.fields["user"]
             homeAssistantJam.unlocked(reason: event.fields["reason"] ?? "", doorOpen: state.door.isOpen, at: now)
-        case "locked": homeAssistantJam.locked(at: now)
+        case "locked": homeAssistantJam.locked(ranOut: event.fields["cause"] == "timeout", at: now)
         case "door-opened": homeAssistantJam.doorOpened()
         case "door-forced": homeAssistantFacts.forced = true
         case "door-closed": homeAssistantFacts.forced = false

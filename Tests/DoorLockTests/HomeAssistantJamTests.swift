@@ -71,6 +71,16 @@ struct HomeAssistantJamTests {
         #expect(jam.unopenedInARow == 1)
     }
 
+    @Test func aWindowCutShortIsNoTry() {
+        var jam = HomeAssistantJam(threshold: 2)
+        for start in [0.0, 5] {
+            jam.unlocked(reason: "fingerprint", doorOpen: false, at: start)
+            jam.locked(ranOut: false, at: start + 1)  // LOCK from Home Assistant, or tamper
+        }
+        #expect(!jam.jammed)
+        #expect(jam.unopenedInARow == 0)
+    }
+
     @Test func zeroSwitchesItOff() {
         var jam = HomeAssistantJam(threshold: 0)
         for index in 0..<5 { unlock(&jam, at: Double(index) * 5) }
