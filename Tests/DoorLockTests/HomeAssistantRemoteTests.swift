@@ -137,6 +137,23 @@ struct HomeAssistantRemoteTests {
         #expect(rig.events("match").allSatisfy { !$0.contains(#""user""#) })
     }
 
+    @Test func aReloadThatChangesOnlyPrivacyKeepsTheConnectionAndResendsChangedBy() throws {
+        let rig = try BrokerRig()
+        defer { rig.remove() }
+        let ha = try MQTTObserver(rig.broker, user: "homeassistant", password: "ha-secret", filters: ["fpmod/front-door/#"])
+        #expect(ha.pump { ha.client.status == .connected })
+        let json = Self.config(rig.broker, rig.passwordFile)
+        let reloaded = json.replacingOccurrences(of: #""policy""#, with: #""board": "gpio-vm", "privacy": {"mqtt": "full"}, "policy""#)
+        let lock = try LockHarness(configJSON: json, configLoader: { try LockConfig.parse(Data(reloaded.utf8)) })
+        _ = try lock.scan("alice-index", expecting: ["match"])
+        #expect(ha.pump { ha.last("fpmod/front-door/lock/attributes") == #"{"changed_by":"a***e"}"# })
+        let onlines = ha.count("fpmod/front-door/availability")
+        lock.service.requestReload()
+        try lock.waitForEvent(named: "config-reloaded")
+        #expect(ha.pump { ha.last("fpmod/front-door/lock/attributes") == #"{"changed_by":"alice"}"# })
+        #expect(ha.count("fpmod/front-door/availability") == onlines, "the bridge was not restarted")
+    }
+
     @Test func theAdminCommandsNeedAnAdminsCodeAndReportInTheCLIsWords() throws {
         let rig = try Rig(mqttExtra: #", "adminCommands": true"#)
         defer { rig.rig.remove() }
