@@ -16,6 +16,7 @@ extension DenyReason {
         case .verificationRequired: "verification-required"
         case .freshMatchRequired: "match-required"
         case .moduleUnavailable: "module-unavailable"
+        case .remoteNotAllowed: "remote-refused"
         }
     }
 
@@ -26,6 +27,7 @@ extension DenyReason {
             ["remaining": String(wholeSecondsUp(remaining))]
         case .pinRequired(let reason): ["reason": reason.rawValue]
         case .pinOnlyMode(let reason): ["reason": reason.description]
+        case .remoteNotAllowed(let refusal): ["reason": refusal.rawValue]
         default: [:]
         }
     }

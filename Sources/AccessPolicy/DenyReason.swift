@@ -25,6 +25,8 @@ public enum DenyReason: Codable, Equatable, Sendable, CustomStringConvertible {
     /// `.unlockRequested` outside the grace window.
     case freshMatchRequired
     case moduleUnavailable
+    /// A remote (MQTT) request the policy keeps to people at the door right now.
+    case remoteNotAllowed(RemoteRefusal)
 
     public var description: String {
         switch self {
@@ -62,6 +64,8 @@ public enum DenyReason: Codable, Equatable, Sendable, CustomStringConvertible {
             "no recent match; touch the sensor"
         case .moduleUnavailable:
             "fingerprint module not connected; enter the PIN and check the module wiring"
+        case .remoteNotAllowed(let refusal):
+            "refused from Home Assistant: \(refusal.description)"
         }
     }
 

@@ -7,25 +7,42 @@ extension Step {
         return nil
     }
 
+    /// `pinEntryRefusal`, and for a remote request first what the network may not do.
+    func pinRefusal(purpose: PinPurpose, source: RequestSource) -> DenyReason? {
+        if source.isRemote, let refusal = remoteRefusal(purpose: purpose) { return refusal }
+        return pinEntryRefusal
+    }
+
     /// PIN entry, rate-limited like fingerprints with its own counter, for every purpose alike.
     /// A correct PIN unlocks, clears fingerprint lockouts and every "PIN required" reason; an
     /// admin's correct PIN also ends PIN-only mode (unless the tamper switch is still open).
-    /// A correct PIN of a non-admin for an admin purpose counts as a wrong one.
-    mutating func handlePin(user: String?, correct: Bool, isAdmin: Bool, purpose: PinPurpose) {
-        if let refusal = pinEntryRefusal {
-            deny(refusal, user: user)
+    /// A correct PIN of a non-admin for an admin purpose counts as a wrong one. A remote PIN
+    /// counts the same, but does less when correct (`handleRemotePin`).
+    mutating func handlePin(user: String?, correct: Bool, isAdmin: Bool, purpose: PinPurpose,
+                            source: RequestSource = .local) {
+        if let refusal = pinRefusal(purpose: purpose, source: source) {
+            deny(refusal, user: user, source: source)
             return
         }
         guard correct else {
-            handleWrongPin(user: user, notAdmin: false)
+            handleWrongPin(user: user, notAdmin: false, source: source)
             return
         }
         if purpose.needsAdmin && !isAdmin {
-            handleWrongPin(user: user, notAdmin: true)
+            handleWrongPin(user: user, notAdmin: true, source: source)
+            return
+        }
+        if case .remote(let client) = source {
+            handleRemotePin(user: user, isAdmin: isAdmin, purpose: purpose, client: client)
             return
         }
         if purpose == .adminClear {
             handleAdminClear(by: "admin \(user ?? "PIN")")
+            return
+        }
+        if purpose == .adminCommand {
+            state.pinFailures.reset()
+            audit("admin-verified", user: user, "admin PIN accepted for an admin command")
             return
         }
         state.pinFailures.reset()
@@ -41,12 +58,12 @@ extension Step {
     }
 
     /// Counts the failure first, so the refusal can say when this very PIN started a lockout.
-    private mutating func handleWrongPin(user: String?, notAdmin: Bool) {
+    private mutating func handleWrongPin(user: String?, notAdmin: Bool, source: RequestSource) {
         let outcome = state.pinFailures.recordFailure(at: clock, thresholds: config.pinLockout)
         switch outcome {
-        case .counted: deny(notAdmin ? .notAnAdmin : .wrongPin, user: user)
-        case .timedLockout(let seconds): deny(.wrongPinLockoutStarted(seconds: seconds), user: user)
-        case .permanentLockout: deny(.wrongPinPermanentLockoutStarted, user: user)
+        case .counted: deny(notAdmin ? .notAnAdmin : .wrongPin, user: user, source: source)
+        case .timedLockout(let seconds): deny(.wrongPinLockoutStarted(seconds: seconds), user: user, source: source)
+        case .permanentLockout: deny(.wrongPinPermanentLockoutStarted, user: user, source: source)
         }
         let failures = String(state.pinFailures.consecutive)
         switch outcome {

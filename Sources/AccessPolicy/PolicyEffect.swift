@@ -32,6 +32,8 @@ public enum UnlockReason: String, Codable, Sendable {
     /// Reuse of a recent match within the grace window.
     case grace
     case exitButton
+    /// A code from Home Assistant (`RequestSource.remote`).
+    case remote
 }
 
 public enum LedPattern: String, Codable, Sendable {

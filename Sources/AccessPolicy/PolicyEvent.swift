@@ -17,11 +17,15 @@ public enum PolicyEvent: Codable, Equatable, Sendable {
     /// Someone offers a PIN for `purpose`. Send it BEFORE checking the PIN: while PIN entry is
     /// locked out it is refused here (a `.deny` effect) and the runtime must not check the PIN
     /// at all, so a lockout is never a PIN oracle. No effects otherwise.
-    case pinOffered(user: String?, purpose: PinPurpose = .unlock)
+    case pinOffered(user: String?, purpose: PinPurpose = .unlock, source: RequestSource = .local)
     /// A PIN was entered and checked by the runtime against the store's hashes.
     /// `user` is the owner of the PIN when known; `isAdmin` when it is an admin's PIN.
     /// Every verb that checks a PIN ends here, so every wrong PIN is counted the same way.
-    case pinEntered(user: String?, correct: Bool, isAdmin: Bool = false, purpose: PinPurpose = .unlock)
+    case pinEntered(user: String?, correct: Bool, isAdmin: Bool = false, purpose: PinPurpose = .unlock,
+                    source: RequestSource = .local)
+    /// Lock now (Home Assistant's `LOCK`): ends an unlock window early. Needs no credential:
+    /// locking is the direction a door fails to anyway.
+    case lockRequested(source: RequestSource)
     /// Unlock without a new capture (e.g. a button on the kiosk); only honoured in the grace window.
     case unlockRequested
     /// Lockouts and PIN-only mode cleared by someone already trusted without a PIN: root on the
@@ -65,8 +69,24 @@ public enum PinPurpose: String, Codable, Sendable {
     case adminUnlock
     /// `clear ADMIN PIN`: end lockouts and PIN-only mode without opening.
     case adminClear
+    /// An admin's PIN for an admin command (a remote enroll or delete): proves an admin asks,
+    /// opens nothing.
+    case adminCommand
 
     var needsAdmin: Bool { self != .unlock }
+}
+
+/// Where a request comes from. The policy trusts a PIN typed at the door (or through the
+/// permission-protected control socket) more than one that arrives over the network: see
+/// `RemoteRules.swift`.
+public enum RequestSource: Codable, Equatable, Hashable, Sendable {
+    case local
+    /// Over MQTT from Home Assistant. MQTT does not tell a subscriber who published, so
+    /// `client` names fpmod's own connection (client id and broker), the one the command
+    /// arrived on.
+    case remote(client: String)
+
+    var isRemote: Bool { self != .local }
 }
 
 /// Why a capture could not be matched; never counted as a failure (Android CDD 7.3.10).

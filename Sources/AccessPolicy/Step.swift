@@ -40,10 +40,11 @@ struct Step {
                                     isDuress: isDuress, userEnabled: enabled))
         case .fingerNotMatched: handleNoMatch()
         case .captureRejected(let problem): handleCaptureRejected(problem)
-        case let .pinOffered(user, _):
-            if let refusal = pinEntryRefusal { deny(refusal, user: user) }
-        case let .pinEntered(user, correct, isAdmin, purpose):
-            handlePin(user: user, correct: correct, isAdmin: isAdmin, purpose: purpose)
+        case let .pinOffered(user, purpose, source):
+            if let refusal = pinRefusal(purpose: purpose, source: source) { deny(refusal, user: user, source: source) }
+        case let .pinEntered(user, correct, isAdmin, purpose, source):
+            handlePin(user: user, correct: correct, isAdmin: isAdmin, purpose: purpose, source: source)
+        case .lockRequested(let source): handleLockRequest(source: source)
         case .unlockRequested: handleUnlockRequested()
         case .adminClear: handleAdminClear(by: "root on this machine")
         case .savedStateUnreadable(let problem): handleSavedStateUnreadable(problem)

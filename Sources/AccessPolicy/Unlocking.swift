@@ -26,15 +26,21 @@ extension Step {
         event("locked", ["cause": cause])
     }
 
-    /// A refusal with its feedback: LED, buzzer, public event and audit row.
-    mutating func deny(_ reason: DenyReason, user: String? = nil) {
+    /// A refusal with its feedback: LED, buzzer, public event and audit row. A remote one says
+    /// so in the event (`source`) and the audit row (which connection it came on).
+    mutating func deny(_ reason: DenyReason, user: String? = nil, source: RequestSource = .local) {
         emit(.deny(reason))
         emit(.led(isLockout(reason) ? .lockout : .deny))
         emit(.buzzer(.deny))
         var fields = reason.eventFields
         if let user { fields["user"] = user }
+        var detail = reason.description
+        if case .remote(let client) = source {
+            fields["source"] = "remote"
+            detail += " (remote, over MQTT client \(client))"
+        }
         event(reason.eventName, fields)
-        audit(reason.eventName, user: user, reason.description)
+        audit(reason.eventName, user: user, detail)
     }
 
     private func isLockout(_ reason: DenyReason) -> Bool {

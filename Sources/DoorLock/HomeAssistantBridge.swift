@@ -7,20 +7,26 @@ import Posix
 /// state and events. The lock never waits for it: a broker that is down or slow costs a log
 /// line, not a decision.
 ///
-/// Lock commands are handed to `onUnlockRequest` (the runtime puts the code through the
-/// policy like a keypad PIN). A retained one (left on the command topic by a client that
-/// should not have retained it) is ignored with a log line, since acting on it would open the
-/// door at every restart.
+/// Lock commands are handed to `onUnlockRequest` / `onLockRequest`, admin commands (with
+/// `mqtt.adminCommands`) to `onAdminRequest`; the runtime puts them through the policy, codes
+/// like a keypad PIN. A retained one (left on a command topic by a client that should not have
+/// retained it) is ignored with a log line, since acting on it would open the door at every
+/// restart.
 final class HomeAssistantBridge {
-    /// An `UNLOCK`/`OPEN` with its code, from the MQTT client id `clientID` of the bridge.
+    /// An `UNLOCK`/`OPEN` with its code.
     var onUnlockRequest: ((_ code: String) -> Void)?
+    /// A `LOCK`: end the unlock window now.
+    var onLockRequest: (() -> Void)?
+    /// An admin command with its admin code (only subscribed with `mqtt.adminCommands`).
+    var onAdminRequest: ((HomeAssistantAdminCommand) -> Void)?
     /// Larger command payloads are ignored: a code and an action fit in far less.
     static let commandLimit = 256
     let client: MQTTClient
     let topics: HomeAssistantTopics
     let settings: LockConfig.MQTT
     let device: HomeAssistantDevice
-    let privacy: IdentityPrivacy
+    /// `privacy.mqtt`; a reload may change it, and `changed_by` is sent again.
+    var privacy: IdentityPrivacy { didSet { publishState() } }
     private let log: (String) -> Void
     /// The state to show, updated by the runtime after every loop turn.
     private(set) var status = HomeAssistantLockStatus()
@@ -53,7 +59,13 @@ final class HomeAssistantBridge {
         client.onMessage = { [unowned self] in received($0) }
         try client.subscribe(topics.homeAssistantStatus, qos: 1)
         try client.subscribe(topics.lockCommand, qos: 1)
+        if settings.adminCommands { try client.subscribe(topics.adminCommand, qos: 1) }
     }
+
+    /// What the audit log records as a remote request's origin: fpmod's own connection (its
+    /// client id and broker), the one the command arrived on. MQTT does not tell a subscriber
+    /// who published; the broker's ACLs decide who may write the command topics.
+    var connectionName: String { "\(client.options.clientID) at \(client.options.broker)" }
 
     func start() { client.start() }
 
@@ -88,7 +100,8 @@ final class HomeAssistantBridge {
     }
 
     private func publishDiscovery() {
-        let payload = HomeAssistantDiscovery.payload(device: device, topics: topics, remoteUnlock: settings.remoteUnlock)
+        let payload = HomeAssistantDiscovery.payload(device: device, topics: topics, remoteUnlock: settings.remoteUnlock,
+                                                     adminCommands: settings.adminCommands)
         send(MQTTMessage(topic: topics.discovery, text: payload.encoded, qos: 1, retained: true))
         published.removeAll()
         publishState()
@@ -115,20 +128,22 @@ final class HomeAssistantBridge {
         case topics.homeAssistantStatus:
             // Home Assistant restarted: it forgot everything that was not retained.
             if message.text == "online" { publishDiscovery() }
-        case topics.lockCommand:
+        case topics.lockCommand, topics.adminCommand:
             if message.retained {
                 log("mqtt: ignoring a retained command on \(message.topic) (commands must not be retained; "
                     + "clear it with an empty retained message)")
-            } else {
+            } else if message.topic == topics.lockCommand {
                 command(message)
+            } else if settings.adminCommands {
+                adminCommand(message)
             }
         default:
             break
         }
     }
 
-    /// `{"action":"UNLOCK","code":"1234"}` (the discovery's command_template). LOCK needs no
-    /// command: the strike locks by itself at the end of its pulse.
+    /// `{"action":"UNLOCK","code":"1234"}` (the discovery's command_template). `LOCK` needs no
+    /// code: it ends an unlock window early, the direction a door fails to anyway.
     private func command(_ message: MQTTMessage) {
         guard message.payload.count <= Self.commandLimit,
               let command = HomeAssistantCommand(json: message.payload) else {
@@ -136,7 +151,7 @@ final class HomeAssistantBridge {
         }
         switch command.action {
         case "LOCK":
-            log("mqtt: LOCK from Home Assistant: nothing to do, the strike locks at the end of its pulse")
+            onLockRequest?()
         case "UNLOCK", "OPEN":
             guard settings.remoteUnlock != .off else {
                 return log("mqtt: remote \(command.action) refused: mqtt.remoteUnlock is off")
@@ -148,6 +163,17 @@ final class HomeAssistantBridge {
         default:
             log("mqtt: ignoring an unknown command '\(command.action.prefix(20))' on \(message.topic)")
         }
+    }
+
+    /// See `HomeAssistantAdminCommand`; what is wrong with a payload is not echoed (it may
+    /// hold a code), only its size.
+    private func adminCommand(_ message: MQTTMessage) {
+        guard let command = HomeAssistantAdminCommand(json: message.payload) else {
+            return log("mqtt: ignoring a malformed admin command on \(message.topic) (\(message.payload.count) bytes; "
+                + "expected {\"command\":\"enroll|delete|clear\",\"user\":…,\"finger\":…,\"code\":…} of at most "
+                + "\(HomeAssistantAdminCommand.sizeLimit) bytes)")
+        }
+        onAdminRequest?(command)
     }
 
     /// The new state; sent only where it changed.

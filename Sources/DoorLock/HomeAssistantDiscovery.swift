@@ -59,13 +59,18 @@ public enum HomeAssistantDiscovery {
         "lockout-cleared", "pin-ok", "pin-wrong", "pin-required", "pin-lockout", "pin-lockout-permanent",
         "exit-request", "unlocked", "locked", "door-opened", "door-closed", "door-forced", "door-held-open",
         "door-held-open-cleared", "tamper", "tamper-cleared", "disconnected", "reconnected", "touch",
+        "remote-refused", "admin-required", "admin-clear",
     ]
+
+    /// The events of admin commands from Home Assistant, listed only with `mqtt.adminCommands`:
+    /// an enroll's steps in the CLI's words (`progress`), its result, a delete's, a failure's.
+    public static let adminEventTypes = ["enroll-progress", "enrolled", "deleted", "admin-failed"]
 
     /// A PIN as `fpmod user pin` accepts it: 4 to 12 digits.
     public static let codeFormat = "^[0-9]{4,12}$"
 
     public static func payload(device: HomeAssistantDevice, topics: HomeAssistantTopics,
-                               remoteUnlock: LockConfig.MQTT.RemoteUnlock) -> JSONValue {
+                               remoteUnlock: LockConfig.MQTT.RemoteUnlock, adminCommands: Bool = false) -> JSONValue {
         let id = topics.deviceID
         var identifiers: [JSONValue] = [.string("fpmod_\(id)")]
         if let pairing = device.pairingID { identifiers.append(.string("fpmod_module_\(pairing)")) }
@@ -85,7 +90,7 @@ public enum HomeAssistantDiscovery {
             "\(id)_access": [
                 "p": "event", "unique_id": .string("\(id)_access"), "name": "Access",
                 "state_topic": .string(topics.event),
-                "event_types": .array(eventTypes.map(JSONValue.string)),
+                "event_types": .array((eventTypes + (adminCommands ? adminEventTypes : [])).map(JSONValue.string)),
             ],
             "\(id)_door": binarySensor(id, "door", "Door", deviceClass: "door", topics),
             "\(id)_tamper": binarySensor(id, "tamper", "Tamper", deviceClass: "tamper", topics),

@@ -8,6 +8,8 @@ public struct HomeAssistantLockStatus: Sendable, Equatable {
     public var doorOpen: Bool?
     /// The door was forced (opened while locked) and is not closed again.
     public var forced = false
+    /// Tries at the door that did not open it (`HomeAssistantJam`).
+    public var jammed = false
     /// Who opened it last (the user the unlock was for), shown through `privacy.identity`.
     public var changedBy: String?
     public var tamper = false
@@ -36,10 +38,11 @@ public struct HomeAssistantLockStatus: Sendable, Equatable {
 /// The payloads of the state topics and of the event entity. Pure, and every name in them has
 /// been through `IdentityPrivacy`; a duress finger never produces anything.
 public enum HomeAssistantState {
-    /// The lock entity's state: a forced door is `JAMMED` (the lock did not hold), an open door
+    /// The lock entity's state: a forced door (the lock did not hold) and a door that would not
+    /// open for the people it was unlocked for (`HomeAssistantJam`) are `JAMMED`, an open door
     /// `OPEN`, then the strike's own state.
     public static func lockState(_ status: HomeAssistantLockStatus) -> String {
-        if status.forced { return "JAMMED" }
+        if status.forced || status.jammed { return "JAMMED" }
         if status.doorOpen == true { return "OPEN" }
         return status.unlocked ? "UNLOCKED" : "LOCKED"
     }
@@ -75,14 +78,15 @@ public enum HomeAssistantState {
     /// "slot":3,"score":120,"latency_ms":{…},"time":"…"}`; nil for what Home Assistant must not see (the
     /// silent duress event, diagnostics that are not decisions).
     public static func event(_ event: LockEvent, privacy: IdentityPrivacy) -> JSONValue? {
-        guard event.isPublic, event.name != "duress", HomeAssistantDiscovery.eventTypes.contains(event.name) else { return nil }
+        guard event.isPublic, event.name != "duress",
+              HomeAssistantDiscovery.eventTypes.contains(event.name) || HomeAssistantDiscovery.adminEventTypes.contains(event.name)
+        else { return nil }
         var object: [String: JSONValue] = [:]
         // "time" stays: an event queued while the broker was away arrives late.
-        for (key, value) in event.json.objectMembers where !["event", "latencyMs", "user"].contains(key) {
+        for (key, value) in event.shown(privacy).json.objectMembers where !["event", "latencyMs"].contains(key) {
             object[key] = value
         }
         object["event_type"] = .string(event.name)
-        if let user = event.fields["user"], let shown = privacy.show(user) { object["user"] = .string(shown) }
         if let timing = event.timing, !timing.millisecondsFromEdge.isEmpty { object["latency_ms"] = timing.jsonValue }
         return .object(object)
     }

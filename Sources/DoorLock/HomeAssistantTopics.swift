@@ -24,6 +24,9 @@ public struct HomeAssistantTopics: Sendable, Equatable {
     /// `LOCK` / `UNLOCK` / `OPEN` from Home Assistant; never retained by fpmod, and a retained
     /// one found on connect is ignored.
     public var lockCommand: String { "\(base)/lock/set" }
+    /// Admin commands as JSON (`HomeAssistantAdminCommand`), only with `mqtt.adminCommands`;
+    /// never retained, like the lock's.
+    public var adminCommand: String { "\(base)/admin/set" }
     /// One JSON object per decision, not retained: the event entity.
     public var event: String { "\(base)/event" }
     /// Retained JSON with every sensor's value; each entity picks its key with a template.

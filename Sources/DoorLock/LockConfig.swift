@@ -35,6 +35,8 @@ public struct LockConfig: Sendable, Equatable {
     public var leds: LEDKind?
     /// The Home Assistant bridge over MQTT; nil = none (the service has no network face).
     public var mqtt: MQTT?
+    /// How much of a user's name the journal, the event socket and MQTT show.
+    public var privacy = Privacy()
 
     public init() {}
 

@@ -35,11 +35,14 @@ extension LockConfig {
         public var remoteUnlock: RemoteUnlock = .off
         public var tls = TLS()
         public var adminCommands = false
+        /// Unopened unlocks in a row before the lock shows `JAMMED` (`HomeAssistantJam`); 0 = never.
+        public var jammedAfter = 2
 
         public init() {}
     }
 
-    static let mqttKeys = ["url", "passwordFile", "discoveryPrefix", "deviceId", "remoteUnlock", "tls", "adminCommands"]
+    static let mqttKeys = ["url", "passwordFile", "discoveryPrefix", "deviceId", "remoteUnlock", "tls", "adminCommands",
+                           "jammedAfter"]
 
     mutating func readMQTT(_ object: [String: Any], _ r: inout ConfigReader) {
         r.rejectUnknownKeys(object, known: Self.mqttKeys, at: "mqtt")
@@ -94,6 +97,10 @@ extension LockConfig {
             }
         }
         if let v = object["adminCommands"] { settings.adminCommands = r.bool(v, "mqtt.adminCommands") ?? false }
+        if let v = object["jammedAfter"] {
+            settings.jammedAfter = r.integer(v, "mqtt.jammedAfter", range: 0...10, unit: " unopened unlocks in a row (0 = never)")
+                ?? settings.jammedAfter
+        }
         mqtt = settings
     }
 

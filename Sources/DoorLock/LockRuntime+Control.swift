@@ -172,11 +172,15 @@ extension LockRuntime {
     /// started while this check ran, and says when this PIN started a lockout.
     func finishPinCheck(_ check: LockService.PinCheck) {
         let client = pendingReplies.removeValue(forKey: check.requestID)
+        let remote = remoteRequests.pinChecks.removeValue(forKey: check.requestID)
         if let problem = check.problem {
             if let client { replyError(client, "PIN check failed: \(problem)", code: "failed") }
+            if remote != nil { log("mqtt: remote request not done: PIN check failed: \(problem)") }
             return
         }
-        let effects = decide(.pinEntered(user: check.user, correct: check.correct, isAdmin: check.isAdmin, purpose: check.action))
+        let effects = decide(.pinEntered(user: check.user, correct: check.correct, isAdmin: check.isAdmin, purpose: check.action,
+                                         source: remote?.source ?? .local))
+        if let remote { return finishRemote(remote, check: check, effects: effects) }
         guard let client else { return }
         if let denial = effects.denial {
             replyDenied(client, denial)

@@ -76,8 +76,9 @@ extension LockRuntime {
         case let .setFingerprintUnlock(user, enabled):
             // Not silent: the policy already announced the change, so a failed write says so.
             do { try store.setFingerprintUnlock(enabled, for: user) } catch {
-                log("fingerprint unlock for \(user) NOT changed: \(error)")
-                emit(LockEvent(name: "error", fields: ["reason": "fingerprint unlock for \(user) not changed: \(error)"]))
+                let shown = config.privacy.log.show(user) ?? "a user"
+                log("fingerprint unlock for \(shown) NOT changed: \(config.privacy.log.redact(String(describing: error), name: user))")
+                emit(LockEvent(name: "error", fields: ["user": user, "reason": "fingerprint unlock not changed: \(error)"]))
             }
         case .persist:
             do {
@@ -92,7 +93,7 @@ extension LockRuntime {
     /// Publishes the snapshot first, so whoever sees the event also sees the state behind it
     /// (`relayOn` true by the time "unlocked" arrives).
     func emit(_ event: LockEvent) {
-        if event.isPublic { events?.publish(event.jsonLine) }
+        if event.isPublic { events?.publish(event.shown(config.privacy.eventSocket).jsonLine) }
         front.shared.withLock { snapshot in
             snapshot.relayOn = relayOn
             snapshot.scanInFlight = moduleBusy
@@ -166,7 +167,7 @@ extension LockRuntime {
             let previousMQTT = config.mqtt
             config = fresh
             policy = AccessPolicy(config: fresh.policy)
-            if fresh.mqtt != previousMQTT { restartHomeAssistant() }
+            if fresh.mqtt != previousMQTT { restartHomeAssistant() } else { homeAssistant?.privacy = fresh.privacy.mqtt }
             var fields: [String: String] = [:]
             if !restart.isEmpty { fields["restartNeededFor"] = restart.joined(separator: ",") }
             emit(LockEvent(name: "config-reloaded", fields: fields))

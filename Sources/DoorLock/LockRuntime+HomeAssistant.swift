@@ -1,4 +1,5 @@
 import AccessPolicy
+import JSONValue
 import TemplateStore
 
 extension LockRuntime {
@@ -14,10 +15,13 @@ extension LockRuntime {
         do {
             let bridge = try HomeAssistantBridge(settings: settings, password: try config.mqttPassword(),
                                                  device: HomeAssistantDevice(identity: identity, softwareVersion: options.softwareVersion),
-                                                 log: log)
+                                                 privacy: config.privacy.mqtt, log: { [front] in front.log($0) })
             homeAssistantFacts.capacity = identity?.capacity
             homeAssistantFacts.templates = try? store.occupiedSlots().count
+            homeAssistantJam = HomeAssistantJam(threshold: settings.jammedAfter)
             bridge.onUnlockRequest = { [unowned self] code in remoteUnlock(code: code, settings: settings) }
+            bridge.onLockRequest = { [unowned self] in remoteLock() }
+            bridge.onAdminRequest = { [unowned self] command in remoteAdmin(command) }
             homeAssistant = bridge
             bridge.update(homeAssistantStatus())
             bridge.start()
@@ -37,15 +41,23 @@ extension LockRuntime {
             bridge.stop()
             homeAssistant = nil
         }
+        // Remote requests still being checked stay remote: their outcome is decided as such
+        // (and published on the new connection, if there is one).
         startHomeAssistant(identity: try? store.moduleIdentity())
     }
 
     /// What the event says about the lock beyond the policy's state: who opened it, a forced
-    /// door, the last identify's latency. Then the event itself, for the event entity.
+    /// door, tries that did not open it, the last identify's latency. Then the event itself,
+    /// for the event entity.
     func observeForHomeAssistant(_ event: LockEvent) {
         guard let bridge = homeAssistant else { return }
+        let now = clock.now().monotonic
         switch event.name {
-        case "unlocked": homeAssistantFacts.changedBy = event.fields["user"]
+        case "unlocked":
+            homeAssistantFacts.changedBy = event.fields["user"]
+            homeAssistantJam.unlocked(reason: event.fields["reason"] ?? "", doorOpen: state.door.isOpen, at: now)
+        case "locked": homeAssistantJam.locked(ranOut: event.fields["cause"] == "timeout", at: now)
+        case "door-opened": homeAssistantJam.doorOpened()
         case "door-forced": homeAssistantFacts.forced = true
         case "door-closed": homeAssistantFacts.forced = false
         case "match", "no-match":
@@ -58,19 +70,129 @@ extension LockRuntime {
         if event.isPublic { bridge.publish(event) }
     }
 
-    /// A code from Home Assistant goes the keypad's way: the policy first (a PIN lockout,
-    /// tamper or PIN-only refuses before any check), then the PIN checker, with the same
-    /// counters; `finishPinCheck` decides, and the state topics show the outcome.
+    /// A code from Home Assistant goes the keypad's way, as a remote request: the policy first
+    /// (tamper, a permanent lockout, a PIN lockout refuse before any check), then the PIN
+    /// checker with the same counters; `finishPinCheck` decides, and the state topics show the
+    /// outcome. The audit row names fpmod's connection and the user whose PIN it was.
     func remoteUnlock(code: String, settings: LockConfig.MQTT) {
         let purpose: PinPurpose = settings.remoteUnlock == .adminPIN ? .adminUnlock : .unlock
-        if let refusal = decide(.pinOffered(user: nil, purpose: purpose)).denial {
-            return log("mqtt: remote unlock refused: \(refusal)")
+        submitRemotePin(code, purpose: purpose, kind: .unlock, what: "unlock")
+    }
+
+    /// `LOCK`: through the policy, which ends the unlock window (relay off) if there is one.
+    func remoteLock() {
+        guard let bridge = homeAssistant else { return }
+        let wasUnlocked = state.lock != .locked
+        decide(.lockRequested(source: .remote(client: bridge.connectionName)))
+        log("mqtt: LOCK from Home Assistant: " + (wasUnlocked ? "locked now" : "already locked"))
+    }
+
+    /// An admin command: refused at once when the module cannot run it, otherwise the admin's
+    /// code is checked like any PIN (`adminCommand`, or `adminClear` for a clear), and only then
+    /// does the worker get the job (`finishRemote`).
+    func remoteAdmin(_ command: HomeAssistantAdminCommand) {
+        guard config.mqtt?.adminCommands == true else { return }
+        if command.action != .clear, let problem = adminUnavailable {
+            return remoteAdminFailed(command, problem)
+        }
+        submitRemotePin(command.code, purpose: command.action == .clear ? .adminClear : .adminCommand,
+                        kind: .admin(command), what: command.verb)
+    }
+
+    private func submitRemotePin(_ code: String, purpose: PinPurpose, kind: RemoteRequests.Kind, what: String) {
+        guard let bridge = homeAssistant else { return }
+        let source = RequestSource.remote(client: bridge.connectionName)
+        if let refusal = decide(.pinOffered(user: nil, purpose: purpose, source: source)).denial {
+            return log("mqtt: remote \(what) refused: \(refusal)")
         }
         let id = nextRequestID
         guard pinChecker.submit(.init(requestID: id, action: purpose, user: nil, pin: code)) else {
-            return log("mqtt: remote unlock refused: too many PINs are being checked")
+            if case .admin(let command) = kind { remoteAdminFailed(command, "too many PINs are being checked; retry in a moment") }
+            return log("mqtt: remote \(what) refused: too many PINs are being checked")
         }
         nextRequestID += 1
+        remoteRequests.pinChecks[id] = .init(kind: kind, source: source)
+    }
+
+    /// The policy has decided on a remote code (its events and audit rows are out already).
+    func finishRemote(_ request: RemoteRequests.PinCheck, check: LockService.PinCheck, effects: [PolicyEffect]) {
+        let who = check.user.map { config.privacy.log.show($0) ?? "a user" } ?? "nobody"
+        let what: String
+        switch request.kind {
+        case .unlock: what = "unlock"
+        case .admin(let command): what = command.verb
+        }
+        if let denial = effects.denial {
+            return log("mqtt: remote \(what) refused: \(denial)")
+        }
+        switch request.kind {
+        case .unlock:
+            log("mqtt: remote unlock with \(who)'s PIN")
+        case .admin(let command):
+            log("mqtt: remote \(what) accepted with admin \(who)'s PIN")
+            switch command.action {
+            case .clear: break
+            case let .enroll(user, finger): submitRemoteAdmin(.enroll(EnrollRequest(user: user, label: finger)), command)
+            case let .delete(user, finger): submitRemoteAdmin(.delete(user: user, label: finger), command)
+            }
+        }
+    }
+
+    /// Why the module cannot take an admin job now; nil when it can.
+    private var adminUnavailable: String? {
+        if !moduleConnected { return "the fingerprint module is not connected; retry when it is" }
+        if adminInFlight { return "the module is busy with another admin command; retry in a moment" }
+        return nil
+    }
+
+    /// The control socket's path to the worker (`submitAdmin`), with Home Assistant waiting.
+    private func submitRemoteAdmin(_ request: AdminRequest, _ command: HomeAssistantAdminCommand) {
+        // The module may have gone, or another job come, while the PIN was checked.
+        if let problem = adminUnavailable { return remoteAdminFailed(command, problem) }
+        let id = nextRequestID
+        nextRequestID += 1
+        remoteRequests.adminJobs[id] = command
+        adminInFlight = true
+        worker.submit(.admin(requestID: id, request))
+    }
+
+    /// An enroll's step, in the words the CLI prints.
+    func remoteAdminProgress(_ command: HomeAssistantAdminCommand, line: [String: JSONValue]) {
+        var fields = ["progress": line["progress"]?.stringValue ?? "", "status": line["status"]?.stringValue ?? ""]
+        fields["user"] = command.user
+        emit(LockEvent(name: "enroll-progress", fields: fields))
+    }
+
+    /// The worker's reply, as an event: `enrolled`, `deleted` or `admin-failed`.
+    func finishRemoteAdmin(_ command: HomeAssistantAdminCommand, reply: [String: JSONValue]) {
+        guard reply["ok"]?.boolValue == true else {
+            return remoteAdminFailed(command, reply["error"]?.stringValue ?? "failed")
+        }
+        var fields: [String: String] = [:]
+        fields["user"] = command.user
+        switch command.action {
+        case .enroll:
+            fields["finger"] = reply["label"]?.stringValue
+            fields["slot"] = reply["slot"]?.intValue.map(String.init)
+            emit(LockEvent(name: "enrolled", fields: fields))
+        case .delete:
+            let fingers = reply["fingers"]?.arrayValue ?? []
+            fields["finger"] = fingers.compactMap { $0["label"]?.stringValue }.joined(separator: ",")
+            fields["slots"] = fingers.compactMap { $0["slot"]?.intValue.map(String.init) }.joined(separator: ",")
+            if reply["userRemoved"]?.boolValue == true { fields["userRemoved"] = "true" }
+            emit(LockEvent(name: "deleted", fields: fields))
+        case .clear:
+            break
+        }
+        log("mqtt: remote \(command.verb) of \(command.user.map { config.privacy.log.show($0) ?? "a user" } ?? "-") done")
+    }
+
+    private func remoteAdminFailed(_ command: HomeAssistantAdminCommand, _ reason: String) {
+        var fields = ["command": command.verb, "reason": reason]
+        fields["user"] = command.user
+        emit(LockEvent(name: "admin-failed", fields: fields))
+        let shown = command.user.map { config.privacy.log.redact(reason, name: $0) } ?? reason
+        log("mqtt: remote \(command.verb) failed: \(shown)")
     }
 
     func homeAssistantStatus() -> HomeAssistantLockStatus {
@@ -78,6 +200,7 @@ extension LockRuntime {
         let facts = homeAssistantFacts
         status.changedBy = facts.changedBy
         status.forced = facts.forced && status.doorOpen == true
+        status.jammed = homeAssistantJam.jammed
         status.identifyMilliseconds = facts.identifyMilliseconds
         status.templates = facts.templates
         status.capacity = facts.capacity

@@ -261,11 +261,15 @@ extension LockRuntime {
             adminInFlight = false
             if let client = pendingReplies.removeValue(forKey: id) {
                 reply(client, answer)
+            } else if let command = remoteRequests.adminJobs.removeValue(forKey: id) {
+                finishRemoteAdmin(command, reply: answer)
             }
             if changed { refreshEnrolledSet() }
         case let .adminProgress(id, line):
             if let client = pendingReplies[id] {
                 reply(client, line)
+            } else if let command = remoteRequests.adminJobs[id] {
+                remoteAdminProgress(command, line: line)
             }
         }
     }

@@ -39,6 +39,8 @@ final class LockRuntime {
     /// policy's state.
     var homeAssistant: HomeAssistantBridge?
     var homeAssistantFacts = HomeAssistantLockStatus()
+    var homeAssistantJam = HomeAssistantJam(threshold: 0)
+    var remoteRequests = RemoteRequests()
 
     init(front: LockService) {
         self.front = front

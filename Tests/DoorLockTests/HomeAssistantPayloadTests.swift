@@ -92,6 +92,26 @@ struct HomeAssistantPayloadTests {
         #expect(!access.contains("duress"))
     }
 
+    @Test func theAdminEventTypesOnlyWhenAdminCommandsAreOn() {
+        let device = HomeAssistantDevice(softwareVersion: "fpmod 0.1.0")
+        func access(_ admin: Bool) -> String {
+            guard case .object(let members) = HomeAssistantDiscovery.payload(device: device, topics: topics, remoteUnlock: .userPIN,
+                                                                            adminCommands: admin),
+                  case .object(let components)? = members["cmps"] else { return "" }
+            return components["front-door_access"]?.encoded ?? ""
+        }
+        for type in HomeAssistantDiscovery.adminEventTypes {
+            #expect(access(true).contains(#""\#(type)""#))
+            #expect(!access(false).contains(#""\#(type)""#))
+        }
+        #expect(access(false).contains(#""remote-refused""#))
+        // The admin events themselves carry masked names, like every other.
+        let enrolled = LockEvent(name: "enrolled", fields: ["user": "carol", "finger": "left-index", "slot": "4"],
+                                 time: Date(timeIntervalSince1970: 0))
+        #expect(HomeAssistantState.event(enrolled, privacy: .masked)?.encoded
+            == #"{"event_type":"enrolled","finger":"left-index","slot":4,"time":"1970-01-01T00:00:00.000Z","user":"c***l"}"#)
+    }
+
     @Test func noCodeFormatWhenRemoteUnlockIsOff() {
         #expect(!component(discovery(.off), "front-door_lock").contains("code_format"))
         #expect(component(discovery(.adminPIN), "front-door_lock").contains(#""code_format":"^[0-9]{4,12}$""#))

@@ -33,6 +33,8 @@ struct MQTTConfigTests {
         #expect(mqtt.remoteUnlock == .userPIN)
         #expect(mqtt.adminCommands == false)
         #expect(mqtt.tls == LockConfig.MQTT.TLS())
+        #expect(mqtt.jammedAfter == 2)
+        #expect(try parse(#"{"mqtt": {"url": "mqtt://broker", "jammedAfter": 0}}"#).mqtt?.jammedAfter == 0)
     }
 
     @Test func noSectionMeansNoBridge() throws {
@@ -76,6 +78,8 @@ struct MQTTConfigTests {
         (#"{"mqtt": {"url": "mqtts://broker", "tls": {"cafile": "/ca.pem", "capath": "/etc/ssl"}}}"#, "mqtt.tls.capath: unknown key"),
         (#"{"mqtt": {"url": "mqtt://broker", "deviceID": "x"}}"#, "mqtt.deviceID: unknown key; did you mean 'deviceId'?"),
         (#"{"mqtt": "mqtt://broker"}"#, "mqtt: expected an object"),
+        (#"{"mqtt": {"url": "mqtt://broker", "jammedAfter": 11}}"#, "mqtt.jammedAfter: 11 is out of range; use 0 to 10 unopened unlocks in a row (0 = never)"),
+        (#"{"mqtt": {"url": "mqtt://broker", "jammedAfter": 1.5}}"#, "mqtt.jammedAfter: 1.5 is not a whole number"),
     ])
     func badValuesNameTheKeyAndTheFix(json: String, expected: String) {
         let found = problems(json)
@@ -118,5 +122,6 @@ struct MQTTConfigTests {
         let config = try LockConfig.load(path: url.standardizedFileURL.path)
         #expect(config.mqtt?.deviceID == "front-door")
         #expect(config.mqtt?.remoteUnlock == .userPIN)
+        #expect(config.privacy.mqtt == .masked && config.privacy.log == .masked && config.privacy.eventSocket == .full)
     }
 }

@@ -7,6 +7,7 @@ import GPIO
 import Glibc
 import ModuleSimulator
 import Posix
+import Synchronization
 import TemplateStore
 
 /// `fpmod run`: the door/kiosk lock service in the foreground (systemd runs it as is).
@@ -95,17 +96,23 @@ enum RunCommand {
         options.softwareVersion = Program.version
         options.storePath = storeDatabase
         let initial = config
+        // The journal's `privacy.log`, kept current across reloads: the service takes every
+        // config the loader returns (it refuses only one that fails to load).
+        let logPrivacy = Mutex(config.privacy.log)
         let loader: @Sendable () throws -> LockConfig = {
             guard let configPath else { return initial }
-            return try LockConfig.load(path: configPath)
+            let fresh = try LockConfig.load(path: configPath)
+            logPrivacy.withLock { $0 = fresh.privacy.log }
+            return fresh
         }
         let service = try LockService(
             config: config, preset: preset, chip: chip,
             module: .serial(port: port, baudRate: baud, family: family, unpairedAddress: address, unpairedPassword: password),
             store: store, options: options, signals: signals, configLoader: loader)
         let json = invocation.json
-        service.onEvent = { event in
-            guard event.isPublic else { return }
+        service.onEvent = { raw in
+            guard raw.isPublic else { return }
+            let event = raw.shown(logPrivacy.withLock { $0 })
             if json {
                 StandardStreams.writeOutput(event.jsonLine + "\n")
             } else {
