@@ -33,10 +33,13 @@ import Testing
 
     /// Ridges as a sine of period 9 px over the whole 192 × 192 frame, or a flat field.
     static func pixels(finger: Bool) -> [UInt8] {
-        (0..<(192 * 192)).map { index in
-            let x = Double(index % 192), y = Double(index / 192)
+        (0..<(192 * 192)).map { (index: Int) -> UInt8 in
             guard finger else { return UInt8(200 + index % 3) }
-            return UInt8(128 + 90 * sin(((x - 60) * (x - 60) + (y + 40) * (y + 40)).squareRoot() * 2 * .pi / 9))
+            let dx = Double(index % 192) - 60
+            let dy = Double(index / 192) + 40
+            let radius: Double = (dx * dx + dy * dy).squareRoot()
+            let phase: Double = radius * 2 * Double.pi / 9
+            return UInt8(128 + 90 * sin(phase))
         }
     }
 
