@@ -35,6 +35,7 @@ import Testing
         let mover = LayoutMover(administrator: admin)
         let report = try mover.apply([SlotMove(from: 5, to: 0), SlotMove(from: 3, to: 1)], maxFlashWrites: 100)
         #expect(report.moves == 2 && report.flashWrites == 4 && report.stopped == .finished)
+        #expect(report.milliseconds > 0)
         #expect(try bench.store.fingers(of: "dave").map(\.slot) == [0])
         #expect(try bench.store.fingers(of: "bob").map(\.slot) == [1])
         try expectAgreement(bench)
