@@ -12,7 +12,7 @@ extension WorkerLoop {
     func plan(for module: FingerprintModule) -> SearchPlan {
         if let searchOrder { return searchOrder.plan }
         if let range = module.indexTable?.occupiedRange { return .whole(range) }
-        return module.capacity.map { .whole(0..<$0) } ?? SearchPlan(ranges: [])
+        return module.capacity.map { SearchPlan.whole(0..<$0) } ?? SearchPlan(ranges: [])
     }
 
     var needsPlan: Bool {

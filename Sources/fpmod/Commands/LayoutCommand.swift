@@ -24,9 +24,10 @@ enum LayoutCommand {
             return .ok
         }
         let report = try LayoutMover(administrator: administrator).apply(moves, maxFlashWrites: budget)
+        let used = try ledger.used()
         let stopped = switch report.stopped {
         case .finished: ""
-        case .budget: "; stopped at today's bound of \(perDay) flash writes (\(try ledger.used()) used), the rest follows tomorrow"
+        case .budget: "; stopped at today's bound of \(perDay) flash writes (\(used) used), the rest follows tomorrow"
         case .yielded: "; stopped early"
         }
         let text = "Moved \(report.moves) template(s) with \(report.flashWrites) flash writes in "
