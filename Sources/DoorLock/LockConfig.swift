@@ -37,6 +37,8 @@ public struct LockConfig: Sendable, Equatable {
     public var mqtt: MQTT?
     /// How much of a user's name the journal, the event socket and MQTT show.
     public var privacy = Privacy()
+    /// Search order and library layout (LockConfigLibrary.swift).
+    public var library = Library()
 
     public init() {}
 

@@ -24,7 +24,7 @@ public struct LockConfigError: Error, Sendable, Equatable, CustomStringConvertib
 extension LockConfig {
     static let topLevelKeys = ["board", "serialPort", "baudRate", "address", "password", "family", "gpio", "touch",
                                "scanIntervalMs", "policy", "relayPulseSeconds", "events", "control", "hooks", "store", "leds", "mqtt",
-                               "privacy"]
+                               "privacy", "library"]
     static let policyNumberKeys = ["relayPulseSeconds", "idleTimeoutSeconds", "backgroundTimeoutSeconds", "graceSeconds",
                                    "pinRequiredAfterHoursWithoutPin", "heldOpenSeconds", "forcedOpenExemptSeconds",
                                    "verificationValiditySeconds"]
@@ -129,7 +129,8 @@ extension LockConfig {
         }
         if let v = root["leds"] { leds = r.choice(v, "leds", LEDKind.self, choices: LEDKind.allCases.map(\.rawValue)) }
         if let v = root["mqtt"], let object = r.object(v, "mqtt") { readMQTT(object, &r) }
-        if let v = root["privacy"], let object = r.object(v, "privacy") { readPrivacy(object, &r) }
+                               "scanIntervalMs", "policy", "relayPulseSeconds", "events", "control", "hooks", "store", "leds", "mqtt",
+                               "privacy", "library"]
     }
 
     private mutating func readGPIO(_ object: [String: Any], _ r: inout ConfigReader) {

@@ -69,6 +69,8 @@ extension LockRuntime {
         settings.healthCheckInterval = options.healthCheckInterval
         settings.useAura = usesAura
         settings.store = store
+        settings.library = config.library
+        settings.layoutQuietPeriod = options.layoutQuietPeriod
         worker = ModuleWorker(connection: moduleConnection, settings: settings) { [front] report in
             front.post(.worker(report))
         }
@@ -271,6 +273,8 @@ extension LockRuntime {
             } else if let command = remoteRequests.adminJobs[id] {
                 remoteAdminProgress(command, line: line)
             }
+        case .searchOrder(let status):
+            libraryStatus = status
         }
     }
 

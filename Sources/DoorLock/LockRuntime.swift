@@ -41,6 +41,8 @@ final class LockRuntime {
     var homeAssistantFacts = HomeAssistantLockStatus()
     var homeAssistantJam = HomeAssistantJam(threshold: 0)
     var remoteRequests = RemoteRequests()
+    /// The worker's last search-order plan (nil until the module opened), for `status`.
+    var libraryStatus: LibraryStatus?
 
     init(front: LockService) {
         self.front = front
