@@ -34,11 +34,30 @@ func seconds(_ duration: Duration) -> Double {
 }
 
 let masters: [(name: String, image: GreyImage)]
-do { masters = try NISTPrints.load(from: directory) } catch { fail("\(error)") }
+if directory == "--synthetic" {
+    masters = (1...8).map { ("synthetic-\($0)", SyntheticFinger(seed: UInt64($0)).image()) }
+    if CommandLine.arguments.contains("--dump") {
+        for (index, master) in masters.enumerated() {
+            try? PNGFile.write(master.image, to: "/tmp/hm-gen/\(master.name).png")
+            try? PNGFile.write(ImpressionMaker().impression(of: master.image, index: 0, seed: UInt64(index)), to: "/tmp/hm-gen/\(master.name)-0.png")
+        }
+    }
+} else {
+    do { masters = try NISTPrints.load(from: directory) } catch { fail("\(error)") }
+}
 guard masters.count >= 2 else { fail("need at least two fingers in \(directory)") }
 
 let matcher = NBISMatcher()
-let maker = ImpressionMaker()
+/// The value after `--name` on the command line, if any.
+func option(_ name: String) -> Double? {
+    guard let at = arguments.firstIndex(of: "--\(name)"), at + 1 < arguments.count else { return nil }
+    return Double(arguments[at + 1])
+}
+var maker = ImpressionMaker()
+if let noise = option("noise") { maker.noiseSigma = noise }
+if let rotation = option("rotation") { maker.maximumRotation = rotation }
+if let shift = option("shift") { maker.maximumShift = Int(shift) }
+if let side = option("sensor") { maker.sensorWidth = Int(side); maker.sensorHeight = Int(side) }
 let clock = ContinuousClock()
 do {
     let stages = try matcher.enrollStages()
@@ -100,6 +119,8 @@ do {
     print("| impostor scores max (best seen per pair) | \(impostor.max() ?? 0) |")
     print("| enroll time per finger | \(fixed(1000 * seconds(enrollTime) / Double(templates.count))) ms |")
     print("| verify time (extract + 1 compare) | \(fixed(1000 * seconds(verifyTime) / Double(max(verifies, 1)))) ms |")
+
+    if CommandLine.arguments.contains("--accuracy-only") { exit(0) }
 
     // 1:N: a probe of finger 0 against galleries of other fingers' templates (repeated to size),
     // so every search scans the whole gallery, the slowest case.
