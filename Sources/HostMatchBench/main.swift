@@ -117,6 +117,8 @@ do {
     let median = sortedGenuine.isEmpty ? 0 : sortedGenuine[sortedGenuine.count / 2]
     print("| genuine scores min / median / max | \(sortedGenuine.first ?? 0) / \(median) / \(sortedGenuine.last ?? 0) |")
     print("| impostor scores max (best seen per pair) | \(impostor.max() ?? 0) |")
+    let sizes = templates.map(\.bytes.count)
+    print("| template size | \(sizes.min() ?? 0)–\(sizes.max() ?? 0) bytes |")
     print("| enroll time per finger | \(fixed(1000 * seconds(enrollTime) / Double(templates.count))) ms |")
     print("| verify time (extract + 1 compare) | \(fixed(1000 * seconds(verifyTime) / Double(max(verifies, 1)))) ms |")
 

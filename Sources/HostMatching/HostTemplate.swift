@@ -1,6 +1,7 @@
 /// One enrolled finger as the host matcher keeps it: libfprint's serialized FpPrint (its
-/// `fp_print_serialize` bytes, holding the minutiae of each enroll image). Opaque to the rest
-/// of fpmod, which stores it encrypted as it does module templates.
+/// `fp_print_serialize` bytes, holding the minutiae of each enroll image) in a checked frame
+/// (`TemplateEnvelope`). Opaque to the rest of fpmod, which stores it encrypted as it does
+/// module templates.
 public struct HostTemplate: Sendable, Equatable {
     public let bytes: [UInt8]
 

@@ -100,8 +100,13 @@ final class LibfprintSession {
 
     /// A print read back from template bytes; the caller unrefs it.
     func deserialize(_ template: HostTemplate, index: Int) throws(HostMatchingError) -> OpaquePointer {
+        let payload: ArraySlice<UInt8>
+        switch TemplateEnvelope.unwrap(template.bytes) {
+        case .success(let bytes): payload = bytes
+        case .failure(let damage): throw .unreadableTemplate(index: index, message: damage.description)
+        }
         var error: UnsafeMutablePointer<GError>?
-        let print = template.bytes.withUnsafeBufferPointer { fp_print_deserialize($0.baseAddress, $0.count, &error) }
+        let print = payload.withUnsafeBufferPointer { fp_print_deserialize($0.baseAddress, $0.count, &error) }
         guard let print else { throw .unreadableTemplate(index: index, message: consume(error)) }
         return print
     }
@@ -114,7 +119,7 @@ final class LibfprintSession {
             throw .libfprint(operation: "serialize the enrolled print", message: consume(error))
         }
         defer { g_free(data) }
-        return HostTemplate(bytes: Array(UnsafeBufferPointer(start: data, count: length)))
+        return HostTemplate(bytes: TemplateEnvelope.wrap(Array(UnsafeBufferPointer(start: data, count: length))))
     }
 }
 
