@@ -84,16 +84,16 @@ final class LibfprintSession {
         bytes.append(contentsOf: image.pixels)
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in
-                Result { () throws(Errno) -> Int in try feed.fileDescriptor.write(UnsafeRawBufferPointer(rebasing: buffer[offset...])) }
+            // send(2) with MSG_NOSIGNAL: a device that hung up is an error here, not a SIGPIPE.
+            let sent = bytes.withUnsafeBytes { buffer in
+                Glibc.send(feed.fileDescriptor.rawValue, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
             }
-            switch written {
-            case .success(let count): offset += count
-            case .failure(.wouldBlock):
-                if !GLibLoop.runPending() {
-                    _ = try? poll([(feed.fileDescriptor, .writable)], deadline: .now + .milliseconds(10))
-                }
-            case .failure(let error): throw .socket(operation: "send an image", errno: error.rawValue)
+            if sent >= 0 { offset += sent; continue }
+            let error = Errno.current
+            if error == .interrupted { continue }
+            guard error == .wouldBlock else { throw .socket(operation: "send an image", errno: error.rawValue) }
+            if !GLibLoop.runPending() {
+                _ = try? poll([(feed.fileDescriptor, .writable)], deadline: .now + .milliseconds(10))
             }
         }
     }

@@ -14,6 +14,15 @@ import Imaging
 /// threshold is libfprint's default, 40, fixed by the driver; identify returns the FIRST
 /// gallery template at or above it, in gallery order. The measured error rates and speed are
 /// in tools/bench-host-match.sh's output (README, "SPI sensors").
+///
+/// Speed is this choice's weak side: libfprint rebuilds bozorth3's pair table of each gallery
+/// print for every comparison and compares against all 5 enroll images of a template, so a 1:N
+/// search runs at tens of templates per second (measured 12–14/s on a loaded 2-core host),
+/// fine for a household's fingers, not for hundreds. The way out, if that is needed: keep
+/// libfprint for extraction only (the probe print that verify/identify return, and each
+/// template, serialize to their x/y/θ minutiae) and match those in Swift with the gallery's
+/// tables built once. libfprint's overheating guard (`HostMatchingError.deviceTooHot`) also
+/// stops a device kept busy for minutes.
 public struct NBISMatcher: Sendable {
     /// bozorth3's score threshold in libfprint's virtual_image driver (its default).
     public static let threshold = 40

@@ -32,7 +32,10 @@ extension GreyImage {
         let sy = height > 1 ? Double(self.height - 1) / Double(height - 1) : 0
         for row in 0..<height {
             for column in 0..<width {
-                out[column, row] = UInt8(clamping: bilinear(x: Double(column) * sx, y: Double(row) * sy) ?? 255)
+                // Clamped: the last column's position can round past the source's last pixel.
+                let x = min(Double(column) * sx, Double(self.width - 1))
+                let y = min(Double(row) * sy, Double(self.height - 1))
+                out[column, row] = UInt8(clamping: bilinear(x: x, y: y) ?? 255)
             }
         }
         return out

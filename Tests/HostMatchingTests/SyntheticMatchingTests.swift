@@ -65,6 +65,15 @@ import Testing
         #expect(index == 1)
     }
 
+    @Test func imagesTooLargeForTheDeviceAreRefusedBeforeSending() throws {
+        let template = try matcher.enroll(images: Fingers.impressions(finger: 113, count: 5))
+        let huge = GreyImage(width: 5001, height: 2, filledWith: 128)
+        let error = expectThrows(HostMatchingError.self) { try matcher.verify(image: huge, template: template) }
+        #expect(error == .imageTooLarge(width: 5001, height: 2, limit: 5000))
+        // The connection to the device is still usable.
+        #expect(try matcher.verify(image: Fingers.impressions(finger: 113, count: 1, from: 10)[0], template: template).matched)
+    }
+
     @Test func scoresAreReadFromLibfprintsLogLines() {
         #expect(BozorthScores.parse("score 57/40") == 57)
         #expect(BozorthScores.parse("score x/40") == nil)
