@@ -34,6 +34,11 @@ struct Enrollment {
                          onProgress, progressData.toOpaque(), release, ready, userData)
         var rejected: [Int] = []
         for (index, image) in images.enumerated() where !outcome.isFinished {
+            // No finger, no minutiae worth keeping: skipped without bothering the device.
+            guard FingerCoverage(of: image).containsFinger() else {
+                rejected.append(index)
+                continue
+            }
             let reportsBefore = progress.reports
             try session.send(image)
             try GLibLoop.run("enroll", seconds: LibfprintSession.operationSeconds) {

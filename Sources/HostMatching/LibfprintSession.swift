@@ -73,10 +73,7 @@ final class LibfprintSession {
     /// Writes one image to the device. Non-blocking: while the socket is full, the main context
     /// runs, which is what lets the device read (it reads on this same thread).
     func send(_ image: GreyImage) throws(HostMatchingError) {
-        let limit = 5000  // the virtual device disconnects on larger headers
-        guard image.width <= limit, image.height <= limit else {
-            throw .imageTooLarge(width: image.width, height: image.height, limit: limit)
-        }
+        try Self.checkSize(of: image)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(8 + image.pixels.count)
         withUnsafeBytes(of: Int32(image.width)) { bytes.append(contentsOf: $0) }
@@ -95,6 +92,14 @@ final class LibfprintSession {
             if !GLibLoop.runPending() {
                 _ = try? poll([(feed.fileDescriptor, .writable)], deadline: .now + .milliseconds(10))
             }
+        }
+    }
+
+    /// The virtual device drops the connection on a header over 5000 pixels a side.
+    static func checkSize(of image: GreyImage) throws(HostMatchingError) {
+        let limit = 5000
+        guard image.width <= limit, image.height <= limit else {
+            throw .imageTooLarge(width: image.width, height: image.height, limit: limit)
         }
     }
 

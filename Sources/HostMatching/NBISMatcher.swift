@@ -51,6 +51,7 @@ public struct NBISMatcher: Sendable {
             defer { g_ptr_array_unref(array) }
             for print in prints { g_ptr_array_add(array, UnsafeMutableRawPointer(print)) }
 
+            try Self.requireFinger(in: image)
             session.scores.reset()
             try session.send(image)
             let outcome = AsyncOutcome()
@@ -78,6 +79,7 @@ public struct NBISMatcher: Sendable {
         try LibfprintSession.with { session throws(HostMatchingError) in
             let print = try session.deserialize(template, index: 0)
             defer { g_object_unref(UnsafeMutableRawPointer(print)) }
+            try Self.requireFinger(in: image)
             session.scores.reset()
             try session.send(image)
             let outcome = AsyncOutcome()
@@ -92,6 +94,16 @@ public struct NBISMatcher: Sendable {
             if let probe { g_object_unref(UnsafeMutableRawPointer(probe)) }
             guard succeeded else { throw Self.failure(error, operation: "verify") }
             return (matched != 0, session.scores.collected.max())
+        }
+    }
+
+    /// An image that shows no finger is never matched (fail closed: an empty sensor, a smear).
+    static func requireFinger(in image: GreyImage) throws(HostMatchingError) {
+        try LibfprintSession.checkSize(of: image)
+        let coverage = FingerCoverage(of: image)
+        guard coverage.containsFinger() else {
+            let percent = Int((coverage.fraction * 100).rounded())
+            throw .unusableImage(reason: "only \(percent)% of the image shows ridges, it needs half")
         }
     }
 

@@ -50,7 +50,14 @@ import Testing
         let template = try matcher.enroll(images: Fingers.impressions(finger: 111, count: 5))
         let blank = GreyImage(width: 192, height: 192, filledWith: 255)
         let error = expectThrows(HostMatchingError.self) { try matcher.identify(image: blank, gallery: [template]) }
-        guard case .unusableImage = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .unusableImage(let reason) = error else { Issue.record("got \(String(describing: error))"); return }
+        #expect(reason.contains("0% of the image shows ridges"))
+        // Ridges on a quarter of the sensor are refused too, by verify as by identify.
+        var corner = blank
+        let finger = Fingers.impressions(finger: 111, count: 1, from: 10)[0].fitted(width: 192, height: 192)
+        for y in 0..<96 { for x in 0..<96 { corner[x, y] = finger[x, y] } }
+        let partial = expectThrows(HostMatchingError.self) { try matcher.verify(image: corner, template: template) }
+        guard case .unusableImage = partial else { Issue.record("got \(String(describing: partial))"); return }
     }
 
     @Test func damagedTemplatesAreRefusedByPosition() throws {

@@ -4,7 +4,7 @@ import Testing
 /// The coverage check, the synthetic fingers and the impressions made from them.
 @Suite struct FingerImageTests {
     @Test func anEmptySensorShowsNoFinger() {
-        let empty = GreyImage(width: 192, height: 192, filledWith: 240).withNoise(sigma: 4, seed: 1)
+        let empty = GreyImage(width: 192, height: 192, filledWith: 240).withNoise(sigma: 8, seed: 1)
         let coverage = FingerCoverage(of: empty)
         #expect(coverage.blocks == 144)
         #expect(coverage.ridgeBlocks == 0)
