@@ -68,6 +68,10 @@ final class LibfprintSession {
         }
         // The device accepts the connection on its next main-context iteration.
         while GLibLoop.runPending() {}
+        // Connected: the name is no longer needed, and without it nobody else can connect (the
+        // listening socket stays open inside libfprint). Nothing is left behind in /tmp.
+        unlink(socketPath)
+        rmdir(String(cString: directory))
     }
 
     /// Writes one image to the device. Non-blocking: while the socket is full, the main context
