@@ -9,8 +9,6 @@
 #   the MQTT tests start on a loopback port of their own (the Debian service is left as it is),
 #   and its command-line clients, which the tests use as an independent second party (openssl
 #   makes the certificates of the TLS tests).
-# - libpng (fingerprint images as PNG files) and libfprint with GLib's headers (the host-side
-#   matcher of SPI image sensors; its .pc needs gio-unix-2.0, which libfprint-2-dev does not pull).
 # - A Swift toolchain when none is on PATH: Debian 13 has one (`swiftlang`, Swift 6.0), so it is
 #   installed from apt; Debian 12 has none, so the script says where to get one and stops.
 set -euo pipefail
@@ -30,8 +28,12 @@ apt_install() {
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
 
 need=()
-for pkg in pkg-config libsqlite3-dev libsodium-dev libgpiod-dev libmosquitto-dev mosquitto mosquitto-clients openssl python3-venv \
-  libpng-dev libfprint-2-dev libglib2.0-dev; do
+for pkg in pkg-config libsqlite3-dev libsodium-dev libgpiod-dev libmosquitto-dev mosquitto mosquitto-clients openssl python3-venv; do
+  installed "$pkg" || need+=("$pkg")
+done
+# libpng (fingerprint images as PNG files) and libfprint with GLib's headers (the host-side
+# matcher of SPI image sensors; libfprint-2-dev does not pull libglib2.0-dev in by itself).
+for pkg in libpng-dev libfprint-2-dev libglib2.0-dev; do
   installed "$pkg" || need+=("$pkg")
 done
 
