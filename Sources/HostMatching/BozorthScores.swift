@@ -6,7 +6,8 @@ import CLibfprint
 /// the driver's threshold. Each comparison logs `score S/T` at debug level in the
 /// `libfprint-print` domain (fpi-print.c, the same from 1.94.5 to 1.94.9), so a log handler on
 /// that one domain collects them. If a future libfprint logs otherwise, matches still work and
-/// are reported with the threshold as their score (see `NBISMatcher.threshold`).
+/// are reported with libfprint's threshold as their score, and a stricter threshold of ours
+/// fails closed (see `NBISMatcher.threshold`).
 final class BozorthScores {
     private(set) var collected: [Int] = []
 

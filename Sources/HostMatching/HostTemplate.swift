@@ -9,7 +9,7 @@ public struct HostTemplate: Sendable, Equatable {
 }
 
 /// What a 1:N search found: the position of the matching template in the gallery given, and its
-/// bozorth3 score (≥ `NBISMatcher.threshold`; unrelated fingers score about 0–20).
+/// bozorth3 score (≥ the matcher's `threshold`; unrelated fingers mostly score 0–30).
 public struct HostMatch: Sendable, Equatable {
     public let index: Int
     public let score: Int

@@ -12,7 +12,7 @@ import Testing
         #expect(!template.bytes.isEmpty)
         let result = try matcher.verify(image: Fingers.impressions(finger: 101, count: 1, from: 10)[0], template: template)
         #expect(result.matched)
-        #expect((result.score ?? 0) >= NBISMatcher.threshold)
+        #expect((result.score ?? 0) >= matcher.threshold)
     }
 
     @Test func aDifferentFingerDoesNotMatch() throws {
@@ -21,7 +21,7 @@ import Testing
             let probe = Fingers.impressions(finger: other, count: 1, from: 10)[0]
             let result = try matcher.verify(image: probe, template: template)
             #expect(!result.matched, "finger \(other) matched finger 102 with score \(result.score ?? -1)")
-            #expect((result.score ?? 0) < NBISMatcher.threshold)
+            #expect((result.score ?? 0) < matcher.threshold)
             #expect(try matcher.identify(image: probe, gallery: [template]) == nil)
         }
     }
@@ -30,7 +30,7 @@ import Testing
         let gallery = try [106, 107, 108].map { (seed: UInt64) in try matcher.enroll(images: Fingers.impressions(finger: seed, count: 5)) }
         let found = try matcher.identify(image: Fingers.impressions(finger: 107, count: 1, from: 10)[0], gallery: gallery)
         #expect(found?.index == 1)
-        #expect((found?.score ?? 0) >= NBISMatcher.threshold)
+        #expect((found?.score ?? 0) >= matcher.threshold)
         #expect(try matcher.identify(image: Fingers.impressions(finger: 109, count: 1)[0], gallery: gallery) == nil)
         #expect(try matcher.identify(image: Fingers.impressions(finger: 107, count: 1)[0], gallery: []) == nil)
     }
@@ -79,6 +79,20 @@ import Testing
         #expect(error == .imageTooLarge(width: 5001, height: 2, limit: 5000))
         // The connection to the device is still usable.
         #expect(try matcher.verify(image: Fingers.impressions(finger: 113, count: 1, from: 10)[0], template: template).matched)
+    }
+
+    @Test func aStricterThresholdOnlyTakesMatchesAway() throws {
+        let gallery = try [114, 115].map { (seed: UInt64) in try matcher.enroll(images: Fingers.impressions(finger: seed, count: 5)) }
+        let probe = Fingers.impressions(finger: 115, count: 1, from: 10)[0]
+        let found = try #require(try matcher.identify(image: probe, gallery: gallery))
+        #expect(found.index == 1)
+        // Just above the score it matched with: the same finger no longer passes, by either call.
+        let strict = NBISMatcher(threshold: found.score + 1)
+        #expect(try strict.identify(image: probe, gallery: gallery) == nil)
+        #expect(try !strict.verify(image: probe, template: gallery[1]).matched)
+        #expect(try NBISMatcher(threshold: found.score).identify(image: probe, gallery: gallery)?.index == 1)
+        // Below libfprint's own threshold is not possible: it decides first.
+        #expect(NBISMatcher(threshold: 10).threshold == NBISMatcher.libfprintThreshold)
     }
 
     @Test func scoresAreReadFromLibfprintsLogLines() {
