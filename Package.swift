@@ -18,6 +18,11 @@ let package = Package(
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         // The MQTT client of the Home Assistant bridge (Eclipse Mosquitto's libmosquitto).
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // PNG files of fingerprint images (the simulated image sensor, the matcher's test prints).
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // libfprint's NBIS (mindtct + bozorth3): the host-side matcher of image sensors. No pkgConfig:
+        // its GLib flags draw a SwiftPM warning (see Sources/CLibfprint/shim.h).
+        .systemLibrary(name: "CLibfprint", providers: [.apt(["libfprint-2-dev"])]),
         // libgpiod 1.x or 2.x behind one C interface: the side matching the <gpiod.h> this
         // build finds is compiled (Debian 12: v1, Debian 13: v2), so no flag is needed.
         .target(name: "CLibgpiod", dependencies: ["CGPIOD"]),
@@ -31,6 +36,8 @@ let package = Package(
         .target(name: "AccessPolicy"),
         // JSON written by hand: stable key order, exact escaping, no Foundation encoder quirks.
         .target(name: "JSONValue"),
+        // Grey fingerprint images: PNG files, sensor-size crops, rotation, noise, coverage.
+        .target(name: "Imaging", dependencies: ["CPNG"]),
         .target(name: "ArgumentParsing", dependencies: ["JSONValue"]),
 
         // I/O layers.
@@ -49,6 +56,8 @@ let package = Package(
         .target(name: "FingerprintModule", dependencies: ["FingerprintProtocol", "Transport", "SerialPort", "Posix"]),
         .target(name: "ModuleSimulator", dependencies: ["FingerprintProtocol", "SerialPort", "Posix"]),
         .target(name: "TemplateStore", dependencies: ["CSQLite", "CSodium", "Posix"]),
+        // Enroll / identify / verify on the host for image sensors that do not match by themselves.
+        .target(name: "HostMatching", dependencies: ["CLibfprint", "Imaging", "Posix"]),
         // Admin operations that keep the store and the module in step: enroll, delete, sync,
         // backup/restore, pair, reconcile. Used by the CLI and by the service's control socket.
         .target(name: "Administration", dependencies: [
@@ -59,6 +68,8 @@ let package = Package(
             "GPIO", "TemplateStore", "AccessPolicy", "Administration", "JSONValue", "MQTT",
         ]),
 
+        // Accuracy and speed of the host matcher (tools/bench-host-match.sh).
+        .executableTarget(name: "HostMatchBench", dependencies: ["HostMatching", "Imaging"]),
         .executableTarget(name: "fpmod", dependencies: [
             "ArgumentParsing", "FingerprintProtocol", "FingerprintModule", "ModuleSimulator",
             "SerialPort", "Posix", "GPIO", "TemplateStore", "AccessPolicy", "Administration", "DoorLock",
@@ -79,6 +90,8 @@ let package = Package(
         .testTarget(name: "FingerprintModuleTests", dependencies: ["FingerprintModule", "ModuleSimulator", "SerialPort", "FingerprintProtocol"]),
         .testTarget(name: "ModuleSimulatorTests", dependencies: ["ModuleSimulator", "SerialPort", "FingerprintProtocol"]),
         .testTarget(name: "TemplateStoreTests", dependencies: ["TemplateStore"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        .testTarget(name: "HostMatchingTests", dependencies: ["HostMatching", "Imaging"]),
         .testTarget(name: "AdministrationTests", dependencies: ["Administration", "ModuleSimulator", "FingerprintModule", "TemplateStore", "SerialPort", "FingerprintProtocol"]),
         .testTarget(name: "DoorLockTests", dependencies: ["DoorLock", "JSONValue", "MQTT", "MQTTTestSupport", "GPIO", "AccessPolicy", "ModuleSimulator", "FingerprintModule", "TemplateStore", "Administration", "SerialPort", "Posix"]),
         .testTarget(name: "fpmodTests", dependencies: ["fpmod", "MQTT", "MQTTTestSupport", "SerialPort", "Posix"]),

@@ -33,6 +33,11 @@ need=()
 for pkg in pkg-config libsqlite3-dev libsodium-dev libgpiod-dev libmosquitto-dev mosquitto mosquitto-clients openssl python3-venv umockdev; do
   installed "$pkg" || need+=("$pkg")
 done
+# libpng (fingerprint images as PNG files) and libfprint with GLib's headers (the host-side
+# matcher of SPI image sensors; libfprint-2-dev does not pull libglib2.0-dev in by itself).
+for pkg in libpng-dev libfprint-2-dev libglib2.0-dev; do
+  installed "$pkg" || need+=("$pkg")
+done
 
 if ! command -v swift >/dev/null 2>&1; then
   # Debian 13 and later ship Swift as `swiftlang`; ask apt rather than guess from the release
