@@ -129,8 +129,8 @@ extension LockConfig {
         }
         if let v = root["leds"] { leds = r.choice(v, "leds", LEDKind.self, choices: LEDKind.allCases.map(\.rawValue)) }
         if let v = root["mqtt"], let object = r.object(v, "mqtt") { readMQTT(object, &r) }
-                               "scanIntervalMs", "policy", "relayPulseSeconds", "events", "control", "hooks", "store", "leds", "mqtt",
-                               "privacy", "library"]
+        if let v = root["privacy"], let object = r.object(v, "privacy") { readPrivacy(object, &r) }
+        if let v = root["library"], let object = r.object(v, "library") { readLibrary(object, &r) }
     }
 
     private mutating func readGPIO(_ object: [String: Any], _ r: inout ConfigReader) {
