@@ -23,7 +23,8 @@ import Testing
         let fingers = try bench.store.allFingers()
         #expect(Set(bench.server.library.keys) == Set(fingers.map(\.slot)), sourceLocation: sourceLocation)
         for finger in fingers {
-            #expect(bench.server.library[finger.slot] == (try bench.store.template(atSlot: finger.slot)),
+            let stored = try bench.store.template(atSlot: finger.slot)
+            #expect(bench.server.library[finger.slot] == stored,
                     "slot \(finger.slot) does not hold \(finger.user)'s template", sourceLocation: sourceLocation)
         }
         #expect(try bench.store.pendingIntents().isEmpty, sourceLocation: sourceLocation)
