@@ -33,6 +33,15 @@ final class HomeAssistantBridge {
     private var queued: [String] = []
     private(set) var droppedEvents = 0
     static let queueLimit = 100
+    /// Ignored messages are logged once per kind and interval, with a count (a flood of
+    /// malformed commands must not become a flood of log lines).
+    private var ignoredLog = LogThrottle()
+    /// Home Assistant's `online` re-sends discovery at most once per `rediscoveryInterval`:
+    /// a client repeating it a thousand times a second gets one discovery a second, not a
+    /// thousand (each is a few kB out through the loop).
+    static let rediscoveryInterval: Duration = .seconds(1)
+    private var lastDiscovery: ContinuousClock.Instant?
+    private var rediscoveryDue: ContinuousClock.Instant?
 
     init(settings: LockConfig.MQTT, password: String?, device: HomeAssistantDevice,
          privacy: IdentityPrivacy = .masked, log: @escaping (String) -> Void) throws(MQTTError) {
@@ -75,8 +84,14 @@ final class HomeAssistantBridge {
     }
 
     var pollRequest: (FileDescriptor, PollEvents)? { client.pollRequest }
-    var nextWake: ContinuousClock.Instant? { client.nextWake }
-    func service(_ events: PollEvents) { client.service(events) }
+    var nextWake: ContinuousClock.Instant? { [client.nextWake, rediscoveryDue].compactMap { $0 }.min() }
+    func service(_ events: PollEvents) {
+        client.service(events)
+        if let due = rediscoveryDue, due <= .now {
+            rediscoveryDue = nil
+            publishDiscovery()
+        }
+    }
 
     /// Birth, then discovery, then the current state: Home Assistant creates the entities
     /// before their first values arrive.
@@ -88,6 +103,7 @@ final class HomeAssistantBridge {
     }
 
     private func publishDiscovery() {
+        lastDiscovery = .now
         let payload = HomeAssistantDiscovery.payload(device: device, topics: topics, remoteUnlock: settings.remoteUnlock)
         send(MQTTMessage(topic: topics.discovery, text: payload.encoded, qos: 1, retained: true))
         published.removeAll()
@@ -114,10 +130,15 @@ final class HomeAssistantBridge {
         switch message.topic {
         case topics.homeAssistantStatus:
             // Home Assistant restarted: it forgot everything that was not retained.
-            if message.text == "online" { publishDiscovery() }
+            guard message.text == "online" else { break }
+            if let last = lastDiscovery, ContinuousClock.now < last + Self.rediscoveryInterval {
+                rediscoveryDue = last + Self.rediscoveryInterval
+            } else {
+                publishDiscovery()
+            }
         case topics.lockCommand:
             if message.retained {
-                log("mqtt: ignoring a retained command on \(message.topic) (commands must not be retained; "
+                ignored("retained", "mqtt: ignoring a retained command on \(message.topic) (commands must not be retained; "
                     + "clear it with an empty retained message)")
             } else {
                 command(message)
@@ -132,7 +153,7 @@ final class HomeAssistantBridge {
     private func command(_ message: MQTTMessage) {
         guard message.payload.count <= Self.commandLimit,
               let command = HomeAssistantCommand(json: message.payload) else {
-            return log("mqtt: ignoring a malformed command on \(message.topic) (\(message.payload.count) bytes)")
+            return ignored("malformed", "mqtt: ignoring a malformed command on \(message.topic) (\(message.payload.count) bytes)")
         }
         switch command.action {
         case "LOCK":
@@ -146,8 +167,14 @@ final class HomeAssistantBridge {
             }
             onUnlockRequest?(code)
         default:
-            log("mqtt: ignoring an unknown command '\(command.action.prefix(20))' on \(message.topic)")
+            ignored("unknown", "mqtt: ignoring an unknown command '\(command.action.prefix(20))' on \(message.topic)")
         }
+    }
+
+    private func ignored(_ kind: String, _ line: String) {
+        let verdict = ignoredLog.admit(kind, at: .now)
+        guard verdict.log else { return }
+        log(verdict.suppressed == 0 ? line : line + " (and \(verdict.suppressed) more like it before this one)")
     }
 
     /// The new state; sent only where it changed.
