@@ -91,7 +91,7 @@ start_service
 module_connected() { "$FPMOD" --config "$work/config.json" status --json | grep -q '"module" *: *"connected"'; }
 wait_for "the simulated module" 30 module_connected || { cat "$work/run.log" >&2; die "the module never connected"; }
 python3 tools/lib/simctl.py "$sim_control" "touch carol-left-index 6" >/dev/null
-"$FPMOD" --config "$work/config.json" enroll carol --finger left-index >/dev/null || { cat "$work/run.log" >&2; die "enroll failed"; }
+"$FPMOD" --config "$work/config.json" enroll carol --finger left-index >"$work/enroll.log" 2>&1 || { cat "$work/run.log" >&2; die "enroll failed"; }
 "$FPMOD" --config "$work/config.json" pin carol --pin 2468 >/dev/null
 step_done
 
@@ -99,7 +99,12 @@ step "Home Assistant's checks"
 check "discovery: the device with lock, event, binary_sensor and sensor entities" discovery
 check "an enrolled finger's touch unlocks with changed_by, then locks" touch "$sim_control" carol-left-index
 check "UNLOCK with carol's PIN as the code opens" unlock 2468
-check "UNLOCK with a wrong code does not open, and counts" wrong-code 1357
+check "UNLOCK with a wrong code does not open" wrong-code 1357
+if "$FPMOD" --config "$work/config.json" status --json | grep -q '"pinFailures" *: *1'; then
+  pass "the wrong code counts toward the PIN lockout (fpmod status: pinFailures 1)"
+else
+  fail "the wrong code was not counted: $("$FPMOD" --config "$work/config.json" status --json | tr -d '\n')"
+fi
 check "'online' on homeassistant/status brings discovery again" rediscovery
 
 kill -KILL "$service_pid"

@@ -19,7 +19,7 @@ import Synchronization
 /// lookup ends, so nothing waits on DNS, not even a shutdown.
 final class ConnectAttempt: Sendable {
     private struct State {
-        var result: Int32?
+        var result: Result<Void, MQTTError>?
         var abandoned = false
     }
 
@@ -35,8 +35,11 @@ final class ConnectAttempt: Sendable {
         let thread = Thread { [self] in
             let handle = OpaquePointer(bitPattern: address)
             let rc = reconnect ? mosquitto_reconnect_async(handle) : mosquitto_connect_async(handle, host, port, keepAlive)
+            // Here, not on the loop thread: MOSQ_ERR_ERRNO's text is this thread's errno.
+            let result: Result<Void, MQTTError> = rc == MOSQ_ERR_SUCCESS.rawValue ? .success(())
+                : .failure(.failed(reconnect ? "mosquitto_reconnect_async" : "mosquitto_connect_async", rc))
             let abandoned = state.withLock { state in
-                state.result = rc
+                state.result = result
                 return state.abandoned
             }
             if abandoned { mosquitto_destroy(handle) } else { wakeup.signal() }
@@ -45,8 +48,8 @@ final class ConnectAttempt: Sendable {
         thread.start()
     }
 
-    /// The call's `MOSQ_ERR_*` once it returned; nil while it runs.
-    var result: Int32? {
+    /// How the call went, once it returned; nil while it runs.
+    var result: Result<Void, MQTTError>? {
         wakeup.drain()
         return state.withLock { $0.result }
     }

@@ -144,7 +144,6 @@ public final class MQTTClient {
     public func start() {
         guard status == .stopped else { return }
         status = .connecting
-        reconnecting = false
         beginAttempt(reconnect: false)
     }
 
@@ -160,12 +159,10 @@ public final class MQTTClient {
 
     /// Whether the attempt on its thread has returned; on success the socket is libmosquitto's
     /// again and the CONNECT is queued, on failure the next attempt is scheduled.
-    private func takeAttemptResult(reconnect: Bool) -> Bool {
-        guard let attempt, let rc = attempt.result else { return false }
+    private func takeAttemptResult() -> Bool {
+        guard let attempt, let result = attempt.result else { return false }
         self.attempt = nil
-        if rc != MOSQ_ERR_SUCCESS.rawValue {
-            attemptFailed(.failed(reconnect ? "mosquitto_reconnect_async" : "mosquitto_connect_async", rc))
-        }
+        if case .failure(let error) = result { attemptFailed(error) }
         return true
     }
 
@@ -207,12 +204,8 @@ public final class MQTTClient {
     private func reconnect() {
         reconnectAt = nil
         status = .connecting
-        reconnecting = true
         beginAttempt(reconnect: true)
     }
-
-    /// Whether the attempt in flight is a reconnect (for the failure's wording).
-    private var reconnecting = false
 
     private func attemptFailed(_ error: MQTTError) {
         guard status != .stopped else { return }
@@ -278,7 +271,7 @@ public final class MQTTClient {
         var events = events
         if attempt != nil {
             // The events were the wake-up descriptor's, not the socket's.
-            guard takeAttemptResult(reconnect: reconnecting) else { return }
+            guard takeAttemptResult() else { return }
             events = []
             guard status == .connecting else { return }
         }
