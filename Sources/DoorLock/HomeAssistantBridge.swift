@@ -44,7 +44,8 @@ final class HomeAssistantBridge {
     private var rediscoveryDue: ContinuousClock.Instant?
 
     init(settings: LockConfig.MQTT, password: String?, device: HomeAssistantDevice,
-         privacy: IdentityPrivacy = .masked, log: @escaping (String) -> Void) throws(MQTTError) {
+         privacy: IdentityPrivacy = .masked, timing: MQTTConnectionTiming = MQTTConnectionTiming(),
+         log: @escaping (String) -> Void) throws(MQTTError) {
         self.settings = settings
         self.device = device
         self.privacy = privacy
@@ -56,6 +57,9 @@ final class HomeAssistantBridge {
             options.tls = MQTTTLS(cafile: settings.tls.cafile, certfile: settings.tls.certfile, keyfile: settings.tls.keyfile)
         }
         options.will = MQTTMessage(topic: topics.availability, text: "offline", qos: 1, retained: true)
+        options.keepAliveSeconds = timing.keepAliveSeconds
+        options.reconnectInitial = timing.reconnectInitial
+        options.reconnectMaximum = timing.reconnectMaximum
         client = try MQTTClient(options: options)
         client.onConnect = { [unowned self] in connected() }
         client.onConnectionProblem = { [unowned self] in self.log("mqtt: \($0)") }
@@ -177,14 +181,17 @@ final class HomeAssistantBridge {
         log(verdict.suppressed == 0 ? line : line + " (and \(verdict.suppressed) more like it before this one)")
     }
 
-    /// The new state; sent only where it changed.
+    /// The new state; sent only where it changed. Called after every loop turn, so an unchanged
+    /// state returns before encoding anything (under a flood of messages that is most turns).
     func update(_ new: HomeAssistantLockStatus) {
+        guard new != status || unsentState else { return }
         status = new
         publishState()
     }
 
     private func publishState() {
         guard client.status == .connected else { return }
+        unsentState = false
         publishIfChanged(topics.lockState, HomeAssistantState.lockState(status))
         publishIfChanged(topics.lockAttributes, HomeAssistantState.lockAttributes(status, privacy: privacy).encoded)
         publishIfChanged(topics.state, HomeAssistantState.state(status).encoded)
@@ -192,8 +199,11 @@ final class HomeAssistantBridge {
 
     private func publishIfChanged(_ topic: String, _ text: String) {
         guard published[topic] != text else { return }
-        if send(MQTTMessage(topic: topic, text: text, qos: 1, retained: true)) { published[topic] = text }
+        if send(MQTTMessage(topic: topic, text: text, qos: 1, retained: true)) { published[topic] = text } else { unsentState = true }
     }
+
+    /// A state publish failed while connected: the next turn tries again even if nothing changed.
+    private var unsentState = false
 
     /// A decision for the event entity (nothing for duress or diagnostics). Not retained;
     /// queued (bounded) while the broker is away.

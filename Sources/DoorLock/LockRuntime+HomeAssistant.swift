@@ -14,7 +14,7 @@ extension LockRuntime {
         do {
             let bridge = try HomeAssistantBridge(settings: settings, password: try config.mqttPassword(),
                                                  device: HomeAssistantDevice(identity: identity, softwareVersion: options.softwareVersion),
-                                                 log: log)
+                                                 timing: options.mqttTiming, log: log)
             homeAssistantFacts.capacity = identity?.capacity
             homeAssistantFacts.templates = try? store.occupiedSlots().count
             bridge.onUnlockRequest = { [unowned self] code in remoteUnlock(code: code, settings: settings) }

@@ -41,6 +41,8 @@ public final class LockService: Sendable {
         public var environment: [String: String] = [:]
         /// fpmod's version, for Home Assistant's device page.
         public var softwareVersion = "fpmod"
+        /// The MQTT bridge's keepalive and reconnect delays.
+        public var mqttTiming = MQTTConnectionTiming()
 
         public init(eventsSocket: String, controlSocket: String) {
             self.eventsSocket = eventsSocket

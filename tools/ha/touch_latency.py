@@ -5,7 +5,8 @@ timestamp in the memory GPIO) to the relay energised.
 
     touch_latency.py EVENTS_SOCKET SIM_CONTROL FINGER COUNT [GAP_SECONDS]
 
-Prints one JSON object: {"samples": [...ms...], "p50": …, "p99": …, "max": …}.
+Prints one JSON object: {"samples": [...ms...], "stages": [{stage: ms from the edge}...],
+"p50": …, "p99": …, "max": …}.
 """
 import json
 import socket
@@ -42,6 +43,7 @@ def main():
     events.settimeout(10)
     stream = events.makefile("r")
     samples = []
+    stages = []
     for _ in range(count):
         reply = request(control, f"touch {finger}")
         if not reply.startswith("ok"):
@@ -54,15 +56,17 @@ def main():
             if not line:
                 sys.exit("the events socket closed")
             event = json.loads(line)
-            relay = event.get("latencyMs", {}).get("relayOn")
+            latency = event.get("latencyMs", {})
+            relay = latency.get("relayOn")
             if relay is not None:
                 samples.append(relay)
+                stages.append(latency)
                 break
             if event.get("event") in ("no-match", "retry-scan", "misplaced"):
                 sys.exit(f"the touch did not match: {line.strip()}")
         time.sleep(gap)
-    print(json.dumps({"samples": samples, "p50": percentile(samples, 0.5), "p99": percentile(samples, 0.99),
-                      "max": max(samples)}))
+    print(json.dumps({"samples": samples, "stages": stages, "p50": percentile(samples, 0.5),
+                      "p99": percentile(samples, 0.99), "max": max(samples)}))
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@
 #                       DIR: authentication on, anonymous off, nothing persisted; users `fpmod`
 #                       (password door-secret) and `homeassistant` (ha-secret). Sets
 #                       BROKER_PORT and BROKER_PID, and waits until the port accepts.
+#                       BROKER_NICE, when set, is its nice value.
 #   broker_stop         SIGTERM and wait
 #   paho_venv VENV      creates or reuses VENV with paho-mqtt $PAHO_VERSION from PyPI
 
@@ -40,7 +41,7 @@ log_type notice
 log_type information
 user $(id -un)
 EOF
-  /usr/sbin/mosquitto -c "$dir/mosquitto.conf" &
+  nice -n "${BROKER_NICE:-0}" /usr/sbin/mosquitto -c "$dir/mosquitto.conf" &
   BROKER_PID=$!
   until python3 -c "import socket; socket.create_connection(('127.0.0.1', $BROKER_PORT), 1)" 2>/dev/null; do
     n=$((n + 1))
