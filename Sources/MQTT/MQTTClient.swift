@@ -68,6 +68,10 @@ public final class MQTTClient {
         guard Self.library == MOSQ_ERR_SUCCESS.rawValue else { throw .failed("mosquitto_lib_init", Self.library) }
         guard !options.clientID.isEmpty else { throw .invalidArgument("the client id is empty") }
         guard (1...65535).contains(options.port) else { throw .invalidArgument("port \(options.port) is not 1-65535") }
+        // libmosquitto refuses the connect itself otherwise, with no word on why.
+        guard options.keepAliveSeconds == 0 || (5...65535).contains(options.keepAliveSeconds) else {
+            throw .invalidArgument("a keepalive of \(options.keepAliveSeconds) s: use 0 (none) or 5 to 65535 seconds")
+        }
         if let will = options.will, !(0...2).contains(will.qos) {
             throw .invalidArgument("the last will's QoS \(will.qos) is not 0, 1 or 2")
         }

@@ -20,7 +20,7 @@ final class LockHarness: @unchecked Sendable {
     let options: LockService.Options
     private let received = EventLog()
     /// The service's log lines (also printed with FPMOD_TEST_LOG set).
-    let logLines = Mutex<[String]>([])
+    let logLines = LineLog()
 
     // gpio-vm offsets
     static let touch = 0, relay = 1, exitButton = 2, doorContact = 3, tamper = 4
@@ -70,7 +70,7 @@ final class LockHarness: @unchecked Sendable {
                                   module: .serial(port: devicePath, baudRate: 57_600, timeouts: timeouts),
                                   store: store, options: options, configLoader: configLoader)
         service.log = { [logLines] line in
-            logLines.withLock { $0.append(line) }
+            logLines.items.withLock { $0.append(line) }
             if ProcessInfo.processInfo.environment["FPMOD_TEST_LOG"] != nil { print("service: " + line) }
         }
         service.onEvent = { [received] event in received.items.withLock { $0.append(event) } }
@@ -178,6 +178,12 @@ final class LockHarness: @unchecked Sendable {
 
 final class EventLog: Sendable {
     let items = Mutex<[LockEvent]>([])
+}
+
+final class LineLog: Sendable {
+    let items = Mutex<[String]>([])
+    var all: [String] { items.withLock { $0 } }
+    func contains(_ text: String) -> Bool { items.withLock { $0.contains { $0.contains(text) } } }
 }
 
 struct HarnessError: Error, CustomStringConvertible {

@@ -29,6 +29,8 @@ public final class TCPRelay: Sendable {
         var client: Int32
         var broker: Int32
         var epoch: Int
+        /// Accepted during a cut: it never reaches the broker, like one whose packets are lost.
+        var blackHoled: Bool
     }
 
     /// Relays to the broker on 127.0.0.1:`targetPort`.
@@ -104,13 +106,13 @@ public final class TCPRelay: Sendable {
             }
             guard let ready = try? poll(descriptors, deadline: .now + .milliseconds(200)) else { continue }
             if !ready[0].isEmpty { wakeup.drain() }
-            if !ready[1].isEmpty, let pair = accept(epoch: cutNow ? -1 : epoch) { pairs.append(pair) }
+            // Only the pairs that were polled have events; one accepted now waits for the next turn.
+            let polled = pairs.count
+            if !ready[1].isEmpty, let pair = accept(epoch: epoch, blackHoled: cutNow) { pairs.append(pair) }
             var closed: Set<Int> = []
-            for (index, pair) in pairs.enumerated() {
+            for (index, pair) in pairs.prefix(polled).enumerated() {
                 let fromClient = ready[2 + index * 2], fromBroker = ready[3 + index * 2]
-                // A pair accepted during a cut (epoch -1) never reaches the broker, like one
-                // whose packets are lost; it is closed at the next restore.
-                let blocked = cutNow || pair.epoch < 0
+                let blocked = cutNow || pair.blackHoled
                 if !fromClient.isEmpty, !forward(pair.client, to: pair.broker, blocked: blocked, &buffer) { closed.insert(index) }
                 if !fromBroker.isEmpty, !forward(pair.broker, to: pair.client, blocked: blocked, &buffer) { closed.insert(index) }
             }
@@ -135,7 +137,7 @@ public final class TCPRelay: Sendable {
         return true
     }
 
-    private func accept(epoch: Int) -> Pair? {
+    private func accept(epoch: Int, blackHoled: Bool) -> Pair? {
         let client = Glibc.accept(listener, nil, nil)
         guard client >= 0 else { return nil }
         state.withLock { $0.accepted += 1 }
@@ -149,7 +151,7 @@ public final class TCPRelay: Sendable {
             if broker >= 0 { Glibc.close(broker) }
             return nil
         }
-        return Pair(client: client, broker: broker, epoch: epoch)
+        return Pair(client: client, broker: broker, epoch: epoch, blackHoled: blackHoled)
     }
 
     private func close(_ pair: Pair) {
