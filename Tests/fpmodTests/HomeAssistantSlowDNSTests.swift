@@ -8,8 +8,8 @@ import Testing
 /// resolves it with a blocking getaddrinfo, which fpmod runs on a thread of its own. Here the
 /// real binary runs in a mount namespace whose /etc/resolv.conf names a DNS server of the
 /// test's (a few lines of Python on a loopback address) that holds every answer until the test
-/// releases it, with the resolver told to wait 30 s per try: a lookup on the loop thread would
-/// hold the service longer than any bound below.
+/// releases it, with the resolver told to wait 30 s per try, three tries: a lookup on the loop
+/// thread would hold the service for 90 s, longer than the bounds below.
 @Suite(.serialized)
 struct HomeAssistantSlowDNSTests {
     static let nameserver = "127.0.83.53"
@@ -63,7 +63,7 @@ struct HomeAssistantSlowDNSTests {
                       "deviceId": "front-door"}}
             """.write(toFile: config, atomically: true, encoding: .utf8)
         let resolvConf = cli.directory + "/resolv.conf"
-        try "nameserver \(Self.nameserver)\noptions timeout:30 attempts:1\n".write(toFile: resolvConf, atomically: true, encoding: .utf8)
+        try "nameserver \(Self.nameserver)\noptions timeout:30 attempts:3\n".write(toFile: resolvConf, atomically: true, encoding: .utf8)
         let held = cli.directory + "/dns-held", release = cli.directory + "/dns-release"
 
         let dns = Process()
@@ -105,12 +105,12 @@ struct HomeAssistantSlowDNSTests {
         }
         // The lookup is held, and the lock answers and decides all the same: the control
         // socket (fpmod status, served by the loop) and a touch of a stranger's finger.
-        try waitFor("the module, through the running service") {
+        try waitFor("the module, through the running service", timeout: .seconds(20)) {
             let status = try cli.run(["--config", config, "status", "--json"])
             return status.json?["module"] as? String == "connected"
         }
         _ = try CLI.unixRequest(path: sockets + "/sim-control.sock", line: "touch stranger-thumb")
-        try waitFor("the stranger's no-match, with the lookup still held") { log.contains("no-match") }
+        try waitFor("the stranger's no-match, with the lookup still held", timeout: .seconds(20)) { log.contains("no-match") }
         #expect(!FileManager.default.fileExists(atPath: release))
         #expect(ha.last("fpmod/front-door/availability") == nil, "online before the name resolved?\n\(log)")
 
