@@ -69,7 +69,10 @@ service_pid=$!
 n=0
 until "$FPMOD" --config "$work/config.json" status --json 2>/dev/null | grep -q '"module" *: *"connected"'; do
   n=$((n + 1))
-  [ $n -lt 300 ] && kill -0 "$service_pid" 2>/dev/null || { cat "$work/run.log" >&2; die "fpmod run did not start"; }
+  if [ $n -ge 300 ] || ! kill -0 "$service_pid" 2>/dev/null; then
+    cat "$work/run.log" >&2
+    die "fpmod run did not start"
+  fi
   sleep 0.1
 done
 python3 tools/lib/simctl.py "$sockets/sim-control.sock" "touch carol-left-index 6" >/dev/null

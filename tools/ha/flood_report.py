@@ -14,7 +14,7 @@ work = sys.argv[1]
 
 def load(pattern):
     runs = [json.load(open(p)) for p in sorted(glob.glob(os.path.join(work, pattern)))]
-    return [s for r in runs for s in r["samples"]], [s for r in runs for s in r["stages"]]
+    return [s for r in runs for s in r["samples"]], [s for r in runs for s in r["stages"]], sum(r.get("missed", 0) for r in runs)
 
 
 def percentile(values, fraction):
@@ -31,8 +31,8 @@ INTERVALS = [
     ("decision -> relay on", "decision", "relayOn"),
 ]
 
-idle, idle_stages = load("idle-*.json")
-flood, flood_stages = load("flood-*.json")
+idle, idle_stages, idle_missed = load("idle-*.json")
+flood, flood_stages, flood_missed = load("flood-*.json")
 publishers = [json.load(open(p)) for p in sorted(glob.glob(os.path.join(work, "publisher-*.json")))]
 sent = sum(p["sent"]["command"] + p["sent"]["status"] for p in publishers)
 seconds = sum(p["seconds"] for p in publishers)
@@ -60,6 +60,7 @@ for phase in ("idle", "flood"):
         wall += float(end) - float(start)
     if wall:
         print(f"fpmod run's CPU during the {phase} blocks: {ticks / wall * 100:.1f} % of one core")
+print(f"touches repeated (edge while the module was still busy, no scan started): idle {idle_missed}, flood {flood_missed}")
 met = d50 <= 1.0 and d99 <= 1.0
 print(f"Target: under the flood touch -> relay within 1 ms of idle at p50 and p99 - {'met' if met else 'MISSED'}")
 sys.exit(0 if met else 1)

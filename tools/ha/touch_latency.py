@@ -29,6 +29,23 @@ def request(path, line):
     return reply.decode(errors="replace").strip()
 
 
+class LineReader:
+    """Lines from a socket with a timeout that can be retried (a makefile() cannot)."""
+
+    def __init__(self, sock):
+        self.sock = sock
+        self.buffer = b""
+
+    def readline(self):
+        while b"\n" not in self.buffer:
+            chunk = self.sock.recv(65536)  # socket.timeout propagates; nothing is lost
+            if not chunk:
+                return ""
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return line.decode(errors="replace") + "\n"
+
+
 def percentile(values, fraction):
     ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
@@ -40,11 +57,12 @@ def main():
     gap = float(sys.argv[5]) if len(sys.argv) > 5 else 0.15
     events = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     events.connect(events_path)
-    events.settimeout(10)
-    stream = events.makefile("r")
+    events.settimeout(3)
+    stream = LineReader(events)
     samples = []
     stages = []
-    for _ in range(count):
+    missed = 0
+    while len(samples) < count:
         reply = request(control, f"touch {finger}")
         if not reply.startswith("ok"):
             sys.exit(f"simulator: {reply}")
@@ -52,7 +70,12 @@ def main():
             try:
                 line = stream.readline()
             except socket.timeout:
-                sys.exit("no decision with a relay time within 10 s of a touch")
+                # A touch whose edge came while the module was still busy starts no scan (the
+                # service's rule, not a lost decision): touch again, and say how often.
+                missed += 1
+                if missed > count // 10 + 3:
+                    sys.exit(f"{missed} touches without a decision")
+                break
             if not line:
                 sys.exit("the events socket closed")
             event = json.loads(line)
@@ -65,7 +88,7 @@ def main():
             if event.get("event") in ("no-match", "retry-scan", "misplaced"):
                 sys.exit(f"the touch did not match: {line.strip()}")
         time.sleep(gap)
-    print(json.dumps({"samples": samples, "stages": stages, "p50": percentile(samples, 0.5),
+    print(json.dumps({"samples": samples, "stages": stages, "missed": missed, "p50": percentile(samples, 0.5),
                       "p99": percentile(samples, 0.99), "max": max(samples)}))
 
 

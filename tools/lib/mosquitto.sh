@@ -25,7 +25,7 @@ paho_venv() {
 BROKER_PID=""
 broker_start() {
   local dir=$1 n=0
-  [ -x /usr/sbin/mosquitto ] && [ -x /usr/bin/mosquitto_passwd ] || die "mosquitto is missing: run tools/install-deps.sh"
+  if [ ! -x /usr/sbin/mosquitto ] || [ ! -x /usr/bin/mosquitto_passwd ]; then die "mosquitto is missing: run tools/install-deps.sh"; fi
   BROKER_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   mosquitto_passwd -c -b "$dir/passwords" fpmod door-secret
   mosquitto_passwd -b "$dir/passwords" homeassistant ha-secret
