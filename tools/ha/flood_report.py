@@ -52,6 +52,14 @@ for label, start, end in INTERVALS:
     i, f = values(idle_stages), values(flood_stages)
     if i and f:
         print(f"  {label:56} {percentile(i, .5):6.3f} / {percentile(f, .5):6.3f}   {percentile(i, .99):6.3f} / {percentile(f, .99):6.3f}")
+# The loop thread's share: every interval but the module's.
+def loop_part(stages):
+    return [s["captureStart"] + (s["decision"] - s["searchEnd"]) + (s["relayOn"] - s["decision"])
+            for s in stages if all(k in s for k in ("captureStart", "searchEnd", "decision", "relayOn"))]
+li, lf = loop_part(idle_stages), loop_part(flood_stages)
+if li and lf:
+    print(f"  {'all but the module (the loop thread and its wake-ups)':56} {percentile(li, .5):6.3f} / {percentile(lf, .5):6.3f}"
+          f"   {percentile(li, .99):6.3f} / {percentile(lf, .99):6.3f}")
 for phase in ("idle", "flood"):
     ticks = wall = 0.0
     for path in glob.glob(os.path.join(work, f"cpu-{phase}-*.txt")):
