@@ -180,7 +180,7 @@ public final class MQTTClient {
     /// no longer write as "out of memory" and drops the client before reading on, so a socket
     /// closed right after a burst of publishes (a reload clearing the device's retained topics)
     /// loses every publish behind the first unanswered one, and the DISCONNECT: the broker then
-    /// publishes the will. (eclipse/mosquitto#2627, fixed in 2.0.16; #3253.)
+    /// publishes the will. (eclipse/mosquitto#2627, and #3253, fixed upstream in 2.0.22.)
     public func stop(flushLimit: Duration = .seconds(1)) {
         let wasConnected = status == .connected
         status = .stopped
