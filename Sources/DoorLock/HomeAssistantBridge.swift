@@ -39,9 +39,19 @@ final class HomeAssistantBridge {
     private var queued: [String] = []
     private(set) var droppedEvents = 0
     static let queueLimit = 100
+    /// Ignored messages are logged once per kind and interval, with a count (a flood of
+    /// malformed commands must not become a flood of log lines).
+    private var ignoredLog = LogThrottle()
+    /// Home Assistant's `online` re-sends discovery at most once per `rediscoveryInterval`:
+    /// a client repeating it a thousand times a second gets one discovery a second, not a
+    /// thousand (each is a few kB out through the loop).
+    static let rediscoveryInterval: Duration = .seconds(1)
+    private var lastDiscovery: ContinuousClock.Instant?
+    private var rediscoveryDue: ContinuousClock.Instant?
 
     init(settings: LockConfig.MQTT, password: String?, device: HomeAssistantDevice,
-         privacy: IdentityPrivacy = .masked, log: @escaping (String) -> Void) throws(MQTTError) {
+         privacy: IdentityPrivacy = .masked, timing: MQTTConnectionTiming = MQTTConnectionTiming(),
+         log: @escaping (String) -> Void) throws(MQTTError) {
         self.settings = settings
         self.device = device
         self.privacy = privacy
@@ -53,6 +63,9 @@ final class HomeAssistantBridge {
             options.tls = MQTTTLS(cafile: settings.tls.cafile, certfile: settings.tls.certfile, keyfile: settings.tls.keyfile)
         }
         options.will = MQTTMessage(topic: topics.availability, text: "offline", qos: 1, retained: true)
+        options.keepAliveSeconds = timing.keepAliveSeconds
+        options.reconnectInitial = timing.reconnectInitial
+        options.reconnectMaximum = timing.reconnectMaximum
         client = try MQTTClient(options: options)
         client.onConnect = { [unowned self] in connected() }
         client.onConnectionProblem = { [unowned self] in self.log("mqtt: \($0)") }
@@ -87,8 +100,14 @@ final class HomeAssistantBridge {
     }
 
     var pollRequest: (FileDescriptor, PollEvents)? { client.pollRequest }
-    var nextWake: ContinuousClock.Instant? { client.nextWake }
-    func service(_ events: PollEvents) { client.service(events) }
+    var nextWake: ContinuousClock.Instant? { [client.nextWake, rediscoveryDue].compactMap { $0 }.min() }
+    func service(_ events: PollEvents) {
+        client.service(events)
+        if let due = rediscoveryDue, due <= .now {
+            rediscoveryDue = nil
+            publishDiscovery()
+        }
+    }
 
     /// Birth, then discovery, then the current state: Home Assistant creates the entities
     /// before their first values arrive.
@@ -100,6 +119,7 @@ final class HomeAssistantBridge {
     }
 
     private func publishDiscovery() {
+        lastDiscovery = .now
         let payload = HomeAssistantDiscovery.payload(device: device, topics: topics, remoteUnlock: settings.remoteUnlock,
                                                      adminCommands: settings.adminCommands)
         send(MQTTMessage(topic: topics.discovery, text: payload.encoded, qos: 1, retained: true))
@@ -127,10 +147,15 @@ final class HomeAssistantBridge {
         switch message.topic {
         case topics.homeAssistantStatus:
             // Home Assistant restarted: it forgot everything that was not retained.
-            if message.text == "online" { publishDiscovery() }
+            guard message.text == "online" else { break }
+            if let last = lastDiscovery, ContinuousClock.now < last + Self.rediscoveryInterval {
+                rediscoveryDue = last + Self.rediscoveryInterval
+            } else {
+                publishDiscovery()
+            }
         case topics.lockCommand, topics.adminCommand:
             if message.retained {
-                log("mqtt: ignoring a retained command on \(message.topic) (commands must not be retained; "
+                ignored("retained", "mqtt: ignoring a retained command on \(message.topic) (commands must not be retained; "
                     + "clear it with an empty retained message)")
             } else if message.topic == topics.lockCommand {
                 command(message)
@@ -147,7 +172,7 @@ final class HomeAssistantBridge {
     private func command(_ message: MQTTMessage) {
         guard message.payload.count <= Self.commandLimit,
               let command = HomeAssistantCommand(json: message.payload) else {
-            return log("mqtt: ignoring a malformed command on \(message.topic) (\(message.payload.count) bytes)")
+            return ignored("malformed", "mqtt: ignoring a malformed command on \(message.topic) (\(message.payload.count) bytes)")
         }
         switch command.action {
         case "LOCK":
@@ -161,7 +186,7 @@ final class HomeAssistantBridge {
             }
             onUnlockRequest?(code)
         default:
-            log("mqtt: ignoring an unknown command '\(command.action.prefix(20))' on \(message.topic)")
+            ignored("unknown", "mqtt: ignoring an unknown command '\(command.action.prefix(20))' on \(message.topic)")
         }
     }
 
@@ -169,21 +194,30 @@ final class HomeAssistantBridge {
     /// hold a code), only its size.
     private func adminCommand(_ message: MQTTMessage) {
         guard let command = HomeAssistantAdminCommand(json: message.payload) else {
-            return log("mqtt: ignoring a malformed admin command on \(message.topic) (\(message.payload.count) bytes; "
+            return ignored("malformed-admin", "mqtt: ignoring a malformed admin command on \(message.topic) (\(message.payload.count) bytes; "
                 + "expected {\"command\":\"enroll|delete|clear\",\"user\":…,\"finger\":…,\"code\":…} of at most "
                 + "\(HomeAssistantAdminCommand.sizeLimit) bytes)")
         }
         onAdminRequest?(command)
     }
 
-    /// The new state; sent only where it changed.
+    private func ignored(_ kind: String, _ line: String) {
+        let verdict = ignoredLog.admit(kind, at: .now)
+        guard verdict.log else { return }
+        log(verdict.suppressed == 0 ? line : line + " (and \(verdict.suppressed) more like it before this one)")
+    }
+
+    /// The new state; sent only where it changed. Called after every loop turn, so an unchanged
+    /// state returns before encoding anything (under a flood of messages that is most turns).
     func update(_ new: HomeAssistantLockStatus) {
+        guard new != status || unsentState else { return }
         status = new
         publishState()
     }
 
     private func publishState() {
         guard client.status == .connected else { return }
+        unsentState = false
         publishIfChanged(topics.lockState, HomeAssistantState.lockState(status))
         publishIfChanged(topics.lockAttributes, HomeAssistantState.lockAttributes(status, privacy: privacy).encoded)
         publishIfChanged(topics.state, HomeAssistantState.state(status).encoded)
@@ -191,8 +225,11 @@ final class HomeAssistantBridge {
 
     private func publishIfChanged(_ topic: String, _ text: String) {
         guard published[topic] != text else { return }
-        if send(MQTTMessage(topic: topic, text: text, qos: 1, retained: true)) { published[topic] = text }
+        if send(MQTTMessage(topic: topic, text: text, qos: 1, retained: true)) { published[topic] = text } else { unsentState = true }
     }
+
+    /// A state publish failed while connected: the next turn tries again even if nothing changed.
+    private var unsentState = false
 
     /// A decision for the event entity (nothing for duress or diagnostics). Not retained;
     /// queued (bounded) while the broker is away.

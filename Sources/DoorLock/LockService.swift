@@ -43,6 +43,8 @@ public final class LockService: Sendable {
         public var softwareVersion = "fpmod"
         /// Templates move (library layout) only after this long without a scan or command.
         public var layoutQuietPeriod: Duration = .seconds(30)
+        /// The MQTT bridge's keepalive and reconnect delays.
+        public var mqttTiming = MQTTConnectionTiming()
 
         public init(eventsSocket: String, controlSocket: String) {
             self.eventsSocket = eventsSocket

@@ -13,16 +13,18 @@ import Posix
 /// reconnect that is due, and the callbacks run on that same thread, inside those calls.
 /// Every socket operation is non-blocking (`mosquitto_connect_async`, then
 /// `mosquitto_reconnect_async` with our own backoff, since libmosquitto's reconnect delays only
-/// apply to its blocking and threaded loops). One blocking step remains: the broker's host name
-/// is resolved by getaddrinfo inside the connect call, so an address (or a name in /etc/hosts)
-/// keeps the loop from waiting on DNS.
+/// apply to its blocking and threaded loops). The one blocking step of those calls, resolving
+/// the broker's host name, runs on a thread of its own (`ConnectAttempt`): while it does,
+/// `pollRequest` is that attempt's wake-up descriptor, so a slow DNS server costs the loop
+/// nothing.
 ///
 /// Not Sendable: it belongs to the thread that polls it.
 public final class MQTTClient {
     public enum Status: Sendable, Equatable {
         /// `start()` not called yet, or `stop()` called.
         case stopped
-        /// A TCP (and TLS) connect and CONNECT are under way.
+        /// The host name lookup (on its own thread), then the TCP (and TLS) connect and CONNECT,
+        /// are under way.
         case connecting
         /// The broker accepted CONNECT.
         case connected
@@ -49,7 +51,11 @@ public final class MQTTClient {
     private var subscriptions: [(filter: String, qos: Int32)] = []
     private var backoff: ReconnectBackoff
     private var reconnectAt: ContinuousClock.Instant?
-    private var connectedOnce = false
+    /// The connect or reconnect call running on its own thread; the handle is its alone until
+    /// it reports back.
+    private var attempt: ConnectAttempt?
+    /// QoS 1 and 2 publishes the broker has not acknowledged yet (message ids), for `stop()`.
+    private var unacknowledged: Set<Int32> = []
 
     /// libmosquitto's global state (its OpenSSL set-up), made once per process and never torn
     /// down: the service holds a client for its whole life. A static's initialiser runs exactly
@@ -62,6 +68,10 @@ public final class MQTTClient {
         guard Self.library == MOSQ_ERR_SUCCESS.rawValue else { throw .failed("mosquitto_lib_init", Self.library) }
         guard !options.clientID.isEmpty else { throw .invalidArgument("the client id is empty") }
         guard (1...65535).contains(options.port) else { throw .invalidArgument("port \(options.port) is not 1-65535") }
+        // libmosquitto refuses the connect itself otherwise, with no word on why.
+        guard options.keepAliveSeconds == 0 || (5...65535).contains(options.keepAliveSeconds) else {
+            throw .invalidArgument("a keepalive of \(options.keepAliveSeconds) s: use 0 (none) or 5 to 65535 seconds")
+        }
         if let will = options.will, !(0...2).contains(will.qos) {
             throw .invalidArgument("the last will's QoS \(will.qos) is not 0, 1 or 2")
         }
@@ -83,6 +93,8 @@ public final class MQTTClient {
     }
 
     deinit {
+        // A lookup still running keeps the handle: its thread destroys it when the lookup ends.
+        if let attempt, !attempt.abandon() { return }
         // Closes the socket without DISCONNECT: the broker publishes the will, as it should
         // when the service goes away without `stop()`.
         mosquitto_destroy(handle)
@@ -115,6 +127,9 @@ public final class MQTTClient {
         mosquitto_disconnect_callback_set(handle) { _, userdata, code in
             MQTTClient.owner(of: userdata)?.didDisconnect(code)
         }
+        mosquitto_publish_callback_set(handle) { _, userdata, mid in
+            MQTTClient.owner(of: userdata)?.unacknowledged.remove(mid)
+        }
         mosquitto_message_callback_set(handle) { _, userdata, message in
             guard let client = MQTTClient.owner(of: userdata), let message else { return }
             client.didReceive(message.pointee)
@@ -133,33 +148,67 @@ public final class MQTTClient {
     public func start() {
         guard status == .stopped else { return }
         status = .connecting
-        let rc = mosquitto_connect_async(handle, options.host, Int32(options.port), Int32(options.keepAliveSeconds))
-        if rc != MOSQ_ERR_SUCCESS.rawValue { attemptFailed(.failed("mosquitto_connect_async", rc)) }
+        beginAttempt(reconnect: false)
+    }
+
+    /// The connect call on its own thread (see `ConnectAttempt`); `service` takes its result.
+    private func beginAttempt(reconnect: Bool) {
+        do {
+            attempt = try ConnectAttempt(handle: handle, reconnect: reconnect, host: options.host,
+                                         port: Int32(options.port), keepAlive: Int32(options.keepAliveSeconds))
+        } catch {
+            attemptFailed(.call("connecting (eventfd for the connect thread)", code: MOSQ_ERR_ERRNO.rawValue, text: "\(error)"))
+        }
+    }
+
+    /// Whether the attempt on its thread has returned; on success the socket is libmosquitto's
+    /// again and the CONNECT is queued, on failure the next attempt is scheduled.
+    private func takeAttemptResult() -> Bool {
+        guard let attempt, let result = attempt.result else { return false }
+        self.attempt = nil
+        if case .failure(let error) = result { attemptFailed(error) }
+        return true
     }
 
     /// Sends DISCONNECT (`mosquitto_disconnect`), so the broker does not publish the will, and
-    /// stops reconnecting. What is still queued (the last publishes, then the DISCONNECT) is
-    /// written out first, waiting for the socket at most `flushLimit`: the one place this
-    /// client blocks, at shutdown or reload, so the goodbye is not cut off by `deinit`.
+    /// stops reconnecting. It waits, at most `flushLimit` in all, for three things in turn: the
+    /// broker's acknowledgements of the QoS 1 publishes still in flight, the DISCONNECT written,
+    /// and the broker closing the connection. The one place this client blocks, at shutdown or
+    /// reload, so the goodbye is not cut off by `deinit`.
+    ///
+    /// Why wait for the acknowledgements: mosquitto 2.0.11 (Debian 12) treats a PUBACK it can
+    /// no longer write as "out of memory" and drops the client before reading on, so a socket
+    /// closed right after a burst of publishes (a reload clearing the device's retained topics)
+    /// loses every publish behind the first unanswered one, and the DISCONNECT: the broker then
+    /// publishes the will. (eclipse/mosquitto#2627, and #3253, fixed upstream in 2.0.22.)
     public func stop(flushLimit: Duration = .seconds(1)) {
         let wasConnected = status == .connected
         status = .stopped
         reconnectAt = nil
         guard wasConnected else { return }
-        _ = mosquitto_disconnect(handle)
         let deadline = ContinuousClock.now + flushLimit
-        while mosquitto_socket(handle) >= 0, mosquitto_want_write(handle), ContinuousClock.now < deadline {
+        drive(until: deadline) { unacknowledged.isEmpty }
+        _ = mosquitto_disconnect(handle)
+        drive(until: deadline) { mosquitto_socket(handle) < 0 }
+    }
+
+    /// Reads and writes the socket until `done` or `deadline`, for `stop()` only: callbacks
+    /// that arrive meanwhile see `.stopped` and schedule nothing.
+    private func drive(until deadline: ContinuousClock.Instant, _ done: () -> Bool) {
+        while !done(), mosquitto_socket(handle) >= 0, ContinuousClock.now < deadline {
             let socket = FileDescriptor(rawValue: mosquitto_socket(handle))
-            guard let ready = try? poll(socket, .writable, deadline: deadline), !ready.isEmpty else { break }
-            if mosquitto_loop_write(handle, 1) != MOSQ_ERR_SUCCESS.rawValue { break }
+            let wanted: PollEvents = mosquitto_want_write(handle) ? [.readable, .writable] : .readable
+            guard let ready = try? poll(socket, wanted, deadline: deadline), !ready.isEmpty else { break }
+            if ready.contains(.writable), mosquitto_loop_write(handle, 1) != MOSQ_ERR_SUCCESS.rawValue { break }
+            if !ready.isDisjoint(with: [.readable, .error, .hangUp]), mosquitto_socket(handle) >= 0,
+               mosquitto_loop_read(handle, 1) != MOSQ_ERR_SUCCESS.rawValue { break }
         }
     }
 
     private func reconnect() {
         reconnectAt = nil
         status = .connecting
-        let rc = mosquitto_reconnect_async(handle)
-        if rc != MOSQ_ERR_SUCCESS.rawValue { attemptFailed(.failed("mosquitto_reconnect_async", rc)) }
+        beginAttempt(reconnect: true)
     }
 
     private func attemptFailed(_ error: MQTTError) {
@@ -181,6 +230,8 @@ public final class MQTTClient {
         status = .connected
         connectionCount += 1
         backoff.reset()
+        // A clean session: nothing from an earlier connection is acknowledged now.
+        unacknowledged.removeAll()
         for subscription in subscriptions {
             let rc = mosquitto_subscribe(handle, nil, subscription.filter, subscription.qos)
             if rc != MOSQ_ERR_SUCCESS.rawValue { lastError = .failed("mosquitto_subscribe \(subscription.filter)", rc) }
@@ -201,6 +252,7 @@ public final class MQTTClient {
 
     /// The broker socket and the events to poll it for; nil while there is no socket.
     public var pollRequest: (FileDescriptor, PollEvents)? {
+        if let attempt { return (attempt.wakeup.fileDescriptor, .readable) }
         let socket = mosquitto_socket(handle)
         guard socket >= 0 else { return nil }
         return (FileDescriptor(rawValue: socket), mosquitto_want_write(handle) ? [.readable, .writable] : .readable)
@@ -210,6 +262,7 @@ public final class MQTTClient {
     /// from now while connected, since libmosquitto keeps its keepalive clock in whole seconds
     /// and exposes no deadline of its own.
     public var nextWake: ContinuousClock.Instant? {
+        if attempt != nil { return nil }  // its wake-up descriptor is polled
         if let reconnectAt { return reconnectAt }
         return mosquitto_socket(handle) >= 0 ? .now + .seconds(1) : nil
     }
@@ -219,6 +272,13 @@ public final class MQTTClient {
     /// writable or output is queued, `mosquitto_loop_misc` for keepalive, then a reconnect if
     /// one is due. Failures close the socket inside libmosquitto and arrive as `on_disconnect`.
     public func service(_ events: PollEvents = []) {
+        var events = events
+        if attempt != nil {
+            // The events were the wake-up descriptor's, not the socket's.
+            guard takeAttemptResult() else { return }
+            events = []
+            guard status == .connecting else { return }
+        }
         var rc = MOSQ_ERR_SUCCESS.rawValue
         if mosquitto_socket(handle) >= 0, !events.isDisjoint(with: [.readable, .error, .hangUp, .invalid]) {
             rc = mosquitto_loop_read(handle, 1)
@@ -247,10 +307,12 @@ public final class MQTTClient {
     public func publish(_ message: MQTTMessage) throws(MQTTError) {
         guard (0...2).contains(message.qos) else { throw .invalidArgument("QoS \(message.qos) is not 0, 1 or 2") }
         guard status == .connected else { throw .failed("mosquitto_publish \(message.topic)", MOSQ_ERR_NO_CONN.rawValue) }
+        var mid: Int32 = 0
         let rc = message.payload.withUnsafeBytes { bytes in
-            mosquitto_publish(handle, nil, message.topic, Int32(bytes.count), bytes.baseAddress, message.qos, message.retained)
+            mosquitto_publish(handle, &mid, message.topic, Int32(bytes.count), bytes.baseAddress, message.qos, message.retained)
         }
         try check("mosquitto_publish \(message.topic)", rc)
+        if message.qos > 0 { unacknowledged.insert(mid) }
     }
 
     /// `mosquitto_subscribe` now if connected, and again after every reconnect.

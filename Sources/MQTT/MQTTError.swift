@@ -49,6 +49,10 @@ public enum MQTTError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// `mosquitto_strerror`, which reads errno for `MOSQ_ERR_ERRNO`: call it right after the call.
     static func text(of code: Int32) -> String {
-        mosquitto_strerror(code).map { String(cString: $0) } ?? "error \(code)"
+        // 2.0.11's mosquitto_strerror has no words for this one ("Unknown error.").
+        if code == MOSQ_ERR_KEEPALIVE.rawValue {
+            return "no answer from the broker within the keepalive (the network or the broker is gone)"
+        }
+        return mosquitto_strerror(code).map { String(cString: $0) } ?? "error \(code)"
     }
 }

@@ -19,6 +19,8 @@ final class LockHarness: @unchecked Sendable {
     let service: LockService
     let options: LockService.Options
     private let received = EventLog()
+    /// The service's log lines (also printed with FPMOD_TEST_LOG set).
+    let logLines = LineLog()
 
     // gpio-vm offsets
     static let touch = 0, relay = 1, exitButton = 2, doorContact = 3, tamper = 4
@@ -67,7 +69,10 @@ final class LockHarness: @unchecked Sendable {
         service = try LockService(config: config, preset: preset, chip: chip,
                                   module: .serial(port: devicePath, baudRate: 57_600, timeouts: timeouts),
                                   store: store, options: options, configLoader: configLoader)
-        service.log = { line in if ProcessInfo.processInfo.environment["FPMOD_TEST_LOG"] != nil { print("service: " + line) } }
+        service.log = { [logLines] line in
+            logLines.items.withLock { $0.append(line) }
+            if ProcessInfo.processInfo.environment["FPMOD_TEST_LOG"] != nil { print("service: " + line) }
+        }
         service.onEvent = { [received] event in received.items.withLock { $0.append(event) } }
         try service.start()
         if waitForModule { try waitUntil("the module connects") { self.service.snapshot.moduleConnected } }
@@ -173,6 +178,12 @@ final class LockHarness: @unchecked Sendable {
 
 final class EventLog: Sendable {
     let items = Mutex<[LockEvent]>([])
+}
+
+final class LineLog: Sendable {
+    let items = Mutex<[String]>([])
+    var all: [String] { items.withLock { $0 } }
+    func contains(_ text: String) -> Bool { items.withLock { $0.contains { $0.contains(text) } } }
 }
 
 struct HarnessError: Error, CustomStringConvertible {
