@@ -28,6 +28,12 @@ public final class Administrator {
     /// A test hook called at named points of crash-sensitive sequences (e.g.
     /// "enroll.after-module-write"); the CLI kills the process there when FPMOD_FAILPOINT names it.
     public var failpoint: (String) throws -> Void = { _ in }
+    /// How `identify()` may search: regulars first once the history allows it, or always whole.
+    public var searchOrderMode: SearchOrder.Mode = .regularsFirst
+    /// The module's search cost; nil: the family's datasheet figures at the port's baud rate.
+    public var searchCost: SearchCost?
+    /// The search order the last `identify()` used.
+    public internal(set) var lastSearchOrder: SearchOrder?
     /// What the last `reconcile()` found out about the module.
     public internal(set) var finding: IdentityFinding = .unpaired
 

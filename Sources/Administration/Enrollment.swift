@@ -156,7 +156,7 @@ extension Administrator {
     /// The lowest slot free in the module and unknown to the store and to pending operations.
     func freeSlot(capacity: Int) throws -> Int {
         let table = try module.indexTable ?? module.readIndexTable()
-        let taken = try store.occupiedSlots().union(store.pendingIntents().compactMap(\.slot))
+        let taken = try store.occupiedSlots().union(store.slotsHeldByIntents())
         guard let slot = (0..<capacity).first(where: { !table.contains($0) && !taken.contains($0) }) else {
             throw AdministrationError.libraryFull(capacity: capacity)
         }

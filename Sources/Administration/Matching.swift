@@ -76,15 +76,19 @@ public struct Verification: Equatable, Sendable {
 }
 
 extension Administrator {
-    /// 1:N over the occupied range only. Polls for a finger until `fingerTimeout`.
+    /// 1:N over the occupied slots, in the search order `searchOrderMode` allows (regulars
+    /// first once the audit log has enough history; `lastSearchOrder` says what was used).
+    /// Polls for a finger until `fingerTimeout`.
     public func identify() throws -> MatchOutcome {
         let table = try module.readIndexTable()
-        guard let range = table.occupiedRange else { return .nothingEnrolled }
+        guard table.occupiedRange != nil else { return .nothingEnrolled }
+        let order = try searchOrder(configured: searchOrderMode, cost: searchCost)
+        lastSearchOrder = order
         let deadline = ContinuousClock.now + fingerTimeout
         while true {
             var timing = IdentifyTiming()
             let polled = ContinuousClock.now
-            let outcome = try module.identify(range: range, timing: &timing)
+            let outcome = try module.identify(plan: order.plan, timing: &timing)
             switch outcome {
             case .noFinger:
                 if ContinuousClock.now >= deadline { return .noFinger }

@@ -8,8 +8,16 @@ extension FingerprintModule {
     /// cached index (read it once with `readIndexTable()`), else the whole capacity.
     /// `timing` receives a timestamp per stage.
     public func identify(range: Range<Int>? = nil, timing: inout IdentifyTiming) throws(ModuleError) -> IdentifyOutcome {
-        timing = IdentifyTiming()
         let range = if let range { range } else { try defaultSearchRange() }
+        return try identify(plan: .whole(range), timing: &timing)
+    }
+
+    /// Capture and extract once, then Search each range of `plan` in order on the same feature
+    /// buffer, stopping at the first match (no GenImg in between, so R503 keeps its features).
+    /// A plan with nothing to search answers `.noMatch` after the capture, as an empty range
+    /// would. `timing.searchEnd` is stamped after the last Search that ran.
+    public func identify(plan: SearchPlan, timing: inout IdentifyTiming) throws(ModuleError) -> IdentifyOutcome {
+        timing = IdentifyTiming()
         timing.captureStart = Monotonic.nanoseconds()
         switch try repeatingOnceIfDamaged({ () throws(ModuleError) in try captureImage() }) {
         case .noFinger: return .noFinger
@@ -23,19 +31,18 @@ extension FingerprintModule {
         case .ok: break
         }
         timing.extractEnd = Monotonic.nanoseconds()
-        let result: SearchResult
-        do {
-            result = try search(buffer: CharBuffer.one, range: range)
-        } catch let error where error.confirmationCode == .residualFingerprint {
-            // SynoChip 0x17: the finger was not moved since the last capture — lift and re-place.
-            timing.searchEnd = Monotonic.nanoseconds()
-            return .poorImage(.residualFingerprint)
+        defer { timing.searchEnd = Monotonic.nanoseconds() }
+        for range in plan.searchedRanges {
+            let result: SearchResult
+            do {
+                result = try search(buffer: CharBuffer.one, range: range)
+            } catch let error where error.confirmationCode == .residualFingerprint {
+                // SynoChip 0x17: the finger was not moved since the last capture — lift and re-place.
+                return .poorImage(.residualFingerprint)
+            }
+            if case let .found(hit) = result { return .match(slot: hit.slot, score: hit.score) }
         }
-        timing.searchEnd = Monotonic.nanoseconds()
-        switch result {
-        case let .found(hit): return .match(slot: hit.slot, score: hit.score)
-        case .notFound: return .noMatch
-        }
+        return .noMatch
     }
 
     /// GenImg and Img2Tz are not idempotent in general (an enrollment counts its captures), so

@@ -10,6 +10,14 @@ public enum RepairAction: Equatable, Sendable, CustomStringConvertible {
     case rollBackEnroll(intentID: Int64, slot: Int, deleteFromModule: Bool)
     /// A delete was under way: delete from the module if it is still there, then the finger row.
     case finishDelete(intentID: Int64, slot: Int, deleteFromModule: Bool)
+    /// A move's module write was not confirmed (or cannot be finished): the store keeps the
+    /// finger in `from`. When `deleteTarget` is true the module holds a copy in `to`, a slot the
+    /// store gives nobody; the caller deletes it first.
+    case rollBackMove(intentID: Int64, from: Int, to: Int, deleteTarget: Bool)
+    /// A move's copy in `to` was confirmed: the store's mapping moves to `to` (unless
+    /// `commitStore` is false: it already did), and the old copy in `from` is deleted from the
+    /// module first when `deleteSource` is true.
+    case finishMove(intentID: Int64, from: Int, to: Int, commitStore: Bool, deleteSource: Bool)
     /// A wipe was under way: empty the module, then delete every user and finger row.
     case finishWipe(intentID: Int64)
     /// The module holds a slot the store does not know: delete it from the module.
@@ -31,6 +39,12 @@ public enum RepairAction: Equatable, Sendable, CustomStringConvertible {
         case .finishDelete(let id, let slot, let delete):
             return "finished interrupted delete #\(id) of slot \(slot)"
                 + (delete ? "; deleted from the module and the store" : "; the module had already deleted it")
+        case .rollBackMove(let id, let from, let to, let delete):
+            return "rolled back interrupted move #\(id) of slot \(from) to slot \(to)"
+                + (delete ? "; the unconfirmed copy in slot \(to) was deleted from the module" : "; slot \(to) was empty")
+        case .finishMove(let id, let from, let to, _, let delete):
+            return "finished interrupted move #\(id) of the template from slot \(from) to slot \(to)"
+                + (delete ? "; the old copy was deleted from the module" : "")
         case .finishWipe(let id):
             return "finished interrupted wipe #\(id): module emptied and every user removed"
         case .deleteOrphan(let slot):
@@ -46,7 +60,8 @@ public enum RepairAction: Equatable, Sendable, CustomStringConvertible {
     public var moduleWork: ModuleWork? {
         switch self {
         case .finishEnroll(_, let slot, true), .restoreToModule(let slot): return .writeTemplate(slot: slot)
-        case .rollBackEnroll(_, let slot, true), .finishDelete(_, let slot, true), .deleteOrphan(let slot):
+        case .rollBackEnroll(_, let slot, true), .finishDelete(_, let slot, true), .deleteOrphan(let slot),
+             .rollBackMove(_, _, let slot, true), .finishMove(_, let slot, _, _, true):
             return .deleteSlot(slot)
         case .finishWipe: return .emptyLibrary
         default: return nil
@@ -113,6 +128,13 @@ public func planReconciliation(storeSlots: [Int: String], moduleOccupied: Set<In
             store.remove(slot)
             module.remove(slot)
             settled.insert(slot)
+        case .move:
+            guard let from = intent.slot, let to = intent.targetSlot, from != to else {
+                actions.append(.dropIntent(intentID: intent.id, reason: "move without two slots"))
+                continue
+            }
+            actions.append(settleMove(intent, from: from, to: to, store: &store, module: &module))
+            settled.formUnion([from, to])
         }
     }
 
@@ -125,4 +147,28 @@ public func planReconciliation(storeSlots: [Int: String], moduleOccupied: Set<In
     }
     actions += restores.map { .dropIntent(intentID: $0.id, reason: "restore finished: the module now matches the store") }
     return actions
+}
+
+/// One interrupted move (LoadChar `from`, Store `to`, store commit, DeletChar `from`). The store
+/// maps `from` until the commit and `to` after it. A slot the store gives a finger is never
+/// deleted, so no repair can leave a slot matching someone the store does not name there.
+private func settleMove(_ intent: Intent, from: Int, to: Int, store: inout Set<Int>, module: inout Set<Int>) -> RepairAction {
+    let copyUnknownToStore = module.contains(to) && !store.contains(to)
+    switch intent.state {
+    case .storeCommitted:
+        let delete = module.contains(from) && !store.contains(from)
+        if delete { module.remove(from) }
+        return .finishMove(intentID: intent.id, from: from, to: to, commitStore: false, deleteSource: delete)
+    case .moduleWritten where store.contains(from) && copyUnknownToStore:
+        let delete = module.contains(from)
+        store.remove(from)
+        store.insert(to)
+        if delete { module.remove(from) }
+        return .finishMove(intentID: intent.id, from: from, to: to, commitStore: true, deleteSource: delete)
+    case .pending, .moduleWritten:
+        // The Store into `to` may or may not have run: whatever `to` holds is not known to be
+        // the template, and the store still names `from`.
+        if copyUnknownToStore { module.remove(to) }
+        return .rollBackMove(intentID: intent.id, from: from, to: to, deleteTarget: copyUnknownToStore)
+    }
 }

@@ -68,18 +68,37 @@ public struct AuditEntry: Equatable, Sendable {
     /// Per-stage latency as JSON, e.g. `{"capture_ms":210,"search_ms":48}`.
     public var latencyJSON: String?
     public var detail: String?
+
+    public init(id: Int64, time: Date, event: String, user: String? = nil, slot: Int? = nil, score: Int? = nil,
+                latencyJSON: String? = nil, detail: String? = nil) {
+        self.id = id
+        self.time = time
+        self.event = event
+        self.user = user
+        self.slot = slot
+        self.score = score
+        self.latencyJSON = latencyJSON
+        self.detail = detail
+    }
 }
 
 /// An operation on the module that was announced before the module was touched.
 public struct Intent: Equatable, Sendable {
-    public enum Kind: String, Sendable, CaseIterable { case enroll, delete, wipe, restore }
-    public enum State: String, Sendable { case pending, moduleWritten = "module-written" }
+    public enum Kind: String, Sendable, CaseIterable { case enroll, delete, wipe, restore, move }
+    public enum State: String, Sendable {
+        case pending
+        case moduleWritten = "module-written"
+        /// A move only: the store's slot mapping already names the target slot.
+        case storeCommitted = "store-committed"
+    }
 
     public var id: Int64
     public var kind: Kind
     public var user: String?
     public var label: String?
     public var slot: Int?
+    /// A move's destination (`slot` is where the template was).
+    public var targetSlot: Int?
     /// The plaintext template for an enroll, when it was uploaded before the intent was written.
     public var template: [UInt8]?
     public var quality: Int?
@@ -87,8 +106,10 @@ public struct Intent: Equatable, Sendable {
     public var createdAt: Date
 
     public init(id: Int64, kind: Kind, user: String? = nil, label: String? = nil, slot: Int? = nil,
-                template: [UInt8]? = nil, quality: Int? = nil, state: State = .pending, createdAt: Date = Date()) {
+                template: [UInt8]? = nil, quality: Int? = nil, state: State = .pending, createdAt: Date = Date(),
+                targetSlot: Int? = nil) {
         self.id = id
+        self.targetSlot = targetSlot
         self.kind = kind
         self.user = user
         self.label = label

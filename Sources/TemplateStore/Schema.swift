@@ -1,7 +1,7 @@
 /// The store's schema as an ordered list of migrations. Migration N moves a database from
 /// `user_version` N-1 to N. A released migration never changes: add a new entry instead.
 enum Schema {
-    static let migrations: [String] = [migration1, migration2, migration3]
+    static let migrations: [String] = [migration1, migration2, migration3, migration4]
 
     static var currentVersion: Int { migrations.count }
 
@@ -77,5 +77,28 @@ enum Schema {
     static let migration3 = """
         ALTER TABLE fingers ADD COLUMN duress INTEGER NOT NULL DEFAULT 0 CHECK (duress IN (0, 1));
         UPDATE fingers SET duress = 1 WHERE lower(label) LIKE 'duress%';
+        """
+
+    /// Version 4: a template moved between slots on the module (the library layout that follows
+    /// use) is an intent too: from `slot` to `target_slot`, and a third state, the store's
+    /// mapping already changed but the old slot not yet deleted. SQLite cannot alter a CHECK,
+    /// so the table is rebuilt with its rows.
+    static let migration4 = """
+        CREATE TABLE intents_v4 (
+            id INTEGER PRIMARY KEY,
+            kind TEXT NOT NULL CHECK (kind IN ('enroll', 'delete', 'wipe', 'restore', 'move')),
+            user TEXT,
+            label TEXT,
+            slot INTEGER,
+            template BLOB,
+            quality INTEGER,
+            state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'module-written', 'store-committed')),
+            created_at REAL NOT NULL,
+            target_slot INTEGER
+        );
+        INSERT INTO intents_v4 (id, kind, user, label, slot, template, quality, state, created_at)
+            SELECT id, kind, user, label, slot, template, quality, state, created_at FROM intents;
+        DROP TABLE intents;
+        ALTER TABLE intents_v4 RENAME TO intents;
         """
 }

@@ -28,3 +28,38 @@ extension TemplateStore {
         }
     }
 }
+
+extension TemplateStore {
+    /// The rows a history of identify touches needs, oldest first: the newest `touches` touches
+    /// at or after `since` — a row with a slot, a score and stage times whose event is not in
+    /// `excludedMatches`, or a row of `strangerEvents` with stage times — and, from the oldest
+    /// of them on, every row of `otherEvents` (the slot changes that say whose a slot was).
+    public func touchHistory(touches: Int, since: Date, excludedMatches: Set<String>, strangerEvents: Set<String>,
+                             otherEvents: Set<String>) throws -> [AuditEntry] {
+        func list(_ events: Set<String>) -> (String, [SQLValue]) {
+            let sorted = events.sorted()
+            return (sorted.isEmpty ? "''" : sorted.map { _ in "?" }.joined(separator: ", "), sorted.map { .text($0) })
+        }
+        let (excluded, excludedValues) = list(excludedMatches)
+        let (strangers, strangerValues) = list(strangerEvents)
+        let (others, otherValues) = list(otherEvents)
+        let touch = """
+            ((slot IS NOT NULL AND score IS NOT NULL AND latency_json IS NOT NULL AND event NOT IN (\(excluded)))
+             OR (latency_json IS NOT NULL AND event IN (\(strangers))))
+            """
+        return try locked {
+            let rows = try connection.query("""
+                WITH recent AS (SELECT id FROM audit WHERE time >= ? AND \(touch) ORDER BY id DESC LIMIT ?)
+                SELECT id, time, event, user, slot, score, latency_json, detail FROM audit
+                WHERE id >= (SELECT COALESCE(MIN(id), 9223372036854775807) FROM recent)
+                  AND (id IN (SELECT id FROM recent) OR event IN (\(others)))
+                ORDER BY id
+                """, [.real(since.timeIntervalSince1970)] + excludedValues + strangerValues + [.integer(Int64(max(0, touches)))] + otherValues)
+            return rows.map {
+                AuditEntry(id: $0[0].int64 ?? 0, time: Date(storeValue: $0[1]), event: $0[2].string ?? "",
+                           user: $0[3].string, slot: $0[4].int, score: $0[5].int, latencyJSON: $0[6].string,
+                           detail: $0[7].string)
+            }
+        }
+    }
+}

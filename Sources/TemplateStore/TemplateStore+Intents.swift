@@ -6,11 +6,12 @@ extension TemplateStore {
     /// Writes and commits what is about to be done to the module, before the module is touched.
     /// An enroll should carry the uploaded template, so a crash after the module write can be finished.
     public func beginIntent(_ kind: Intent.Kind, user: String? = nil, label: String? = nil, slot: Int? = nil,
-                            template: [UInt8]? = nil, quality: Int? = nil, createdAt: Date = Date()) throws -> Int64 {
+                            template: [UInt8]? = nil, quality: Int? = nil, createdAt: Date = Date(),
+                            targetSlot: Int? = nil) throws -> Int64 {
         try transaction {
             try connection.query("""
-                INSERT INTO intents (kind, user, label, slot, quality, created_at) VALUES (?, ?, ?, ?, ?, ?)
-                """, [.text(kind.rawValue), user.sql, label.sql, slot.sql, quality.sql, createdAt.storeValue])
+                INSERT INTO intents (kind, user, label, slot, quality, created_at, target_slot) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, [.text(kind.rawValue), user.sql, label.sql, slot.sql, quality.sql, createdAt.storeValue, targetSlot.sql])
             let id = connection.lastInsertRowID
             if let template {
                 // The id is only known after the insert; the template is bound to it.
@@ -23,10 +24,22 @@ extension TemplateStore {
 
     /// Records that the module confirmed the write (or delete).
     public func markIntentModuleWritten(_ id: Int64) throws {
+        try setIntentState(.moduleWritten, id)
+    }
+
+    /// Moves an intent to `state` (a move's `storeCommitted` goes in the same `transaction` as
+    /// the finger's new slot).
+    public func setIntentState(_ state: Intent.State, _ id: Int64) throws {
         try locked {
-            try connection.query("UPDATE intents SET state = 'module-written' WHERE id = ?", [.integer(id)])
+            try connection.query("UPDATE intents SET state = ? WHERE id = ?", [.text(state.rawValue), .integer(id)])
             if connection.changes == 0 { throw StoreError.unknownIntent(id) }
         }
+    }
+
+    /// Every slot a pending intent may write or free: an enroll's or delete's slot, both ends
+    /// of a move. No new enroll or move may pick one of them.
+    public func slotsHeldByIntents() throws -> Set<Int> {
+        Set(try pendingIntents().flatMap { [$0.slot, $0.targetSlot].compactMap { $0 } })
     }
 
     /// Removes a finished intent. Call it in the same `transaction` as the finger row change.
@@ -41,14 +54,14 @@ extension TemplateStore {
     public func pendingIntents() throws -> [Intent] {
         try locked {
             try connection.query("""
-                SELECT id, kind, user, label, slot, template, quality, state, created_at FROM intents ORDER BY id
+                SELECT id, kind, user, label, slot, template, quality, state, created_at, target_slot FROM intents ORDER BY id
                 """).map { row in
                 let id = row[0].int64 ?? 0
                 let template = try row[5].bytes.map { try open($0, purpose: Self.intentPurpose(id: id)) }
                 return Intent(id: id, kind: Intent.Kind(rawValue: row[1].string ?? "") ?? .enroll,
                               user: row[2].string, label: row[3].string, slot: row[4].int, template: template,
                               quality: row[6].int, state: Intent.State(rawValue: row[7].string ?? "") ?? .pending,
-                              createdAt: Date(storeValue: row[8]))
+                              createdAt: Date(storeValue: row[8]), targetSlot: row[9].int)
             }
         }
     }

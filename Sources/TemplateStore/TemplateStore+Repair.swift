@@ -28,6 +28,15 @@ extension TemplateStore {
                 if case .finishDelete = action, user != nil { try deleteFinger(atSlot: s) }
                 try completeIntent(id)
                 slot = s
+            case .rollBackMove(let id, let from, let to, _):
+                user = try pendingIntents().first(where: { $0.id == id })?.user ?? finger(atSlot: from)?.user
+                try completeIntent(id)
+                slot = to
+            case .finishMove(let id, let from, let to, let commitStore, _):
+                if commitStore { try moveFinger(from: from, to: to) }
+                user = try finger(atSlot: to)?.user
+                try completeIntent(id)
+                slot = to
             case .finishWipe(let id):
                 try connection.query("DELETE FROM users")
                 try completeIntent(id)

@@ -51,7 +51,7 @@ import Testing
         let result = try runPython(script, [dir.database, Schema.migration1])
         try #require(result.status == 0 && result.output.contains("2"), "\(result.output)")
         let store = try dir.openStore()
-        #expect(try store.schemaVersion() == 3)
+        #expect(try store.schemaVersion() == Schema.currentVersion)
         let fingers = try store.fingers(of: "bob")
         #expect(fingers.map(\.label) == ["right-index", "Duress-left-index"])
         #expect(fingers.map(\.isDuress) == [false, true])

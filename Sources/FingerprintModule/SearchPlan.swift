@@ -1,0 +1,28 @@
+/// The slot ranges one identify searches, in order, after a single capture + extract; the first
+/// hit wins. `whole` is today's one Search over the occupied range; a regulars-first plan puts
+/// the short range of the fingers that touch most often first and the rest after it, so a
+/// regular pays one short Search and a stranger one extra fixed search cost.
+public struct SearchPlan: Sendable, Equatable, CustomStringConvertible {
+    /// Searched in this order; empty ranges are skipped.
+    public var ranges: [Range<Int>]
+
+    public init(ranges: [Range<Int>]) {
+        self.ranges = ranges
+    }
+
+    /// One Search over `range`.
+    public static func whole(_ range: Range<Int>) -> SearchPlan {
+        SearchPlan(ranges: [range])
+    }
+
+    /// The ranges that are searched (the empty ones are not sent to the module).
+    public var searchedRanges: [Range<Int>] { ranges.filter { !$0.isEmpty } }
+
+    /// True when nothing would be searched (an empty library).
+    public var isEmpty: Bool { searchedRanges.isEmpty }
+
+    /// `0..<20 then 20..<1000`.
+    public var description: String {
+        searchedRanges.isEmpty ? "nothing" : searchedRanges.map { "\($0.lowerBound)..<\($0.upperBound)" }.joined(separator: " then ")
+    }
+}

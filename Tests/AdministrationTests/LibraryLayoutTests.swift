@@ -1,0 +1,89 @@
+import Administration
+import FingerprintModule
+import Testing
+
+/// Moves that bring the hot set to the start of the library, each into a slot free at the time.
+@Suite struct LibraryLayoutTests {
+    /// Applies the moves one by one, failing on a move from an empty or into a taken slot.
+    func replay(_ moves: [SlotMove], on occupied: [Int]) -> Set<Int> {
+        var slots = Set(occupied)
+        for move in moves {
+            #expect(slots.contains(move.from), "move \(move) from an empty slot")
+            #expect(!slots.contains(move.to), "move \(move) into a taken slot")
+            slots.remove(move.from)
+            slots.insert(move.to)
+        }
+        return slots
+    }
+
+    /// Follows each finger (named by its starting slot) through the moves.
+    func owners(after moves: [SlotMove], occupied: [Int]) -> [Int: Int] {
+        var where_: [Int: Int] = Dictionary(uniqueKeysWithValues: occupied.map { ($0, $0) })  // slot → original slot
+        for move in moves {
+            where_[move.to] = where_.removeValue(forKey: move.from)
+        }
+        return where_
+    }
+
+    @Test func hotFingersMoveIntoFreeSlotsOfTheWindow() {
+        let occupied = [5, 40, 41, 90]
+        let moves = LibraryLayout.moves(occupied: occupied, hot: [90, 40], capacity: 100)
+        #expect(moves == [SlotMove(from: 90, to: 0), SlotMove(from: 40, to: 1)])
+        #expect(replay(moves, on: occupied) == [0, 1, 5, 41])
+    }
+
+    @Test func hotFingersAlreadyInPlaceStay() {
+        #expect(LibraryLayout.moves(occupied: [0, 1, 2, 9], hot: [1, 0], capacity: 10).isEmpty)
+        // 1 stays; 0 leaves for the lowest free slot above the window so that 9 can come in.
+        #expect(LibraryLayout.moves(occupied: [0, 1, 2, 9], hot: [9, 1], capacity: 10)
+                == [SlotMove(from: 0, to: 3), SlotMove(from: 9, to: 0)])
+    }
+
+    /// A window full of other fingers: one moves out to the lowest free slot, a hot one takes its place.
+    @Test func coldFingersInTheWindowMoveOutFirst() {
+        let occupied = Array(0..<10)  // a full window for a hot set of 3
+        let hot = [9, 8, 1]
+        let moves = LibraryLayout.moves(occupied: occupied, hot: hot, capacity: 12)
+        let after = replay(moves, on: occupied)
+        #expect(after.count == occupied.count)
+        let owner = owners(after: moves, occupied: occupied)
+        #expect(Set((0..<3).compactMap { owner[$0] }) == Set(hot))
+        #expect(moves.count == 4)  // 1 stays; 9 and 8 each need a cold finger moved out first
+    }
+
+    @Test func aFullLibraryCannotMove() {
+        let occupied = Array(0..<10)
+        #expect(LibraryLayout.moves(occupied: occupied, hot: [9, 8], capacity: 10).isEmpty)
+    }
+
+    /// A shuffled library: afterwards the hot set is exactly the window, every finger kept once.
+    @Test func shuffledLibrariesEndContiguous() {
+        var generator = SplitMix(seed: 13)
+        for _ in 0..<50 {
+            let capacity = 200
+            let occupied = Array((0..<capacity).shuffled(using: &generator).prefix(150))
+            let hot = Array(occupied.shuffled(using: &generator).prefix(Int.random(in: 1...40, using: &generator)))
+            let moves = LibraryLayout.moves(occupied: occupied, hot: hot, capacity: capacity)
+            let after = replay(moves, on: occupied)
+            #expect(after.count == occupied.count)
+            let owner = owners(after: moves, occupied: occupied)
+            #expect(Set((0..<hot.count).compactMap { owner[$0] }) == Set(hot))
+            #expect(moves.count <= 2 * hot.count)
+            let plan = SearchPlan.regularsFirst(hot: (0..<hot.count).map { $0 }, occupied: Array(after))
+            #expect(plan.searchedRanges.first == 0..<hot.count)
+        }
+    }
+}
+
+/// A small seeded generator, so a failing shuffle can be replayed.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
