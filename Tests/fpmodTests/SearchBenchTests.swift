@@ -72,8 +72,6 @@ import Testing
         // Strangers are measured on the regulars' layout and order.
         let strangers = try #require(entry("strangers", "best-match"))
         #expect((strangers["search_order"] as? [String: Any])?["plan"] as? String == order["plan"] as? String)
-        let uniform = try #require(entry("uniform", "best-match"))
-        #expect((uniform["search_order"] as? [String: Any])?["mode"] as? String == "whole")
     }
 
     @Test func layoutThroughputAndAutoIdentifyReportTheirParts() throws {

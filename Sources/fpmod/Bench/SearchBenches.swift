@@ -21,8 +21,42 @@ struct SearchBenches {
                          fingers: templates, searchModel: model, seed: seed)
     }
 
-    private func workloads(into output: inout BenchOutput) throws { throw CommandFailure(.usage, "TEMP") }
-    private func layout(into output: inout BenchOutput) throws { throw CommandFailure(.usage, "TEMP") }
+    /// Per model and size: uniform, regulars (strangers on the regulars' layout), zipf.
+    private func workloads(into output: inout BenchOutput) throws {
+        for model in settings.searchModels {
+            var results: [WorkloadBench.Result] = []
+            for size in settings.librarySizes {
+                var byHistory: [Workload: BenchLibrary] = [:]
+                defer { byHistory.values.forEach { $0.close() } }
+                for workload in Workload.allCases where settings.workloads.contains(workload) {
+                    progress("fpmod bench: \(workload.rawValue), \(size) templates, \(model.rawValue), \(settings.touches) touches…")
+                    let historyWorkload = WorkloadBench.historyWorkload(for: workload)
+                    if let shared = byHistory[historyWorkload] {
+                        // Strangers on the layout the regulars already brought about.
+                        let bench = WorkloadBench(library: shared, searchModel: model)
+                        results.append(try bench.runOnPrepared(workload, touches: settings.touches, history: settings.history))
+                        continue
+                    }
+                    let library = try library(size, model: model, seed: "workload")
+                    byHistory[historyWorkload] = library
+                    let bench = WorkloadBench(library: library, searchModel: model)
+                    results.append(try bench.run(workload, touches: settings.touches, history: settings.history))
+                }
+            }
+            output.workloads(results, timing: settings.timing, baudRate: settings.baudRate)
+        }
+    }
+
+    private func layout(into output: inout BenchOutput) throws {
+        let size = settings.librarySizes.max() ?? 1000
+        progress("fpmod bench: layout cost, \(size) templates…")
+        let library = try library(size, model: .bestMatch, seed: "layout")
+        defer { library.close() }
+        let phases = try LayoutBench(library: library).run()
+        output.section("layout", title: "Layout cost (\(library.fingers) templates, shuffled; \(settings.baudRate) baud; moves = LoadChar, Store, DeletChar on the module):",
+                       table: LayoutBench.table(phases), notes: LayoutBench.notes(phases, library: library),
+                       json: LayoutBench.json(phases, templates: library.fingers))
+    }
 
     private func throughput(into output: inout BenchOutput) throws {
         let size = min(settings.librarySizes.max() ?? settings.profile.capacity, settings.profile.capacity)

@@ -1,0 +1,116 @@
+import Administration
+import FingerprintModule
+import FingerprintProtocol
+import ModuleSimulator
+import Posix
+
+/// One workload on one library: a warm-up history of its touches goes into the audit log, the
+/// service's own search order (`Administrator.searchOrder`, regulars first) reads it, the
+/// layout mover brings the hot set to the front on the simulated module, then each measured
+/// touch is captured and extracted once and searched twice on the same feature buffer — with
+/// the plan in use, then with one Search over the whole occupied range. Both identify times
+/// share the capture and extract; only the search differs, as it would between two services.
+struct WorkloadBench {
+    struct Result {
+        var workload: Workload
+        var templates: Int
+        var searchModel: SearchModel
+        /// Capture + extract + the plan's searches, per touch (ns).
+        var inUse: [Int64] = []
+        /// Capture + extract + one whole-range Search, per touch (ns).
+        var whole: [Int64] = []
+        /// Why touches did not end as they should (cause → count), in either search.
+        var misses: [String: Int] = [:]
+        var touches = 0
+        var order: SearchOrder?
+        var layout: LayoutReport?
+        var layoutMovesPlanned = 0
+
+        var meanRatioToWholeRange: Double? {
+            guard let inUse = Distribution(inUse), let whole = Distribution(whole), whole.mean > 0 else { return nil }
+            return inUse.mean / whole.mean
+        }
+    }
+
+    let library: BenchLibrary
+    let searchModel: SearchModel
+
+    /// The history the planner sees for `workload`: strangers are measured against a household's
+    /// layout (what a stranger pays where regulars-first is in use), the others against their own.
+    static func historyWorkload(for workload: Workload) -> Workload { workload == .strangers ? .regulars : workload }
+
+    /// Warm-up history, search order, layout: what the service would have reached by now.
+    func prepare(_ workload: Workload, history: Int, source: inout TouchSource, into result: inout Result) throws {
+        try library.recordHistory(source.next(history))
+        let window = SearchOrder.Window(touches: history, days: 3650)
+        var order = try library.administrator.searchOrder(configured: .regularsFirst, window: window)
+        result.layoutMovesPlanned = order.layoutMoves.count
+        if !order.layoutMoves.isEmpty {
+            result.layout = try LayoutMover(administrator: library.administrator).apply(order.layoutMoves, maxFlashWrites: .max)
+            _ = try library.module.readIndexTable()
+            order = try library.administrator.searchOrder(configured: .regularsFirst, window: window)
+        }
+        result.order = order
+    }
+
+    func run(_ workload: Workload, touches: Int, history: Int) throws -> Result {
+        var result = Result(workload: workload, templates: library.fingers, searchModel: searchModel)
+        var source = TouchSource(Self.historyWorkload(for: workload), fingers: library.fingers, seed: "bench")
+        try prepare(workload, history: history, source: &source, into: &result)
+        let plan = result.order?.plan ?? .whole(library.module.indexTable?.occupiedRange ?? 0..<1)
+        try measure(touches: (0..<touches).map { _ in workload == .strangers ? nil : source.next() }, plan: plan, into: &result)
+        return result
+    }
+
+    /// `workload`'s touches on a library another workload already prepared (strangers on the
+    /// regulars' layout): its search order as it stands, no new history, no moves.
+    func runOnPrepared(_ workload: Workload, touches: Int, history: Int) throws -> Result {
+        var result = Result(workload: workload, templates: library.fingers, searchModel: searchModel)
+        let order = try library.administrator.searchOrder(configured: .regularsFirst, window: SearchOrder.Window(touches: history, days: 3650))
+        result.order = order
+        var source = TouchSource(workload, fingers: library.fingers, seed: "measured")
+        try measure(touches: (0..<touches).map { _ in source.next() }, plan: order.plan, into: &result)
+        return result
+    }
+
+    /// Each touch: the plan in use, then the whole range on the same features.
+    func measure(touches: [Int?], plan: SearchPlan, into result: inout Result) throws {
+        let module = library.module
+        let slots = try library.slots()
+        let wholeRange = try module.readIndexTable().occupiedRange ?? 0..<1
+        for (index, touch) in touches.enumerated() {
+            result.touches += 1
+            library.server.place(touch.map(BenchLibrary.fingerName) ?? BenchLibrary.strangerName(index))
+            let expected = touch.flatMap { slots[$0] }
+            var timing = IdentifyTiming()
+            let outcome = try module.identify(plan: plan, timing: &timing)
+            if let cause = Self.miss(outcome, expected: expected, what: "plan in use") { result.misses[cause, default: 0] += 1 }
+            guard timing.extractEnd > 0 else { continue }
+            let searchStart = Monotonic.nanoseconds()
+            let whole = try module.search(buffer: CharBuffer.one, range: wholeRange)
+            let searchEnd = Monotonic.nanoseconds()
+            let wholeOutcome: IdentifyOutcome = switch whole {
+            case let .found(hit): .match(slot: hit.slot, score: hit.score)
+            case .notFound: .noMatch
+            }
+            if let cause = Self.miss(wholeOutcome, expected: expected, what: "whole range") { result.misses[cause, default: 0] += 1 }
+            let captureAndExtract = Int64(timing.extractEnd - timing.captureStart)
+            result.inUse.append(Int64(timing.searchEnd - timing.captureStart))
+            result.whole.append(captureAndExtract + Int64(searchEnd - searchStart))
+        }
+        library.server.lift()
+    }
+
+    /// Why `outcome` is not what the touch should give, or nil when it is.
+    static func miss(_ outcome: IdentifyOutcome, expected: Int?, what: String) -> String? {
+        switch (outcome, expected) {
+        case let (.match(slot, _), expected?) where slot == expected: nil
+        case (.noMatch, nil): nil
+        case let (.match(slot, _), expected?): "\(what): slot \(slot) answered for the finger in slot \(expected)"
+        case let (.match(slot, _), nil): "\(what): a stranger matched slot \(slot)"
+        case (.noMatch, _?): "\(what): an enrolled finger matched nobody (score under the threshold)"
+        case (.noFinger, _): "\(what): no finger seen"
+        case let (.poorImage(code), _): "\(what): poor image (\(code))"
+        }
+    }
+}
