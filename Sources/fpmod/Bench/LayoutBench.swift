@@ -2,6 +2,7 @@ import Administration
 import ArgumentParsing
 import FingerprintModule
 import ModuleSimulator
+import Posix
 
 /// `--layout`: what the layout costs. A shuffled library and a household of regulars: the moves
 /// that bring the hot set to the front, their time and flash writes. Then a new household (a new
@@ -68,7 +69,7 @@ struct LayoutBench {
     private func settle(_ name: String, touches: Int, regulars: [Int]) throws -> Phase {
         let order = try library.administrator.searchOrder(configured: .regularsFirst, window: window)
         let hot = Set(try hotFingers())
-        let report = try LayoutMover(administrator: library.administrator).apply(order.layoutMoves, maxFlashWrites: .max)
+        let report = try WorkloadBench.timedLayout(order.layoutMoves, library: library)
         _ = try library.module.readIndexTable()
         return Phase(name: name, touches: touches, hotSet: hot.count, newRegularsInHotSet: hot.intersection(regulars).count,
                      movesPlanned: order.layoutMoves.count, report: report)

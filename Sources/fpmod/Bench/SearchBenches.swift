@@ -33,13 +33,13 @@ struct SearchBenches {
                     let historyWorkload = WorkloadBench.historyWorkload(for: workload)
                     if let shared = byHistory[historyWorkload] {
                         // Strangers on the layout the regulars already brought about.
-                        let bench = WorkloadBench(library: shared, searchModel: model)
+                        let bench = WorkloadBench(library: shared, searchModel: model, slotsBeforeLayout: nil)
                         results.append(try bench.runOnPrepared(workload, touches: settings.touches, history: settings.history))
                         continue
                     }
                     let library = try library(size, model: model, seed: "workload")
                     byHistory[historyWorkload] = library
-                    let bench = WorkloadBench(library: library, searchModel: model)
+                    var bench = WorkloadBench(library: library, searchModel: model, slotsBeforeLayout: nil)
                     results.append(try bench.run(workload, touches: settings.touches, history: settings.history))
                 }
             }

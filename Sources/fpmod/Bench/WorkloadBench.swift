@@ -19,12 +19,22 @@ struct WorkloadBench {
         var inUse: [Int64] = []
         /// Capture + extract + one whole-range Search, per touch (ns).
         var whole: [Int64] = []
+        /// The whole-range identify as it would have been on the library before the layout: the
+        /// measured one corrected by the timing model's difference in templates compared (they
+        /// differ only under first-match, where a finger's slot decides its search time).
+        var wholeBeforeLayout: [Int64] = []
         /// Why touches did not end as they should (cause → count), in either search.
         var misses: [String: Int] = [:]
         var touches = 0
         var order: SearchOrder?
         var layout: LayoutReport?
         var layoutMovesPlanned = 0
+
+        /// Mean identify ÷ whole-range mean on the shuffled library (modelled, see `wholeBeforeLayout`).
+        var meanRatioToShuffledWholeRange: Double? {
+            guard let inUse = Distribution(inUse), let before = Distribution(wholeBeforeLayout), before.mean > 0 else { return nil }
+            return inUse.mean / before.mean
+        }
 
         var meanRatioToWholeRange: Double? {
             guard let inUse = Distribution(inUse), let whole = Distribution(whole), whole.mean > 0 else { return nil }
@@ -34,26 +44,29 @@ struct WorkloadBench {
 
     let library: BenchLibrary
     let searchModel: SearchModel
+    /// Finger → slot before the layout moved anything (nil: the library was not moved).
+    var slotsBeforeLayout: [Int: Int]?
 
     /// The history the planner sees for `workload`: strangers are measured against a household's
     /// layout (what a stranger pays where regulars-first is in use), the others against their own.
     static func historyWorkload(for workload: Workload) -> Workload { workload == .strangers ? .regulars : workload }
 
     /// Warm-up history, search order, layout: what the service would have reached by now.
-    func prepare(_ workload: Workload, history: Int, source: inout TouchSource, into result: inout Result) throws {
+    mutating func prepare(_ workload: Workload, history: Int, source: inout TouchSource, into result: inout Result) throws {
         try library.recordHistory(source.next(history))
+        slotsBeforeLayout = try library.slots()
         let window = SearchOrder.Window(touches: history, days: 3650)
         var order = try library.administrator.searchOrder(configured: .regularsFirst, window: window)
         result.layoutMovesPlanned = order.layoutMoves.count
         if !order.layoutMoves.isEmpty {
-            result.layout = try LayoutMover(administrator: library.administrator).apply(order.layoutMoves, maxFlashWrites: .max)
+            result.layout = try Self.timedLayout(order.layoutMoves, library: library)
             _ = try library.module.readIndexTable()
             order = try library.administrator.searchOrder(configured: .regularsFirst, window: window)
         }
         result.order = order
     }
 
-    func run(_ workload: Workload, touches: Int, history: Int) throws -> Result {
+    mutating func run(_ workload: Workload, touches: Int, history: Int) throws -> Result {
         var result = Result(workload: workload, templates: library.fingers, searchModel: searchModel)
         var source = TouchSource(Self.historyWorkload(for: workload), fingers: library.fingers, seed: "bench")
         try prepare(workload, history: history, source: &source, into: &result)
@@ -71,6 +84,15 @@ struct WorkloadBench {
         var source = TouchSource(workload, fingers: library.fingers, seed: "measured")
         try measure(touches: (0..<touches).map { _ in source.next() }, plan: order.plan, into: &result)
         return result
+    }
+
+    /// The moves made, timed here: `LayoutReport.milliseconds` is set in a `defer` after the
+    /// report was returned, so it reads 0 (reported to search-layout).
+    static func timedLayout(_ moves: [SlotMove], library: BenchLibrary) throws -> LayoutReport {
+        let start = Monotonic.nanoseconds()
+        var report = try LayoutMover(administrator: library.administrator).apply(moves, maxFlashWrites: .max)
+        report.milliseconds = Double(Monotonic.nanoseconds() - start) / 1e6
+        return report
     }
 
     /// Each touch: the plan in use, then the whole range on the same features.
@@ -96,9 +118,22 @@ struct WorkloadBench {
             if let cause = Self.miss(wholeOutcome, expected: expected, what: "whole range") { result.misses[cause, default: 0] += 1 }
             let captureAndExtract = Int64(timing.extractEnd - timing.captureStart)
             result.inUse.append(Int64(timing.searchEnd - timing.captureStart))
-            result.whole.append(captureAndExtract + Int64(searchEnd - searchStart))
+            let wholeIdentify = captureAndExtract + Int64(searchEnd - searchStart)
+            result.whole.append(wholeIdentify)
+            result.wholeBeforeLayout.append(wholeIdentify + modelDifference(touch: touch, now: slots, occupied: wholeRange))
         }
         library.server.lift()
+    }
+
+    /// Search time (model) on the layout before the moves minus on the layout now, for `touch`.
+    func modelDifference(touch: Int?, now: [Int: Int], occupied: Range<Int>) -> Int64 {
+        guard searchModel == .firstMatch, let touch, let before = slotsBeforeLayout?[touch], let after = now[touch],
+              let timing = library.target.limits.timing else { return 0 }
+        // Slots 0..<fingers are all occupied before the layout; now the occupied set is the index table's.
+        let occupiedNow = library.module.indexTable?.occupied ?? Set(occupied)
+        let positionBefore = before + 1
+        let positionAfter = occupiedNow.filter { $0 <= after && occupied.contains($0) }.count
+        return (timing.searchDuration(templates: positionBefore) - timing.searchDuration(templates: positionAfter)).nanoseconds
     }
 
     /// Why `outcome` is not what the touch should give, or nil when it is.
