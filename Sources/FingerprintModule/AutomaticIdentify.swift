@@ -9,11 +9,25 @@ public enum IdentifyMethod: String, Sendable, CaseIterable {
     /// range) or AS608 AutoSearch (55, two-byte range). Other families have none.
     case automatic = "auto-identify"
 
-    /// What identify uses unless told otherwise. Always the three-command cycle: on the r503
-    /// simulator AutoIdentify saves only the wire time of two acks (README, Performance), and it
-    /// does not report the same outcomes — with no finger it waits up to 10 s for one instead of
-    /// answering `02` at once, and a poor image is retried inside the module instead of reported.
+    /// What identify uses unless told otherwise: the three-command cycle everywhere. On the
+    /// simulator the one command saves only the wire time of the acks it does not send (about
+    /// 5–6 ms of a 1 s identify, README "Performance"), and on both families it does not report
+    /// the same outcomes (`knownDifferences`): the rule is to switch only where it is faster
+    /// *and* reports the same.
     public static func preferred(for family: ModuleFamily?) -> IdentifyMethod { .threeCommands }
+
+    /// Where the one-command identify answers differently from GenImg → Img2Tz → Search, from
+    /// the manuals (protocol.md §2.3, §3) — the simulator cannot show what it does not model.
+    public static func knownDifferences(on family: ModuleFamily?) -> [String] {
+        switch family {
+        case .r50x?:
+            ["with no finger it waits up to 10 s for one instead of answering 02 at once",
+             "a poor image is retried inside the module (tolerated failed attempts); what it then answers is undocumented"]
+        case .as608?:
+            ["AutoSearch answers 22 (residual fingerprint) for a finger not lifted since the last capture, where Search matches it"]
+        default: []
+        }
+    }
 
     /// True when `family` has a one-command identify this driver can use.
     public static func automaticIsAvailable(on family: ModuleFamily?) -> Bool {

@@ -58,5 +58,8 @@ import Testing
         #expect(IdentifyMethod.preferred(for: .r50x) == .threeCommands)
         #expect(IdentifyMethod.automaticIsAvailable(on: .r50x) && IdentifyMethod.automaticIsAvailable(on: .as608))
         #expect(!IdentifyMethod.automaticIsAvailable(on: .r30x))
+        // The default stays the three-command cycle where the manuals document other outcomes.
+        #expect(!IdentifyMethod.knownDifferences(on: .r50x).isEmpty && !IdentifyMethod.knownDifferences(on: .as608).isEmpty)
+        #expect(IdentifyMethod.preferred(for: .as608) == .threeCommands)
     }
 }

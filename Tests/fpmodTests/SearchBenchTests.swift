@@ -100,6 +100,8 @@ import Testing
         #expect(outcomes.map { $0["situation"] as? String ?? "" } == ["match", "stranger", "poor image", "no finger"])
         for outcome in outcomes { #expect(outcome["three_commands"] as? String == outcome["auto_identify"] as? String) }
         let faster = auto["faster"] as? Bool ?? false, same = auto["same_outcomes"] as? Bool ?? false
-        #expect(auto["default"] as? String == (faster && same ? "auto-identify" : "three-commands"))
+        let documented = try #require(auto["documented_differences"] as? [String])
+        #expect(!documented.isEmpty, "the R50x manual says no finger waits 10 s")
+        #expect(auto["default"] as? String == (faster && same && documented.isEmpty ? "auto-identify" : "three-commands"))
     }
 }

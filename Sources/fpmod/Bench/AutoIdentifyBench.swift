@@ -106,8 +106,9 @@ struct AutoIdentifyBench {
 
     static func verdict(_ result: Result, profile: SimulatorProfile) -> String {
         let saving = result.saving.map { DurationText.fixed($0 / 1e6, digits: 2) + " ms" } ?? "unknown"
-        let use = result.faster && result.sameOutcomes
-        var why: [String] = []
+        let documented = IdentifyMethod.knownDifferences(on: profile.family)
+        let use = result.faster && result.sameOutcomes && documented.isEmpty
+        var why: [String] = documented.map { "documented: " + $0 }
         if !result.faster { why.append("it is not faster") }
         for row in result.outcomes where Result.kind(row.three) != Result.kind(row.automatic) {
             why.append("\(row.scenario.rawValue): \(Result.kind(row.three)) vs \(Result.kind(row.automatic))")
@@ -133,7 +134,9 @@ struct AutoIdentifyBench {
                          "auto_identify_ms": .double(DurationText.milliseconds(row.automaticTime))])
             }),
             "faster": .bool(result.faster), "same_outcomes": .bool(result.sameOutcomes),
-            "default": .string(result.faster && result.sameOutcomes ? IdentifyMethod.automatic.rawValue : IdentifyMethod.threeCommands.rawValue),
+            "documented_differences": .array(IdentifyMethod.knownDifferences(on: profile.family).map(JSONValue.string)),
+            "default": .string(result.faster && result.sameOutcomes && IdentifyMethod.knownDifferences(on: profile.family).isEmpty
+                ? IdentifyMethod.automatic.rawValue : IdentifyMethod.threeCommands.rawValue),
         ])
     }
 }

@@ -45,6 +45,11 @@ final class BenchLibrary {
                                                 attributes: [.posixPermissions: 0o700])
         target = try BenchTarget.simulated(profile: profile, timing: timing, baudRate: baudRate, library: library,
                                            searchModel: searchModel, finger: nil)
+        // The driver's Search deadline (1 s + 2 ms per slot) is shorter than an R503's datasheet
+        // search of a full library (5 ms + 8 ms per template: 1.6 s at 200); give the simulated
+        // module's own figure plus a quarter, so a slow search is measured, not timed out.
+        let perTemplate = Duration.microseconds(profile.searchMicrosecondsPerTemplate * 5 / 4)
+        if perTemplate > target.module.timeouts.searchPerPage { target.module.timeouts.searchPerPage = perTemplate }
         do {
             store = try TemplateStore(databasePath: directory + "/store.db", keyPath: directory + "/store.key")
             try store.replaceAll(with: contents)
