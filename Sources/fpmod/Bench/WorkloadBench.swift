@@ -29,6 +29,8 @@ struct WorkloadBench {
         var order: SearchOrder?
         var layout: LayoutReport?
         var layoutMovesPlanned = 0
+        /// Every slot of the module is taken: nothing can move.
+        var libraryFull = false
 
         /// Mean identify ÷ whole-range mean on the shuffled library (modelled, see `wholeBeforeLayout`).
         var meanRatioToShuffledWholeRange: Double? {
@@ -68,6 +70,7 @@ struct WorkloadBench {
 
     mutating func run(_ workload: Workload, touches: Int, history: Int) throws -> Result {
         var result = Result(workload: workload, templates: library.fingers, searchModel: searchModel)
+        result.libraryFull = library.fingers >= (library.module.capacity ?? .max)
         var source = TouchSource(Self.historyWorkload(for: workload), fingers: library.fingers, seed: "bench")
         try prepare(workload, history: history, source: &source, into: &result)
         let plan = result.order?.plan ?? .whole(library.module.indexTable?.occupiedRange ?? 0..<1)

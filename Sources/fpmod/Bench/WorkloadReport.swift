@@ -63,8 +63,8 @@ enum WorkloadReport {
             parts.append("hot set of \(hot.slots.count) answered \(BenchReport.percent(hot.hotShare)) of the history, "
                 + "planned search ratio \(DurationText.fixed(hot.expectedRatio, digits: 3))")
         }
-        if result.layoutMovesPlanned == 0, order.mode == .whole, order.hotSet.map({ !$0.slots.isEmpty }) ?? false {
-            parts.append("no move possible (a move needs a free slot; the library is full)")
+        if result.layoutMovesPlanned == 0, result.libraryFull, order.hotSet.map({ !$0.slots.isEmpty }) ?? false {
+            parts.append("the hot set stays scattered: the library is full and a move needs a free slot")
         }
         if let layout = result.layout, layout.stopped != .finished || layout.skipped > 0 {
             parts.append("layout stopped: \(layout.stopped.rawValue), \(layout.skipped) move(s) skipped")
