@@ -71,7 +71,6 @@ public final class LayoutMover {
     public func apply(_ moves: [SlotMove], maxFlashWrites: Int) throws -> LayoutReport {
         let started = ContinuousClock.now
         var report = LayoutReport()
-        defer { report.milliseconds = Self.milliseconds(since: started) }
         guard !moves.isEmpty else { return report }
         var moduleSlots = try module.readIndexTable().occupied
         let capacity = try administrator.capacity
@@ -101,6 +100,7 @@ public final class LayoutMover {
             if report.stopped == .yielded { break }
         }
         try administrator.recordSlotTable()
+        report.milliseconds = Self.milliseconds(since: started)
         return report
     }
 

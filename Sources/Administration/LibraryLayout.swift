@@ -14,7 +14,8 @@ public struct SlotMove: Sendable, Equatable, CustomStringConvertible {
 /// Which moves bring the hot set into one contiguous range at the start of the library, so
 /// "regulars first" is one short Search. Pure.
 public enum LibraryLayout {
-    /// The moves, in order, that put every slot of `hot` into `0..<hot.count`: each moves an
+    /// Nothing when the hot slots already form one run of occupied slots (no other finger
+    /// between them). Else the moves, in order, that put every slot of `hot` into `0..<hot.count`: each moves an
     /// occupied slot into a slot that is free at that moment (nothing is ever overwritten).
     /// Hot fingers already inside the window stay; the others take the window's free slots
     /// hottest first (lowest slot first). When the window is full of other fingers, one of
@@ -25,8 +26,12 @@ public enum LibraryLayout {
         var taken = Set(occupied)
         var seen = Set<Int>()
         let hot = hot.filter { taken.contains($0) && seen.insert($0).inserted }
-        let window = 0..<hot.count
         let hotSet = Set(hot)
+        // Already one run of occupied slots (wherever it lies): one Search covers it, nothing to move.
+        if let low = hot.min(), let high = hot.max(), !taken.contains(where: { (low...high).contains($0) && !hotSet.contains($0) }) {
+            return []
+        }
+        let window = 0..<hot.count
         var freeInside = window.filter { !taken.contains($0) }
         var coldInside = window.filter { taken.contains($0) && !hotSet.contains($0) }
         var moves: [SlotMove] = []

@@ -39,6 +39,10 @@ public struct SearchOrder: Sendable, Equatable {
         }
     }
 
+    /// Moves are planned only when the layout would cut the expected search time by at least
+    /// this share of a whole-range Search.
+    public static let layoutGainThreshold = 0.05
+
     /// Decides from the history and the occupied slots. `regularsFirst` is used only when the
     /// history is long enough and the plan's expected time on the current layout beats one
     /// whole-range Search; otherwise whole, with the reason.
@@ -63,19 +67,34 @@ public struct SearchOrder: Sendable, Equatable {
             order.reason = "no hot set beats one search over all \(sorted.count) templates (use is spread evenly)"
             return order
         }
-        order.layoutMoves = LibraryLayout.moves(occupied: sorted, hot: hot.slots, capacity: capacity)
-        let plan = SearchPlan.regularsFirst(hot: hot.slots, occupied: sorted)
-        let expected = plan.expectedMilliseconds(matchCounts: history.matchCounts, strangers: history.strangers,
-                                                 occupied: sorted, cost: planner.cost)
+        // On the layout as it is, the best plan may search only the hottest few first (those
+        // already side by side): each prefix of the hot set is tried.
+        var plan = whole
+        var expected = wholeMilliseconds
+        for size in 1...hot.slots.count {
+            let candidate = SearchPlan.regularsFirst(hot: Array(hot.slots.prefix(size)), occupied: sorted)
+            let time = candidate.expectedMilliseconds(matchCounts: history.matchCounts, strangers: history.strangers,
+                                                      occupied: sorted, cost: planner.cost)
+            if time < expected {
+                plan = candidate
+                expected = time
+            }
+        }
+        // Moves only for a real gain: a hot set that changed by a marginal finger is not worth
+        // flash writes, and without this margin the layout would chase the noise of the window.
+        if expected - hot.expectedSearchMilliseconds >= layoutGainThreshold * wholeMilliseconds {
+            order.layoutMoves = LibraryLayout.moves(occupied: sorted, hot: hot.slots, capacity: capacity)
+        }
         guard expected < wholeMilliseconds else {
-            order.reason = "the \(hot.slots.count) regulars are spread over the library; "
-                + "\(order.layoutMoves.count) move(s) will bring them together"
+            order.reason = "the \(hot.slots.count) regulars are spread over the library"
+                + (order.layoutMoves.isEmpty ? "" : "; \(order.layoutMoves.count) move(s) will bring them together")
             return order
         }
         order.mode = .regularsFirst
         order.plan = plan
         order.expectedSearchMilliseconds = expected
         order.reason = "\(hot.slots.count) regulars answer \(Int((hot.hotShare * 100).rounded())) % of the last \(history.touches) touches"
+            + (order.layoutMoves.isEmpty ? "" : "; \(order.layoutMoves.count) move(s) will bring them together")
         return order
     }
 }

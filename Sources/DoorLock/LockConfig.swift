@@ -35,6 +35,8 @@ public struct LockConfig: Sendable, Equatable {
     public var leds: LEDKind?
     /// The Home Assistant bridge over MQTT; nil = none (the service has no network face).
     public var mqtt: MQTT?
+    /// Search order and library layout (LockConfigLibrary.swift).
+    public var library = Library()
 
     public init() {}
 

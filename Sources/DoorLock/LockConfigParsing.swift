@@ -23,7 +23,7 @@ public struct LockConfigError: Error, Sendable, Equatable, CustomStringConvertib
 
 extension LockConfig {
     static let topLevelKeys = ["board", "serialPort", "baudRate", "address", "password", "family", "gpio", "touch",
-                               "scanIntervalMs", "policy", "relayPulseSeconds", "events", "control", "hooks", "store", "leds", "mqtt"]
+                               "scanIntervalMs", "policy", "relayPulseSeconds", "events", "control", "hooks", "store", "leds", "mqtt", "library"]
     static let policyNumberKeys = ["relayPulseSeconds", "idleTimeoutSeconds", "backgroundTimeoutSeconds", "graceSeconds",
                                    "pinRequiredAfterHoursWithoutPin", "heldOpenSeconds", "forcedOpenExemptSeconds",
                                    "verificationValiditySeconds"]
@@ -128,6 +128,7 @@ extension LockConfig {
         }
         if let v = root["leds"] { leds = r.choice(v, "leds", LEDKind.self, choices: LEDKind.allCases.map(\.rawValue)) }
         if let v = root["mqtt"], let object = r.object(v, "mqtt") { readMQTT(object, &r) }
+        if let v = root["library"], let object = r.object(v, "library") { readLibrary(object, &r) }
     }
 
     private mutating func readGPIO(_ object: [String: Any], _ r: inout ConfigReader) {

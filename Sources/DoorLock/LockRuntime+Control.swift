@@ -137,6 +137,7 @@ extension LockRuntime {
         reply["port"] = JSONValue(options.modulePort)
         reply["store"] = .string(options.storePath ?? store.databasePath)
         reply["configWarnings"] = .array(config.hookProblems().map { .string($0) })
+        reply["search"] = libraryStatus?.jsonValue ?? .null
         return reply
     }
 

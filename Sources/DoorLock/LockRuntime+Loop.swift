@@ -69,6 +69,8 @@ extension LockRuntime {
         settings.healthCheckInterval = options.healthCheckInterval
         settings.useAura = usesAura
         settings.store = store
+        settings.library = config.library
+        settings.layoutQuietPeriod = options.layoutQuietPeriod
         worker = ModuleWorker(connection: moduleConnection, settings: settings) { [front] report in
             front.post(.worker(report))
         }
@@ -267,6 +269,8 @@ extension LockRuntime {
             if let client = pendingReplies[id] {
                 reply(client, line)
             }
+        case .searchOrder(let status):
+            libraryStatus = status
         }
     }
 

@@ -39,6 +39,8 @@ final class LockRuntime {
     /// policy's state.
     var homeAssistant: HomeAssistantBridge?
     var homeAssistantFacts = HomeAssistantLockStatus()
+    /// The worker's last search-order plan (nil until the module opened), for `status`.
+    var libraryStatus: LibraryStatus?
 
     init(front: LockService) {
         self.front = front

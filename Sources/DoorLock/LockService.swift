@@ -41,6 +41,8 @@ public final class LockService: Sendable {
         public var environment: [String: String] = [:]
         /// fpmod's version, for Home Assistant's device page.
         public var softwareVersion = "fpmod"
+        /// Templates move (library layout) only after this long without a scan or command.
+        public var layoutQuietPeriod: Duration = .seconds(30)
 
         public init(eventsSocket: String, controlSocket: String) {
             self.eventsSocket = eventsSocket

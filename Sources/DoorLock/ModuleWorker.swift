@@ -24,6 +24,8 @@ public enum WorkerReport: Sendable, Equatable {
     case adminDone(requestID: Int, reply: [String: JSONValue], enrolledSetChanged: Bool)
     /// A step of an admin command still running (enroll's "Place your finger (1/2)").
     case adminProgress(requestID: Int, line: [String: JSONValue])
+    /// The search order scans use now (after each re-plan), for `status`.
+    case searchOrder(LibraryStatus)
 }
 
 /// A control-socket admin command the worker runs with the module it owns.
@@ -73,6 +75,12 @@ final class ModuleWorker: @unchecked Sendable {
         var useAura = false
         /// The pairing to check at every open, and admin commands (enroll, delete) run through the service.
         var store: TemplateStore?
+        /// Search order and layout bounds (the config's `library`).
+        var library = LockConfig.Library()
+        /// Templates move only after this long without a scan or command, one move per idle step.
+        var layoutQuietPeriod: Duration = .seconds(30)
+        /// The search order is planned again after this many scans.
+        var replanAfterScans = 20
     }
 
     private let connection: ModuleConnection
@@ -205,6 +213,13 @@ final class ModuleWorker: @unchecked Sendable {
             if !condition.wait(until: deadline) { break }
         }
         return !stopping
+    }
+
+    /// A scan, LED or admin job is waiting: a layout move in progress stops before writing.
+    var hasPendingJobs: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return stopping || !jobs.isEmpty
     }
 
     var isStopping: Bool {

@@ -18,6 +18,15 @@ struct WorkerLoop {
     var reportedDown = false
     /// The tamper finding last reported (nil after a trusted open).
     var reportedTamper: String?
+    /// How scans search the library (WorkerLoop+Library.swift); nil: plan at the next idle step.
+    var searchOrder: SearchOrder?
+    /// When `searchOrder` was planned; nil: plan at the next idle step.
+    var plannedAt: ContinuousClock.Instant?
+    var scansSincePlan = 0
+    /// Flash writes layout moves may still spend today.
+    var flashWritesLeft = 0
+    /// The last scan or command: layout moves wait for a quiet spell after it.
+    var lastActivity = ContinuousClock.now
 
     init(worker: ModuleWorker) {
         self.worker = worker
@@ -30,7 +39,7 @@ struct WorkerLoop {
                 connect()
                 continue
             }
-            let idle = worker.config.pollInterval ?? worker.config.healthCheckInterval
+            let idle = nextIdleWait()
             guard case .some(let job) = worker.nextJob(until: Date().addingTimeInterval(idle.timeInterval)) else { break }
             switch job {
             case .scan(let edge)?:
@@ -38,9 +47,13 @@ struct WorkerLoop {
             case .aura(let pattern)?:
                 do { try Self.show(pattern, on: module) } catch { lost(error) }
             case let .admin(id, request)?:
+                lastActivity = .now
                 runAdmin(id, request, on: module)
+                searchOrder = nil
+                plannedAt = nil
             case nil:
-                if worker.config.pollInterval != nil { poll(module) } else { checkHealth(module) }
+                if worker.config.pollInterval != nil { poll(module) } else if !layoutPending { checkHealth(module) }
+                if let module = self.module { maintainLibrary(module) }
             }
         }
         if let module { Self.close(module) }
@@ -63,6 +76,8 @@ struct WorkerLoop {
                 throw error
             }
             module = opened
+            searchOrder = nil
+            plannedAt = nil
             backoff = worker.config.backoffInitial
             reportedDown = false
             worker.report(.connected(family: opened.family?.rawValue ?? "unknown", capacity: opened.capacity))
@@ -89,7 +104,7 @@ struct WorkerLoop {
         var stages = IdentifyTiming()
         let outcome: ScanOutcome
         do {
-            switch try module.identify(timing: &stages) {
+            switch try module.identify(plan: plan(for: module), timing: &stages) {
             case let .match(slot, score): outcome = .match(slot: slot, score: score)
             case .noMatch: outcome = .noMatch
             case .noFinger:
@@ -111,6 +126,8 @@ struct WorkerLoop {
         if timing.edge == 0 { timing.edge = stages.captureStart }
         if worker.config.pollInterval != nil { awaitingLift = true }
         worker.report(.scanned(outcome, timing))
+        lastActivity = .now
+        scansSincePlan += 1
     }
 
     private mutating func runAdmin(_ id: Int, _ request: AdminRequest, on module: FingerprintModule) {
@@ -173,7 +190,7 @@ struct WorkerLoop {
         do { try module.handshake() } catch { lost(error) }
     }
 
-    private mutating func lost(_ error: any Error) {
+    mutating func lost(_ error: any Error) {
         if let module { Self.close(module) }
         module = nil
         awaitingLift = false

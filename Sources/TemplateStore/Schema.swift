@@ -82,7 +82,9 @@ enum Schema {
     /// Version 4: a template moved between slots on the module (the library layout that follows
     /// use) is an intent too: from `slot` to `target_slot`, and a third state, the store's
     /// mapping already changed but the old slot not yet deleted. SQLite cannot alter a CHECK,
-    /// so the table is rebuilt with its rows.
+    /// so the table is rebuilt with its rows. A finger keeps the slot it was enrolled in
+    /// (`enrolled_slot`): the enrolled-set digest is made of it, so a move is not a change of
+    /// who is enrolled (no PIN is asked for after the service rearranged the library).
     static let migration4 = """
         CREATE TABLE intents_v4 (
             id INTEGER PRIMARY KEY,
@@ -100,5 +102,7 @@ enum Schema {
             SELECT id, kind, user, label, slot, template, quality, state, created_at FROM intents;
         DROP TABLE intents;
         ALTER TABLE intents_v4 RENAME TO intents;
+        ALTER TABLE fingers ADD COLUMN enrolled_slot INTEGER;
+        UPDATE fingers SET enrolled_slot = slot;
         """
 }

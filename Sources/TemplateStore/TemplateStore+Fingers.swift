@@ -33,12 +33,12 @@ extension TemplateStore {
                 throw StoreError.fingerLabelTaken(user: user, label: label, slot: same.slot)
             }
             try connection.query("""
-                INSERT INTO fingers (user_id, label, slot, template, template_digest, quality, enrolled_at, duress)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO fingers (user_id, label, slot, template, template_digest, quality, enrolled_at, duress, enrolled_slot)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.integer(owner.id), .text(label), .integer(Int64(slot)),
                       .blob(seal(template, purpose: Self.fingerPurpose(slot: slot))),
                       .text(Crypto.sha256Hex(template)), .integer(Int64(quality)), enrolledAt.storeValue,
-                      .integer(duress ? 1 : 0)])
+                      .integer(duress ? 1 : 0), .integer(Int64(slot))])
             guard let added = try finger(atSlot: slot) else { throw StoreError.unknownSlot(slot) }
             return added
         }
@@ -116,10 +116,22 @@ extension TemplateStore {
         }
     }
 
-    /// SHA-256 (hex) over the sorted "slot:digest" lines: changes whenever any finger is added,
-    /// removed, moved or replaced — the policy's "enrolled set changed" signal.
+    /// SHA-256 (hex) over the sorted "slot:digest" lines, each finger under the slot it was
+    /// enrolled in: changes whenever any finger is added, removed or replaced — the policy's
+    /// "enrolled set changed" signal — and not when the library layout moves a template.
     public func enrolledSetDigest() throws -> String {
-        Self.enrolledSetDigest(try slotDigests())
+        try locked {
+            var digests: [Int: String] = [:]
+            var repeated: [String] = []
+            for row in try connection.query("SELECT COALESCE(enrolled_slot, slot), template_digest FROM fingers") {
+                guard let slot = row[0].int else { continue }
+                // Two fingers enrolled in the same slot (one moved away, another enrolled there).
+                if digests[slot] != nil { repeated.append("\(slot):\(row[1].string ?? "")") } else { digests[slot] = row[1].string ?? "" }
+            }
+            guard !repeated.isEmpty else { return Self.enrolledSetDigest(digests) }
+            let lines = digests.keys.sorted().map { "\($0):\(digests[$0] ?? "")" } + repeated.sorted()
+            return Crypto.sha256Hex(Array(lines.map { $0 + "\n" }.joined().utf8))
+        }
     }
 
     static func enrolledSetDigest(_ digests: [Int: String]) -> String {

@@ -21,6 +21,7 @@ enum Commands {
         "backup": BackupCommand.run,
         "restore": RestoreCommand.run,
         "sync": SyncCommand.run,
+        "layout": LayoutCommand.run,
         "pair": PairCommand.run,
         "log": LogCommand.run,
         "run": RunCommand.run,

@@ -35,6 +35,7 @@ import Testing
         let mover = LayoutMover(administrator: admin)
         let report = try mover.apply([SlotMove(from: 5, to: 0), SlotMove(from: 3, to: 1)], maxFlashWrites: 100)
         #expect(report.moves == 2 && report.flashWrites == 4 && report.stopped == .finished)
+        #expect(report.milliseconds > 0)
         #expect(try bench.store.fingers(of: "dave").map(\.slot) == [0])
         #expect(try bench.store.fingers(of: "bob").map(\.slot) == [1])
         try expectAgreement(bench)
@@ -55,6 +56,13 @@ import Testing
                                       SlotMove(from: 3, to: 1)], maxFlashWrites: 3)
         #expect(report.skipped == 2 && report.moves == 1 && report.stopped == .budget)
         try expectAgreement(bench)
+        // A target the module holds behind the store's back is never written over.
+        try bench.plantTemplate(finger: "mallory-right-index", slot: 7, using: admin.module)
+        let planted = bench.server.library[7]
+        let refused = try mover.apply([SlotMove(from: 3, to: 7)], maxFlashWrites: 100)
+        #expect(refused.skipped == 1 && refused.moves == 0)
+        #expect(bench.server.library[7] == planted)
+        try admin.module.deleteTemplates(start: 7, count: 1)
         var yields = 0
         let yielding = LayoutMover(administrator: admin, shouldYield: { yields += 1; return yields >= 2 })
         let yielded = try yielding.apply([SlotMove(from: 3, to: 1), SlotMove(from: 4, to: 6)], maxFlashWrites: 100)

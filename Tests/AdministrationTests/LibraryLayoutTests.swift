@@ -42,13 +42,19 @@ import Testing
     /// A window full of other fingers: one moves out to the lowest free slot, a hot one takes its place.
     @Test func coldFingersInTheWindowMoveOutFirst() {
         let occupied = Array(0..<10)  // a full window for a hot set of 3
-        let hot = [9, 8, 1]
+        let hot = [9, 7, 1]
         let moves = LibraryLayout.moves(occupied: occupied, hot: hot, capacity: 12)
         let after = replay(moves, on: occupied)
         #expect(after.count == occupied.count)
         let owner = owners(after: moves, occupied: occupied)
         #expect(Set((0..<3).compactMap { owner[$0] }) == Set(hot))
         #expect(moves.count == 4)  // 1 stays; 9 and 8 each need a cold finger moved out first
+    }
+
+    /// A hot set already side by side (empty slots between them are fine) stays where it is.
+    @Test func aHotSetAlreadyTogetherStays() {
+        #expect(LibraryLayout.moves(occupied: [0, 1, 5, 7, 9], hot: [9, 7], capacity: 10).isEmpty)
+        #expect(LibraryLayout.moves(occupied: [0, 1, 5, 7, 8, 9], hot: [9, 7], capacity: 12).count == 4)
     }
 
     @Test func aFullLibraryCannotMove() {
@@ -67,10 +73,15 @@ import Testing
             let after = replay(moves, on: occupied)
             #expect(after.count == occupied.count)
             let owner = owners(after: moves, occupied: occupied)
-            #expect(Set((0..<hot.count).compactMap { owner[$0] }) == Set(hot))
             #expect(moves.count <= 2 * hot.count)
-            let plan = SearchPlan.regularsFirst(hot: (0..<hot.count).map { $0 }, occupied: Array(after))
-            #expect(plan.searchedRanges.first == 0..<hot.count)
+            // Where each hot finger is now; their span must hold no other finger.
+            let hotNow = owner.filter { hot.contains($0.value) }.map(\.key)
+            #expect(hotNow.count == hot.count)
+            let span = hotNow.min()!...hotNow.max()!
+            #expect(after.filter { span.contains($0) }.count == hot.count)
+            if !moves.isEmpty { #expect(Set(hotNow) == Set(0..<hot.count)) }
+            let plan = SearchPlan.regularsFirst(hot: hotNow, occupied: Array(after))
+            #expect(plan.searchedRanges.first == span.lowerBound..<(span.upperBound + 1))
         }
     }
 }

@@ -31,7 +31,30 @@ enum StatusCommand {
                 + (reply["pinOnly"]?.stringValue.map { "; PIN only: \($0)" } ?? ""),
             "Tamper:      \(reply["tamper"]?.boolValue == true ? "ACTIVE" : "quiet")",
             "Events:      \(reply["events"]?.intValue ?? 0) since start",
+            "Search:      \(searchText(reply["search"]))",
         ] + (reply["configWarnings"]?.arrayValue ?? []).compactMap(\.stringValue).map { "Warning:     \($0)" })
             .joined(separator: "\n")
+    }
+
+    /// `regulars-first: 20 regulars answer 81 % of the last 500 touches; …` or `whole (…)`.
+    static func searchText(_ search: JSONValue?) -> String {
+        guard let search, let order = search["order"]?.stringValue else { return "not planned yet (the module has not opened)" }
+        let since = search["historySince"]?.stringValue.map { " since \($0)" } ?? ""
+        var text = "\(order): \(search["reason"]?.stringValue ?? "")"
+        text += "; hot set \(search["hotSetSize"]?.intValue ?? 0), history \(search["historyTouches"]?.intValue ?? 0) touches\(since)"
+        func number(_ value: JSONValue?) -> Double? {
+            switch value {
+            case .int(let n)?: Double(n)
+            case .double(let n)?: n
+            default: nil
+            }
+        }
+        if let expected = number(search["expectedSearchMs"]), let whole = number(search["wholeSearchMs"]) {
+            text += String(format: "; search %.0f ms expected (whole %.0f ms)", expected, whole)
+        }
+        let pending = search["layoutMovesPending"]?.intValue ?? 0
+        text += "; \(pending) move\(pending == 1 ? "" : "s") pending, \(search["flashWritesToday"]?.intValue ?? 0)/"
+            + "\(search["maxFlashWritesPerDay"]?.intValue ?? 0) flash writes today"
+        return text
     }
 }

@@ -1,0 +1,91 @@
+import Administration
+import FingerprintModule
+import Foundation
+import TemplateStore
+
+/// Regulars first and the layout that follows use, on the worker thread between touches: the
+/// search order is planned from the audit log when the module opens, after admin commands and
+/// moves, and every `replanAfterScans` scans; a template moves only after a quiet spell, one per
+/// idle step, and a job that arrives meanwhile stops the move before it writes anything.
+extension WorkerLoop {
+    /// The plan a scan uses: the planned order's, else one Search over the occupied range.
+    func plan(for module: FingerprintModule) -> SearchPlan {
+        if let searchOrder { return searchOrder.plan }
+        if let range = module.indexTable?.occupiedRange { return .whole(range) }
+        return module.capacity.map { SearchPlan.whole(0..<$0) } ?? SearchPlan(ranges: [])
+    }
+
+    var needsPlan: Bool {
+        guard let plannedAt else { return true }
+        return scansSincePlan >= worker.config.replanAfterScans || ContinuousClock.now - plannedAt > Self.replanInterval
+    }
+
+    /// Plans are renewed at least this often, so a new day's flash budget is seen.
+    static let replanInterval: Duration = .seconds(600)
+
+    var layoutPending: Bool {
+        guard let searchOrder, !searchOrder.layoutMoves.isEmpty, worker.config.library.searchOrder == .regularsFirst else { return false }
+        return flashWritesLeft >= LayoutMover.flashWritesPerMove
+    }
+
+    /// How long the loop may wait for a job: shorter while a plan or a move is due.
+    func nextIdleWait() -> Duration {
+        let idle = worker.config.pollInterval ?? worker.config.healthCheckInterval
+        if needsPlan { return min(idle, .milliseconds(200)) }
+        guard layoutPending else { return idle }
+        let quietLeft = lastActivity + worker.config.layoutQuietPeriod - .now
+        return min(idle, max(quietLeft, .milliseconds(20)))
+    }
+
+    /// One step of library upkeep: a new plan, or one move.
+    mutating func maintainLibrary(_ module: FingerprintModule) {
+        guard let store = worker.config.store, !worker.hasPendingJobs else { return }
+        if needsPlan { return replan(module, store) }
+        guard layoutPending, ContinuousClock.now - lastActivity >= worker.config.layoutQuietPeriod,
+              let move = searchOrder?.layoutMoves.first else { return }
+        let mover = LayoutMover(administrator: Administrator(module: module, store: store),
+                                shouldYield: { [worker] in worker.hasPendingJobs })
+        do {
+            let report = try mover.apply([move], maxFlashWrites: flashWritesLeft)
+            flashWritesLeft -= report.flashWrites
+            if report.moves > 0 || report.skipped > 0 {
+                // The old plan's ranges may not cover the new slot: whole range until the next plan.
+                searchOrder = nil
+                plannedAt = nil
+            }
+        } catch let error as ModuleError where error.isTransportFailure {
+            lost(error)
+        } catch AdministrationError.interrupted(let operation, let underlying) {
+            // The intent stays for the reconcile of the next open.
+            lost(WorkerFailure("\(operation) interrupted: \(underlying)"))
+        } catch {
+            // A refused move (flash error, store problem): no more moves until the next plan.
+            searchOrder?.layoutMoves = []
+        }
+    }
+
+    private mutating func replan(_ module: FingerprintModule, _ store: TemplateStore) {
+        let library = worker.config.library
+        let administrator = Administrator(module: module, store: store)
+        var order: SearchOrder
+        do {
+            let planned = try administrator.searchOrder(configured: library.searchOrder, cost: library.searchCost)
+            flashWritesLeft = try FlashWriteLedger(store: store).remaining(perDay: library.maxFlashWritesPerDay)
+            order = planned
+        } catch let error as ModuleError where error.isTransportFailure {
+            return lost(error)
+        } catch {
+            // The history is unreadable: one Search over everything, the order that needs none.
+            order = SearchOrder.choose(configured: .whole, history: MatchHistory(),
+                                              occupied: module.indexTable?.occupied.sorted() ?? [], capacity: module.capacity ?? 0,
+                                              planner: HotSetPlanner(cost: library.searchCost ?? .datasheet(for: module.family)))
+            order.reason = "the audit history could not be read (\(error)); searching the whole library"
+            flashWritesLeft = 0
+        }
+        searchOrder = order
+        plannedAt = .now
+        scansSincePlan = 0
+        worker.report(.searchOrder(LibraryStatus(order, flashWritesToday: library.maxFlashWritesPerDay - flashWritesLeft,
+                                                 maxFlashWritesPerDay: library.maxFlashWritesPerDay)))
+    }
+}
