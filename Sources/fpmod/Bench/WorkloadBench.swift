@@ -89,8 +89,8 @@ struct WorkloadBench {
         return result
     }
 
-    /// The moves made, timed here: `LayoutReport.milliseconds` is set in a `defer` after the
-    /// report was returned, so it reads 0 (reported to search-layout).
+    /// The moves made, timed around the whole `apply` (the mover's own figure read 0 before
+    /// search-layout 55669df; this one does not depend on it).
     static func timedLayout(_ moves: [SlotMove], library: BenchLibrary) throws -> LayoutReport {
         let start = Monotonic.nanoseconds()
         var report = try LayoutMover(administrator: library.administrator).apply(moves, maxFlashWrites: .max)
