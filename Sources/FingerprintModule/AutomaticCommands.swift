@@ -28,8 +28,9 @@ extension FingerprintModule {
 
     /// AutoIdentify: the module captures and searches `range` (1-byte start and count).
     /// Ends at step 03 (the result) or an error code; `09` is `.notFound`.
+    /// `reportSteps` false makes the module send only the final ack (two acks less on the wire).
     public func autoIdentify(range: Range<Int>? = nil, securityLevel: Int? = nil, attempts: UInt8 = 1,
-                             onStep: (AutoStep) -> Void = { _ in }) throws(ModuleError) -> SearchResult {
+                             reportSteps: Bool = true, onStep: (AutoStep) -> Void = { _ in }) throws(ModuleError) -> SearchResult {
         try requireGrowLayout(.autoIdentify)
         let range = if let range { range } else { try defaultSearchRange() }
         guard range.lowerBound >= 0, range.upperBound <= 0xFF, !range.isEmpty else {
@@ -37,7 +38,7 @@ extension FingerprintModule {
         }
         let level = securityLevel ?? systemParameters?.securityLevel ?? 3
         let command = Command.growAutoIdentify(securityLevel: UInt8(clamping: level), start: UInt8(range.lowerBound),
-                                               count: UInt8(range.count), reportSteps: true, attempts: attempts)
+                                               count: UInt8(range.count), reportSteps: reportSteps, attempts: attempts)
         var ack = try perform(command)
         while true {
             if ack.code == .notFound { return .notFound }

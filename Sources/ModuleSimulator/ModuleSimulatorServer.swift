@@ -35,11 +35,14 @@ public final class ModuleSimulatorServer: Sendable {
         public var enforceBaudRate: Bool
         /// Seed of the module's capture noise and random numbers.
         public var seed: UInt64
+        /// Which template a Search answers and how long it takes.
+        public var searchModel: SearchModel
 
         public init(profile: SimulatorProfile = .r307, timing: TimingMode = .instant, linkPath: String? = nil,
                     controlPath: String? = nil, statePath: String? = nil, finger: String? = nil,
                     password: UInt32? = nil, address: UInt32? = nil, baudRate: Int? = nil,
-                    bootGlitch: Bool = false, enforceBaudRate: Bool = true, seed: UInt64 = 1) {
+                    bootGlitch: Bool = false, enforceBaudRate: Bool = true, seed: UInt64 = 1,
+                    searchModel: SearchModel = .bestMatch) {
             self.profile = profile
             self.timing = timing
             self.linkPath = linkPath
@@ -52,6 +55,7 @@ public final class ModuleSimulatorServer: Sendable {
             self.bootGlitch = bootGlitch
             self.enforceBaudRate = enforceBaudRate
             self.seed = seed
+            self.searchModel = searchModel
         }
     }
 
@@ -90,7 +94,8 @@ public final class ModuleSimulatorServer: Sendable {
         if let path = configuration.statePath {
             do { flash = try StateFile.load(path: path, profile: profile) } catch { throw .state(error) }
         }
-        var module = SimulatedModule(profile: profile, timing: configuration.timing, flash: flash, seed: configuration.seed)
+        var module = SimulatedModule(profile: profile, timing: configuration.timing, flash: flash, seed: configuration.seed,
+                                     searchModel: configuration.searchModel)
         if flash == nil {
             module.configure { stored in
                 if let password = configuration.password { stored.password = password }
@@ -242,7 +247,7 @@ public final class ModuleSimulatorServer: Sendable {
             passwordSet: module.flash.password != 0, passwordVerified: module.passwordVerified,
             templateCount: module.flash.library.count, occupiedSlots: module.occupiedSlots,
             sensor: module.sensor.summary, faults: core.faults.active, timing: module.timing.mode.rawValue,
-            commandsHandled: core.commandsHandled)
+            searchModel: module.searchModel.rawValue, commandsHandled: core.commandsHandled)
     }
 
     /// Power-up: volatile state and faults are gone, half-sent replies too; `55` goes out

@@ -76,13 +76,13 @@ extension SimulatedModule {
         bytes.map { CharFile.features(in: $0, charFileSize: profile.charFileSize) } ?? []
     }
 
-    /// Search (04), HighSpeedSearch (1B) and SearchResBack (56): best slot in the range.
+    /// Search (04), HighSpeedSearch (1B) and SearchResBack (56): the slot `searchModel` picks.
     mutating func search(_ command: Command) -> ReplyPlan {
         guard command.parameters.count >= 5 else { return ack(.packetError, for: command) }
         let start = command.parameters.bigEndianValue(at: 1, size: 2)
         let count = command.parameters.bigEndianValue(at: 3, size: 2)
         let probe = probeFeatures(buffer: command.parameters[0])
-        let (hit, searched) = bestMatch(for: probe, start: start, count: count)
+        let (hit, searched) = librarySearch(for: probe, start: start, count: count)
         let delay = timing.searchDuration(templates: searched)
         lastMatchSucceeded = hit != nil
         guard let hit else {
@@ -93,8 +93,10 @@ extension SimulatedModule {
         return ack(.success, payload: SearchHit(slot: hit.slot, score: hit.score).payload, for: command, delay: delay)
     }
 
-    /// The best template at or above the threshold and how many templates were compared.
-    func bestMatch(for probe: [Minutia], start: Int, count: Int) -> (SearchHit?, Int) {
+    /// The template the search model answers for `probe` in `start ..< start + count`, and how
+    /// many templates it compared to get there (what the search time is proportional to).
+    func librarySearch(for probe: [Minutia], start: Int, count: Int, threshold: Int? = nil) -> (SearchHit?, Int) {
+        let threshold = threshold ?? self.threshold
         let end = min(profile.capacity, start + count)
         guard start < end, !probe.isEmpty else { return (nil, 0) }
         var best: SearchHit?
@@ -102,7 +104,9 @@ extension SimulatedModule {
         for slot in occupiedSlots where slot >= start && slot < end {
             searched += 1
             let score = Matcher.score(probe, against: features(flash.library[slot]))
-            if score >= threshold && score > (best?.score ?? 0) { best = SearchHit(slot: slot, score: score) }
+            guard score >= threshold else { continue }
+            if searchModel == .firstMatch { return (SearchHit(slot: slot, score: score), searched) }
+            if score > (best?.score ?? 0) { best = SearchHit(slot: slot, score: score) }
         }
         return (best, searched)
     }
@@ -142,7 +146,7 @@ extension SimulatedModule {
         }
         let start = command.parameters.bigEndianValue(at: 1, size: 2)
         let count = command.parameters.bigEndianValue(at: 3, size: 2)
-        let (hit, searched) = bestMatch(for: minutiae, start: start, count: count)
+        let (hit, searched) = librarySearch(for: minutiae, start: start, count: count)
         let delay = timing.captureDuration(fingerPresent: true) + timing.extractDuration() + timing.searchDuration(templates: searched)
         guard let hit else { return ack(.notFound, payload: [0, 0, 0, 0], for: command, delay: delay) }
         return ack(.success, payload: hit.payload, for: command, delay: delay)
@@ -179,7 +183,7 @@ extension SimulatedModule {
         let final: ConfirmationCode
         if files.dropFirst().contains(where: { Matcher.score(features($0), against: reference) < threshold }) {
             final = .enrollMismatch
-        } else if !allowDuplicate, bestMatch(for: reference, start: 0, count: profile.capacity).0 != nil {
+        } else if !allowDuplicate, librarySearch(for: reference, start: 0, count: profile.capacity).0 != nil {
             final = ConfirmationCode(rawValue: 0x24)
         } else {
             flash.library[slot] = CharFile.template(from: files, templateSize: profile.templateSize)

@@ -11,6 +11,8 @@ public struct SimulatedModule: Sendable {
     public var timing: TimingModel
     public internal(set) var flash: ModuleFlash
     public var sensor = Sensor()
+    /// Which template a Search answers and how long it takes (see `SearchModel`).
+    public var searchModel: SearchModel
     /// Incremented on every change of `flash`, so the server knows when to save it.
     public private(set) var flashGeneration = 0
 
@@ -48,8 +50,10 @@ public struct SimulatedModule: Sendable {
         var limit: Int
     }
 
-    public init(profile: SimulatorProfile, timing: TimingMode = .instant, flash: ModuleFlash? = nil, seed: UInt64 = 1) {
+    public init(profile: SimulatorProfile, timing: TimingMode = .instant, flash: ModuleFlash? = nil, seed: UInt64 = 1,
+                searchModel: SearchModel = .bestMatch) {
         self.profile = profile
+        self.searchModel = searchModel
         self.timing = TimingModel(profile: profile, mode: timing)
         var initial = flash ?? ModuleFlash()
         if flash == nil { initial.baudMultiplier = 6 }
@@ -167,10 +171,11 @@ public struct SimulatedModule: Sendable {
         case 0x53: return ack(.echoAlive, for: command)
         case 0x54: return autoLogin(command)
         case 0x55: return autoSearch(command)
+        case 0x32 where profile.family == .r50x: return autoIdentify(command)
         // Cancel, PortControl, CheckSensor, HandShake: nothing to do but say yes.
         case 0x17, 0x30, 0x36, 0x40: return ack(.success, for: command)
         default:
-            // In the family's list but not simulated (AutoEnroll/AutoIdentify): say so honestly.
+            // In the family's list but not simulated (AutoEnroll, SynoChip AutoIdentify): say so honestly.
             return ack(profile.unsupportedCode, for: command)
         }
     }

@@ -18,6 +18,8 @@ public struct SimulatorStatus: Codable, Equatable, Sendable {
     public var sensor: String
     public var faults: [String]
     public var timing: String
+    /// `best-match` or `first-match` (`SearchModel`).
+    public var searchModel: String
     /// Frames answered since start.
     public var commandsHandled: Int
 }

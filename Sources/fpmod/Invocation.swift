@@ -1,6 +1,7 @@
 import ArgumentParsing
 import DoorLock
 import Foundation
+import ModuleSimulator
 import TemplateStore
 
 /// One run of fpmod: the parsed command line plus what every command needs from it
@@ -60,6 +61,12 @@ struct Invocation {
     var simulatorStatePath: String {
         let directory = (storePaths.database as NSString).deletingLastPathComponent
         return directory + "/sim-" + (parsed.string("sim-profile") ?? "r307") + ".state"
+    }
+
+    /// How the `--sim` module's Search walks its library (`--sim-search-model`; the parser
+    /// already refused anything but the two choices).
+    var simulatorSearchModel: SearchModel {
+        parsed.string("sim-search-model").flatMap(SearchModel.init(rawValue:)) ?? .bestMatch
     }
 
     func positional(_ index: Int) -> String? { parsed.positional(index) }

@@ -173,7 +173,8 @@ final class ModuleSession {
             }
             try FileManager.default.createDirectory(atPath: (invocation.simulatorStatePath as NSString).deletingLastPathComponent,
                                                     withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let server = try ModuleSimulatorServer(.init(profile: profile, statePath: invocation.simulatorStatePath))
+            let server = try ModuleSimulatorServer(.init(profile: profile, statePath: invocation.simulatorStatePath,
+                                                         searchModel: invocation.simulatorSearchModel))
             server.start()
             if let finger = virtualFinger ?? parsed.string("sim-finger") {
                 // Placed for each capture and lifted after it, as a person touching the sensor.

@@ -1,4 +1,5 @@
 import ArgumentParsing
+import ModuleSimulator
 
 /// Collects each part of a bench run: printed as it completes (text), or as one JSON object at
 /// the end (--json).
@@ -102,6 +103,25 @@ struct BenchOutput {
         print(result.table.rendered())
         if let conclusion = result.conclusion { print(conclusion + "\n") }
         object["idle"] = result.json
+    }
+
+    /// Text for the terminal (nothing with --json).
+    func write(_ text: String) { print(text) }
+
+    /// Adds `items` to the JSON array under `key` (several runs of one part add up).
+    mutating func append(_ items: [JSONValue], to key: String) {
+        var list: [JSONValue] = []
+        if case let .array(existing)? = object[key] { list = existing }
+        object[key] = .array(list + items)
+    }
+
+    /// A part of the run with its own table and JSON (layout cost, throughput, AutoIdentify).
+    mutating func section(_ key: String, title: String, table: TextTable, notes: [String], json: JSONValue) {
+        print(title)
+        print(table.rendered())
+        for note in notes { print(note) }
+        print("")
+        object[key] = json
     }
 
     func finish() {

@@ -23,18 +23,25 @@ final class BenchTarget {
 
     /// Starts a simulator at `baudRate` with `templates` templates written straight into its
     /// flash (no captures: fast at any timing), the bench finger resting on the sensor.
-    static func simulated(profile: SimulatorProfile, timing: TimingMode, baudRate: Int, templates: Int) throws -> BenchTarget {
-        let server = try ModuleSimulatorServer(.init(profile: profile, timing: timing, baudRate: baudRate))
+    static func simulated(profile: SimulatorProfile, timing: TimingMode, baudRate: Int, templates: Int,
+                          searchModel: SearchModel = .bestMatch) throws -> BenchTarget {
         let count = min(max(templates, 1), profile.capacity)
-        server.withModule { module in
-            module.configure { flash in
-                for slot in 0..<count {
-                    let name = slot == count - 1 ? fingerName : "bench-filler-\(slot)"
-                    flash.library[slot] = enrolledTemplate(of: name, profile: profile)
-                }
-            }
+        var library: [Int: [UInt8]] = [:]
+        for slot in 0..<count {
+            library[slot] = enrolledTemplate(of: slot == count - 1 ? fingerName : "bench-filler-\(slot)", profile: profile)
         }
-        server.place(fingerName)
+        return try simulated(profile: profile, timing: timing, baudRate: baudRate, library: library,
+                             searchModel: searchModel, finger: fingerName)
+    }
+
+    /// Starts a simulator holding `library` (slot → template), `finger` on the sensor if given.
+    static func simulated(profile: SimulatorProfile, timing: TimingMode, baudRate: Int, library: [Int: [UInt8]],
+                          searchModel: SearchModel, finger: String?) throws -> BenchTarget {
+        let server = try ModuleSimulatorServer(.init(profile: profile, timing: timing, baudRate: baudRate, searchModel: searchModel))
+        server.withModule { module in
+            module.configure { flash in flash.library = library }
+        }
+        if let finger { server.place(finger) }
         server.start()
         do {
             let module = try FingerprintModule.open(port: server.devicePath, baudRate: baudRate)

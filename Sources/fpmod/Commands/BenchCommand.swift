@@ -6,7 +6,10 @@ import ModuleSimulator
 
 /// `fpmod bench`: identify latency per stage against the wire + module limit; with --commands
 /// per-command round trips, with --transfers template uploads, with --sweep the templates /
-/// baud / packet-size sweeps and transfers, with --idle the service's idle CPU.
+/// baud / packet-size sweeps and transfers, with --idle the service's idle CPU; with
+/// --workload the regulars-first search order against whole-range search, with --layout the
+/// cost of the layout, with --throughput restore and sync, with --auto-identify the module's
+/// one-command identify against the three-command cycle.
 enum BenchCommand {
     struct Settings {
         var cycles: Int
@@ -17,26 +20,54 @@ enum BenchCommand {
         var baudRate: Int
         var profile: SimulatorProfile
         var hardware: Bool
+        var searchModels: [SearchModel] = [.bestMatch]
+        /// `--templates` may list several sizes (workloads run at each); the rest uses the first.
+        var librarySizes: [Int] = [10]
+        var workloads: [Workload] = []
+        var touches = 40
+        var history = 500
+    }
+
+    /// `--templates 100,500,1000`: one or more library sizes.
+    static func sizes(_ text: String?) throws -> [Int] {
+        guard let text else { return [10] }
+        let sizes = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !sizes.isEmpty, sizes.allSatisfy({ ($0 ?? 0) >= 1 && ($0 ?? 0) <= 65_535 }) else {
+            throw CommandFailure(.usage, "--templates takes a number of templates or a comma-separated list (e.g. 100,500,1000), each 1…65535; got '\(text)'.")
+        }
+        return sizes.compactMap { $0 }
     }
 
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let parsed = invocation.parsed
         let profileName = parsed.string("sim-profile") ?? "r307"
-        let settings = Settings(
-            cycles: try parsed.int("cycles", range: 0...100_000) ?? 50,
-            templates: try parsed.int("templates", range: 1...65_535) ?? 10,
+        let sizes = try sizes(parsed.string("templates"))
+        let workloadName = parsed.string("workload")
+        let workloads: [Workload] = workloadName == "all" ? Workload.allCases : workloadName.flatMap(Workload.init(rawValue:)).map { [$0] } ?? []
+        // With workloads, the plain identify cycles run only when asked for.
+        let defaultCycles = workloads.isEmpty && !parsed.flag("layout") && !parsed.flag("throughput") && !parsed.flag("auto-identify") ? 50 : 0
+        var settings = Settings(
+            cycles: parsed.isExplicit("cycles") ? try parsed.int("cycles", range: 0...100_000) ?? 50 : defaultCycles,
+            templates: sizes[0],
             timing: TimingMode(rawValue: parsed.string("timing") ?? "datasheet") ?? .datasheet,
             commands: try parsed.int("commands", range: 0...100_000) ?? 0,
             transfers: try parsed.int("transfers", range: 0...10_000) ?? 0,
             baudRate: try parsed.int("baud", range: 9600...115_200) ?? 57600,
             profile: SimulatorProfile.named(profileName) ?? .r307,
             hardware: !parsed.flag("sim") && parsed.string("port") != nil)
+        settings.librarySizes = sizes
+        settings.workloads = workloads
+        settings.touches = try parsed.int("touches", range: 1...100_000) ?? 40
+        settings.history = try parsed.int("history", range: 0...1_000_000) ?? 500
+        let modelName = parsed.string("search-model") ?? "best-match"
+        settings.searchModels = modelName == "both" ? SearchModel.allCases : SearchModel(rawValue: modelName).map { [$0] } ?? [.bestMatch]
         var output = BenchOutput(json: invocation.json)
 
         let target = settings.hardware
             ? try BenchTarget.hardware(invocation)
             : try BenchTarget.simulated(profile: settings.profile, timing: settings.timing,
-                                        baudRate: settings.baudRate, templates: settings.templates)
+                                        baudRate: settings.baudRate, templates: settings.templates,
+                                        searchModel: settings.searchModels[0])
         defer { target.close() }
         output.describe(target: target, settings: settings)
 
@@ -61,6 +92,17 @@ enum BenchCommand {
             } else {
                 try SweepBench(settings: settings, progress: invocation.progress).run(into: &output)
             }
+        }
+        let simulatorOnly = [("workload", !settings.workloads.isEmpty), ("layout", parsed.flag("layout")),
+                             ("throughput", parsed.flag("throughput")), ("auto-identify", parsed.flag("auto-identify"))]
+        if settings.hardware {
+            for (name, asked) in simulatorOnly where asked {
+                output.note("--\(name) needs the simulator (it fills and rearranges a library of its own); skipped.")
+            }
+        } else {
+            try SearchBenches(settings: settings, progress: invocation.progress).run(
+                workloads: !settings.workloads.isEmpty, layout: parsed.flag("layout"), throughput: parsed.flag("throughput"),
+                autoIdentify: parsed.flag("auto-identify"), into: &output)
         }
         if parsed.flag("idle") {
             invocation.progress("fpmod bench: idle CPU of fpmod run, with and without a touch line (about \(2 * (IdleBench.settle + IdleBench.window)) s)…")

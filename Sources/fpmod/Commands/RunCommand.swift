@@ -67,7 +67,8 @@ enum RunCommand {
             // The service creates its socket directory later; the simulator listens first.
             try FileManager.default.createDirectory(atPath: Options.socketDirectory(config), withIntermediateDirectories: true)
             let server = try ModuleSimulatorServer(.init(profile: profile, controlPath: controlPath,
-                                                         statePath: invocation.simulatorStatePath))
+                                                         statePath: invocation.simulatorStatePath,
+                                                         searchModel: invocation.simulatorSearchModel))
             server.start()
             simulator = server
             port = server.devicePath

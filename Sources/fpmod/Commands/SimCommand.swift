@@ -26,6 +26,12 @@ enum SimCommand {
             }
             configuration.timing = mode
         }
+        if let model = parsed.string("search-model") {
+            guard let searchModel = SearchModel(rawValue: model) else {
+                throw CommandFailure(.usage, "Unknown search model '\(model)'; use best-match or first-match.")
+            }
+            configuration.searchModel = searchModel
+        }
         configuration.password = try parsed.hexUInt32("password")
         configuration.address = try parsed.hexUInt32("address")
         if parsed.isExplicit("baud"), let baud = try parsed.int("baud") {
@@ -45,7 +51,7 @@ enum SimCommand {
         var where_ = server.devicePath
         if let link = configuration.linkPath { where_ += " (link \(link))" }
         if let control = configuration.controlPath { where_ += ", control \(control)" }
-        invocation.progress("fpmod sim: \(profile.name) module on \(where_), timing \(configuration.timing.rawValue); Ctrl-C to stop")
+        invocation.progress("fpmod sim: \(profile.name) module on \(where_), timing \(configuration.timing.rawValue), search \(configuration.searchModel.rawValue); Ctrl-C to stop")
         while true {
             guard let events = try? poll([(signals.fileDescriptor, .readable)], deadline: nil), !events[0].isEmpty else { continue }
             if let received = try? signals.read(), !received.isEmpty { break }
