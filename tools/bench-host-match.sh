@@ -10,7 +10,9 @@
 # Debian 12, which has no such package, unpack trixie's .deb without installing it:
 #   tools/bench-host-match.sh --fetch-nist   (puts the prints in /tmp/fpmod-nist-prints)
 # `--synthetic` instead of a folder uses generated fingers (SyntheticFinger). Extra options go
-# to the bench: --noise SIGMA --rotation DEGREES --shift PIXELS --sensor SIDE --accuracy-only.
+# to the bench: --noise SIGMA --rotation DEGREES --shift PIXELS --sensor SIDE --accuracy-only
+# --matcher swift|libfprint|both (default both: libfprint's bozorth3, then fpmod's Swift
+# MinutiaeMatcher on the same templates and probes; `swift` skips libfprint's slow run).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 
