@@ -36,8 +36,13 @@ if [ "${1:-}" = "--fetch-nist" ]; then
   exit 0
 fi
 
-directory=${1:-${FPMOD_NIST_PRINTS:-/usr/share/installed-tests/libfprint-2/prints}}
-[ $# -gt 0 ] && shift
+# The folder is the first argument unless that is an option (other than --synthetic).
+if [ $# -gt 0 ] && { [ "${1#--}" = "$1" ] || [ "$1" = "--synthetic" ]; }; then
+  directory=$1
+  shift
+else
+  directory=${FPMOD_NIST_PRINTS:-/usr/share/installed-tests/libfprint-2/prints}
+fi
 if [ "$directory" != "--synthetic" ] && [ ! -r "$directory/arch.png" ]; then
   echo "fpmod: no NIST prints in $directory; install libfprint-2-tests (Debian 13) or run $0 --fetch-nist" >&2
   exit 66

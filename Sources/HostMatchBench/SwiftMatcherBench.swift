@@ -56,7 +56,10 @@ func benchSwiftMatcher(templates: [HostTemplate], probes: [[GreyImage]], clock: 
 
     // 1:N: the first probe of finger 0 against galleries of the other fingers' templates,
     // repeated to size (every template scored: the Swift search always scans the whole gallery).
-    guard let firstProbe = probes.first?.first else { return }
+    let sizes = probeTables.map(\.minutiaCount).sorted()
+    print("")
+    print("Probe minutiae min / median / max: \(sizes.first ?? 0) / \(sizes.isEmpty ? 0 : sizes[sizes.count / 2]) / \(sizes.last ?? 0)")
+    guard !CommandLine.arguments.contains("--accuracy-only"), let firstProbe = probes.first?.first else { return }
     let others = Array(templates.dropFirst())
     print("")
     print("| 1:N search, templates | gallery preparation (once) | time per search (extract + compare) | compare only | templates compared per second |")

@@ -17,11 +17,11 @@ public struct PairMatcher {
     static let distanceRatio = 16
     /// How much each minutia's angle to the joining line may differ (NBIS directions are in
     /// steps of 11.25°, and the ridge flow is estimated per block).
-    static let angleTolerance = 12
+    static let angleTolerance = PairTable.angleBinWidth
     /// Width of one rotation vote bin; the winning rotation takes its bin and both neighbours.
-    static let rotationBin = 10
+    static let rotationBin = 4
     /// How far an assigned minutia may sit from the cluster's common translation.
-    static let translationTolerance = 16
+    static let translationTolerance = 10
 
     private struct Candidate {
         var probeI: UInt8, probeJ: UInt8, galleryI: UInt8, galleryJ: UInt8
@@ -81,16 +81,20 @@ public struct PairMatcher {
             let distance = Int(entry.distance)
             let slack = Self.distanceSlack + distance / Self.distanceRatio
             let low = max(distance - slack, 0), high = min(distance + slack, PairTable.maximumDistance)
-            var index = Int(gallery.firstEntry[low])
-            let end = Int(gallery.firstEntry[high + 1])
-            while index < end {
-                let other = galleryEntries[index]
-                index += 1
-                guard Angle.difference(Int(entry.angleI), Int(other.angleI)) <= Self.angleTolerance,
-                      Angle.difference(Int(entry.angleJ), Int(other.angleJ)) <= Self.angleTolerance else { continue }
-                let rotation = Angle.normalized(Int(other.direction) - Int(entry.direction))
-                candidates.append(Candidate(probeI: entry.i, probeJ: entry.j, galleryI: other.i, galleryJ: other.j, rotation: Int16(rotation)))
-                rotationVotes[(rotation + 180) / Self.rotationBin] += 1
+            let firstBin = PairTable.bin(Angle.normalized(Int(entry.angleI) - Self.angleTolerance))
+            for step in 0..<3 {
+                let bin = firstBin + step < PairTable.angleBins ? firstBin + step : firstBin + step - PairTable.angleBins
+                var index = Int(gallery.firstEntry[PairTable.key(distance: low, bin: bin)])
+                let end = Int(gallery.firstEntry[PairTable.key(distance: high + 1, bin: bin)])
+                while index < end {
+                    let other = galleryEntries[index]
+                    index += 1
+                    guard Angle.difference(Int(entry.angleI), Int(other.angleI)) <= Self.angleTolerance,
+                          Angle.difference(Int(entry.angleJ), Int(other.angleJ)) <= Self.angleTolerance else { continue }
+                    let rotation = Angle.normalized(Int(other.direction) - Int(entry.direction))
+                    candidates.append(Candidate(probeI: entry.i, probeJ: entry.j, galleryI: other.i, galleryJ: other.j, rotation: Int16(rotation)))
+                    rotationVotes[(rotation + 180) / Self.rotationBin] += 1
+                }
             }
         }
     }

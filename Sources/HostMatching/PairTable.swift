@@ -5,8 +5,9 @@ import Glibc
 /// the direction of the line joining them, and each minutia's ridge direction measured against
 /// that line. Built once per print; a comparison only reads it.
 ///
-/// Entries are sorted by distance, and `firstEntry[d]` is where distance `d` starts, so the
-/// matcher finds a probe pair's candidates without searching.
+/// Entries are sorted by the bin of `angleI` (`angleBinWidth` degrees), then by distance, and
+/// `firstEntry[key(d, bin)]` is where that cell starts: the pairs a probe pair can agree with
+/// are 3 contiguous runs (3 bins, its distance window in each), found without searching.
 public struct PairTable: Sendable {
     /// One pair (i → j): `distance` in pixels, `direction` of the line i → j and `angleI`,
     /// `angleJ` the minutiae's directions relative to it, all in degrees -180..<180.
@@ -24,11 +25,17 @@ public struct PairTable: Sendable {
     /// Pairs farther apart rarely both lie in a small sensor's overlap, and cost the most.
     static let maximumDistance = 150
 
+    /// As wide as PairMatcher's angle tolerance: a probe angle's window spans 3 bins.
+    static let angleBinWidth = 9
+    static let angleBins = 360 / angleBinWidth
+    static func key(distance: Int, bin: Int) -> Int { bin * (maximumDistance + 2) + distance }
+    static func bin(_ angle: Int) -> Int { (angle + 180) / angleBinWidth }
+
     let entries: [Entry]
     let firstEntry: [Int32]
     let xs: [Int32]
     let ys: [Int32]
-    var minutiaCount: Int { xs.count }
+    public var minutiaCount: Int { xs.count }
 
     /// `bothWays`: also store each pair as j → i, so that the other print's pairs need be
     /// stored only one way (galleries store both, probes one).
@@ -51,12 +58,12 @@ public struct PairTable: Sendable {
                     i: UInt8(i), j: UInt8(j)))
             }
         }
-        entries.sort { $0.distance < $1.distance }
-        var firstEntry = [Int32](repeating: Int32(entries.count), count: Self.maximumDistance + 2)
-        for (index, entry) in entries.enumerated().reversed() { firstEntry[Int(entry.distance)] = Int32(index) }
-        for distance in stride(from: Self.maximumDistance, through: 0, by: -1) {
-            firstEntry[distance] = min(firstEntry[distance], firstEntry[distance + 1])
-        }
+        func key(_ entry: Entry) -> Int { Self.key(distance: Int(entry.distance), bin: Self.bin(Int(entry.angleI))) }
+        entries.sort { key($0) < key($1) }
+        let keys = Self.key(distance: 0, bin: Self.angleBins)
+        var firstEntry = [Int32](repeating: Int32(entries.count), count: keys + 1)
+        for (index, entry) in entries.enumerated().reversed() { firstEntry[key(entry)] = Int32(index) }
+        for cell in stride(from: keys - 1, through: 0, by: -1) { firstEntry[cell] = min(firstEntry[cell], firstEntry[cell + 1]) }
         self.entries = entries
         self.firstEntry = firstEntry
     }
@@ -64,13 +71,20 @@ public struct PairTable: Sendable {
 
 /// Whole-degree angle arithmetic on the circle.
 enum Angle {
-    /// `degrees` brought into -180..<180.
+    /// `degrees` brought into -180..<180. Loops instead of `%`: the matcher's inner loop calls
+    /// this on differences of two normalized angles, a step away at most, and a division is slow.
+    @inline(__always)
     static func normalized(_ degrees: Int) -> Int {
-        var value = (degrees + 180) % 360
-        if value < 0 { value += 360 }
-        return value - 180
+        var value = degrees
+        while value >= 180 { value -= 360 }
+        while value < -180 { value += 360 }
+        return value
     }
 
     /// How far apart two angles are, 0...180.
-    static func difference(_ a: Int, _ b: Int) -> Int { abs(normalized(a - b)) }
+    @inline(__always)
+    static func difference(_ a: Int, _ b: Int) -> Int {
+        let distance = abs(a - b)
+        return distance > 180 ? 360 - distance : distance
+    }
 }
