@@ -48,7 +48,7 @@ func benchSwiftMatcher(templates: [HostTemplate], probes: [[GreyImage]], clock: 
     print("")
     print("| threshold | false non-match rate | false match rate |")
     print("|---|---|---|")
-    for threshold in [10, 15, 20, 25, 30, 35, 40, 50, 60] {
+    for threshold in [20, 25, 30, 35, 40, 45, 50, 60] {
         let missed = genuine.filter { $0 < threshold }.count
         let accepted = impostor.filter { $0 >= threshold }.count
         print("| \(threshold)\(threshold == matcher.threshold ? " (default)" : "") | \(percent(missed, of: genuine.count)) | \(percent(accepted, of: impostorPairs)) |")
