@@ -88,7 +88,7 @@ func benchSwiftMatcher(templates: [HostTemplate], probes: [[GreyImage]], clock: 
 
 /// The probe's table, or nil when its image is unusable (too few minutiae, no finger).
 private func usableProbe(_ image: GreyImage, _ matcher: MinutiaeMatcher) throws(HostMatchingError) -> PairTable? {
-    do { return try matcher.probe(image) } catch {
+    do throws(HostMatchingError) { return try matcher.probe(image) } catch {
         if case .unusableImage = error { return nil }
         throw error
     }
