@@ -85,11 +85,12 @@ public struct PairMatcher {
             for step in 0..<3 {
                 let bin = firstBin + step < PairTable.angleBins ? firstBin + step : firstBin + step - PairTable.angleBins
                 var index = Int(gallery.firstEntry[PairTable.key(distance: low, bin: bin)])
-                let end = Int(gallery.firstEntry[PairTable.key(distance: high + 1, bin: bin)])
+                let end = Int(gallery.firstEntry[PairTable.key(distance: high, bin: bin) + 1])
                 while index < end {
                     let other = galleryEntries[index]
                     index += 1
-                    guard Angle.difference(Int(entry.angleI), Int(other.angleI)) <= Self.angleTolerance,
+                    guard abs(Int(other.distance) - distance) <= slack,
+                          Angle.difference(Int(entry.angleI), Int(other.angleI)) <= Self.angleTolerance,
                           Angle.difference(Int(entry.angleJ), Int(other.angleJ)) <= Self.angleTolerance else { continue }
                     let rotation = Angle.normalized(Int(other.direction) - Int(entry.direction))
                     candidates.append(Candidate(probeI: entry.i, probeJ: entry.j, galleryI: other.i, galleryJ: other.j, rotation: Int16(rotation)))
