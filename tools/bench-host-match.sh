@@ -10,7 +10,9 @@
 # Debian 12, which has no such package, unpack trixie's .deb without installing it:
 #   tools/bench-host-match.sh --fetch-nist   (puts the prints in /tmp/fpmod-nist-prints)
 # `--synthetic` instead of a folder uses generated fingers (SyntheticFinger). Extra options go
-# to the bench: --noise SIGMA --rotation DEGREES --shift PIXELS --sensor SIDE --accuracy-only.
+# to the bench: --noise SIGMA --rotation DEGREES --shift PIXELS --sensor SIDE --accuracy-only
+# --matcher swift|libfprint|both (default both: libfprint's bozorth3, then fpmod's Swift
+# MinutiaeMatcher on the same templates and probes; `swift` skips libfprint's slow run).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -34,8 +36,13 @@ if [ "${1:-}" = "--fetch-nist" ]; then
   exit 0
 fi
 
-directory=${1:-${FPMOD_NIST_PRINTS:-/usr/share/installed-tests/libfprint-2/prints}}
-[ $# -gt 0 ] && shift
+# The folder is the first argument unless that is an option (other than --synthetic).
+if [ $# -gt 0 ] && { [ "${1#--}" = "$1" ] || [ "$1" = "--synthetic" ]; }; then
+  directory=$1
+  shift
+else
+  directory=${FPMOD_NIST_PRINTS:-/usr/share/installed-tests/libfprint-2/prints}
+fi
 if [ "$directory" != "--synthetic" ] && [ ! -r "$directory/arch.png" ]; then
   echo "fpmod: no NIST prints in $directory; install libfprint-2-tests (Debian 13) or run $0 --fetch-nist" >&2
   exit 66

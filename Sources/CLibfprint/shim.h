@@ -21,6 +21,9 @@ typedef struct _GObject GObject;
 typedef struct _FpContext FpContext;
 typedef struct _FpDevice FpDevice;
 typedef struct _FpPrint FpPrint;
+typedef struct _GVariant GVariant;
+typedef struct _GVariantType GVariantType;
+typedef struct _GBytes GBytes;
 typedef int gboolean;
 
 typedef void (*GAsyncReadyCallback)(GObject *source, GAsyncResult *result, void *user_data);
@@ -45,6 +48,19 @@ gboolean g_source_remove(unsigned tag);
 unsigned g_log_set_handler(const char *log_domain, int log_levels, GLogFunc log_func, void *user_data);
 GCancellable *g_cancellable_new(void);
 void g_cancellable_cancel(GCancellable *cancellable);
+// GVariant, to read the minutiae out of a serialized print (MinutiaeReader). A GVariantType is
+// its type string (G_VARIANT_TYPE is a cast).
+GBytes *g_bytes_new(const void *data, size_t size);
+void g_bytes_unref(GBytes *bytes);
+GVariant *g_variant_new_from_bytes(const GVariantType *type, GBytes *bytes, gboolean trusted);
+GVariant *g_variant_ref_sink(GVariant *value);
+void g_variant_unref(GVariant *value);
+gboolean g_variant_is_of_type(GVariant *value, const GVariantType *type);
+size_t g_variant_n_children(GVariant *value);
+GVariant *g_variant_get_child_value(GVariant *value, size_t index);
+GVariant *g_variant_get_variant(GVariant *value);
+int32_t g_variant_get_int32(GVariant *value);
+const void *g_variant_get_fixed_array(GVariant *value, size_t *n_elements, size_t element_size);
 
 // libfprint
 FpContext *fp_context_new(void);

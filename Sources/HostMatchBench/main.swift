@@ -1,5 +1,6 @@
 // Accuracy and speed of the host matcher (NBISMatcher) on impressions made from fingerprint
 // images: tools/bench-host-match.sh runs it. Usage: HostMatchBench [IMAGE-DIR] [PROBES-PER-FINGER]
+// [--matcher swift|libfprint|both] (default both: libfprint's bozorth3, then MinutiaeMatcher)
 import Glibc
 import HostMatching
 import Imaging
@@ -72,6 +73,14 @@ do {
         enrollTime += clock.now - start
         probes.append(Array(all.suffix(probesPerFinger)))
     }
+    let which = arguments.firstIndex(of: "--matcher").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil } ?? "both"
+    guard ["swift", "libfprint", "both"].contains(which) else { fail("--matcher takes swift, libfprint or both") }
+    if which == "swift" {
+        print("Images: \(masters.map(\.name).joined(separator: ", ")) from \(directory)")
+        print("Impressions: ±\(Int(maker.maximumRotation))° turn, ±\(maker.maximumShift) px shift, \(maker.sensorWidth)×\(maker.sensorHeight) crop, noise σ \(Int(maker.noiseSigma)); \(stages) enrolled (of \(stages + 3) offered) and \(probesPerFinger) probes per finger")
+        try benchSwiftMatcher(templates: templates, probes: probes, clock: clock)
+        exit(0)
+    }
 
     // Each pair's outcome at libfprint's 40: matched, and the score it stopped on (or its best).
     var genuinePairs40: [(matched: Bool, score: Int)] = [], impostorPairs40: [(matched: Bool, score: Int)] = []
@@ -138,7 +147,10 @@ do {
         print("| \(threshold) | \(percent(missed, of: genuinePairs)) | \(percent(falselyAccepted, of: impostorPairs)) |")
     }
 
-    if CommandLine.arguments.contains("--accuracy-only") { exit(0) }
+    if CommandLine.arguments.contains("--accuracy-only") {
+        if which == "both" { try benchSwiftMatcher(templates: templates, probes: probes, clock: clock) }
+        exit(0)
+    }
 
     // 1:N: a probe of finger 0 against galleries of other fingers' templates (repeated to size),
     // so every search scans the whole gallery, the slowest case.
@@ -168,6 +180,7 @@ do {
         let rate = size > base.0 ? fixed(Double(size - base.0) / (time - base.1)) : "–"
         print("| \(size) | \(fixed(1000 * time, 1)) ms | \(rate) |")
     }
+    if which == "both" { try benchSwiftMatcher(templates: templates, probes: probes, clock: clock) }
 } catch {
     fail("\(error)")
 }

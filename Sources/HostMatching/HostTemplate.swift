@@ -9,7 +9,8 @@ public struct HostTemplate: Sendable, Equatable {
 }
 
 /// What a 1:N search found: the position of the matching template in the gallery given, and its
-/// bozorth3 score (≥ the matcher's `threshold`; unrelated fingers mostly score 0–30).
+/// score (≥ the matcher's `threshold`): bozorth3's for `NBISMatcher`, the count of agreeing
+/// minutia pairs for `MinutiaeMatcher` (the two are on similar scales, not the same numbers).
 public struct HostMatch: Sendable, Equatable {
     public let index: Int
     public let score: Int

@@ -19,11 +19,12 @@ import Imaging
 /// Speed is this choice's weak side: libfprint rebuilds bozorth3's pair table of each gallery
 /// print for every comparison and compares against all 5 enroll images of a template, so a 1:N
 /// search runs at tens of templates per second (measured 12–14/s on a loaded 2-core host),
-/// fine for a household's fingers, not for hundreds. The way out, if that is needed: keep
-/// libfprint for extraction only (the probe print that verify/identify return, and each
-/// template, serialize to their x/y/θ minutiae) and match those in Swift with the gallery's
-/// tables built once. libfprint's overheating guard (`HostMatchingError.deviceTooHot`) also
-/// stops a device kept busy for minutes.
+/// fine for a household's fingers, not for hundreds. `MinutiaeMatcher` is that way out, and
+/// the one the rest of fpmod should call: libfprint for extraction only (same templates), the
+/// comparison in Swift with the gallery's tables built once, and on the bench both faster and
+/// more accurate at 192×192. This type stays as the reference the bench measures it against.
+/// libfprint's overheating guard (`HostMatchingError.deviceTooHot`) also stops a device kept
+/// busy for minutes.
 public struct NBISMatcher: Sendable {
     /// bozorth3's score threshold in libfprint's virtual_image driver (its default, fixed there).
     public static let libfprintThreshold = 40
