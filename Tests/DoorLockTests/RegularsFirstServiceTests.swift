@@ -71,7 +71,10 @@ import Testing
         let library = lock.simulator.library
         let fingers = try lock.store.allFingers()
         #expect(Set(library.keys) == Set(fingers.map(\.slot)))
-        for finger in fingers { #expect(library[finger.slot] == (try lock.store.template(atSlot: finger.slot))) }
+        for finger in fingers {
+            let stored = try lock.store.template(atSlot: finger.slot)
+            #expect(library[finger.slot] == stored)
+        }
         for user in Self.users { #expect(try scan(lock, user).fields["user"] == user) }
         #expect(try scan(lock, "stranger").name == "no-match")
         #expect(lock.events(named: "enrolled-set-changed").isEmpty)  // a move is not a new finger

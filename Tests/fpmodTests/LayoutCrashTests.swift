@@ -38,7 +38,8 @@ import Testing
             let matched = try cli.sim(["identify", "--json"], finger: "\(user)-right-index")
             #expect(matched.status == 0, "\(user): \(matched.stderr)")
             #expect(matched.json?["user"] as? String == user)
-            #expect(matched.json?["slot"] as? Int == (try slot(of: user, cli)))
+            let stored = try slot(of: user, cli)
+            #expect(matched.json?["slot"] as? Int == stored)
         }
     }
 
