@@ -31,14 +31,23 @@ extension LayoutMover {
             return .abandoned
         }
         try failpoint("swap.before-first-store")
-        try storeStep(what) { try module.store(buffer: CharBuffer.one, slot: b) }
+        try settlingOnFailure(what) { try administrator.moduleStep(what) { try module.store(buffer: CharBuffer.one, slot: b) } }
         try failpoint("swap.after-first-store")
-        try store.recordSwapStore(1, intent)
+        try settlingOnFailure(what) { try store.recordSwapStore(1, intent) }
         try failpoint("swap.before-second-store")
-        try storeStep(what) { try module.store(buffer: CharBuffer.two, slot: a) }
+        try settlingOnFailure(what) { try administrator.moduleStep(what) { try module.store(buffer: CharBuffer.two, slot: a) } }
         try failpoint("swap.after-second-store")
-        try store.recordSwapStore(2, intent)
+        try settlingOnFailure(what) { try store.recordSwapStore(2, intent) }
         try failpoint("swap.before-commit")
+        try settlingOnFailure(what) { try commitSwap(first, second, intent: intent) }
+        try failpoint("swap.after-commit")
+        return .moved
+    }
+
+    /// The store's half, in one transaction: the mapping, the flash-write count, the audit row
+    /// (the match history follows it) and the intent's removal.
+    private func commitSwap(_ first: Finger, _ second: Finger, intent: Int64) throws {
+        let (a, b) = (first.slot, second.slot)
         try store.transaction {
             try store.swapFingers(a, b)
             try FlashWriteLedger(store: store).record(SlotMove.swap(a, b).flashWrites)
@@ -46,16 +55,15 @@ extension LayoutMover {
                                   detail: LayoutAudit.swapDetail(first: first, second: second))
             try store.completeIntent(intent)
         }
-        try failpoint("swap.after-commit")
-        return .moved
     }
 
-    /// A Store the module refused or did not answer: whatever the slot holds now is unknown, so
-    /// the swap is settled at once as a crash would be (`reconcile` rewrites from the store);
-    /// if that fails too the intent waits for the next open.
-    private func storeStep(_ what: String, _ body: () throws -> Void) throws {
+    /// Once the first Store may have run, slot B can hold A's template: any failure (a Store the
+    /// module refused or did not answer, a store write) settles the swap at once as a crash
+    /// would be (`reconcile` rewrites from the store), so the service never identifies on a
+    /// half-swapped library; if that fails too the intent waits for the next open.
+    private func settlingOnFailure(_ what: String, _ body: () throws -> Void) throws {
         do {
-            try administrator.moduleStep(what, body)
+            try body()
         } catch {
             do {
                 try administrator.reconcile()
