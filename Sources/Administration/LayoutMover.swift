@@ -61,7 +61,8 @@ public final class LayoutMover {
     var module: FingerprintModule { administrator.module }
     var store: TemplateStore { administrator.store }
 
-    /// Two flash writes per move: the Store into the new slot, the DeletChar of the old one.
+    /// Two flash writes per move: the Store into the new slot, the DeletChar of the old one
+    /// (a swap: two Stores; see `SlotMove.flashWrites`).
     public static let flashWritesPerMove = 2
 
     /// Runs `moves` in order, up to `maxFlashWrites` flash writes. Moves that no longer fit are
@@ -75,7 +76,7 @@ public final class LayoutMover {
         var moduleSlots = try module.readIndexTable().occupied
         let capacity = try administrator.capacity
         for move in moves {
-            if report.flashWrites + Self.flashWritesPerMove > maxFlashWrites {
+            if report.flashWrites + move.flashWrites > maxFlashWrites {
                 report.stopped = .budget
                 break
             }
@@ -88,12 +89,24 @@ public final class LayoutMover {
                 report.skipped += 1
                 continue
             }
-            switch try perform(move, finger: finger) {
+            let outcome: Outcome
+            if move.isSwap {
+                guard let other = try store.finger(atSlot: move.to) else {
+                    report.skipped += 1
+                    continue
+                }
+                outcome = try performSwap(finger, other)
+            } else {
+                outcome = try perform(move, finger: finger)
+            }
+            switch outcome {
             case .moved:
                 report.moves += 1
-                report.flashWrites += Self.flashWritesPerMove
-                moduleSlots.remove(move.from)
-                moduleSlots.insert(move.to)
+                report.flashWrites += move.flashWrites
+                if !move.isSwap {
+                    moduleSlots.remove(move.from)
+                    moduleSlots.insert(move.to)
+                }
             case .abandoned:
                 report.stopped = .yielded
             }
@@ -105,16 +118,16 @@ public final class LayoutMover {
     }
 
     /// The move still makes sense: the source holds a finger in both, the target is empty in
-    /// both, and no other operation under way holds either slot.
+    /// both (a swap: holds a finger in both), and no other operation under way holds either slot.
     private func fits(_ move: SlotMove, moduleSlots: Set<Int>, capacity: Int) throws -> Bool {
         guard move.from != move.to, (0..<capacity).contains(move.to), moduleSlots.contains(move.from),
-              !moduleSlots.contains(move.to) else { return false }
+              moduleSlots.contains(move.to) == move.isSwap else { return false }
         let held = try store.slotsHeldByIntents()
         guard !held.contains(move.from), !held.contains(move.to) else { return false }
-        return try store.finger(atSlot: move.to) == nil
+        return try (store.finger(atSlot: move.to) != nil) == move.isSwap
     }
 
-    private enum Outcome { case moved, abandoned }
+    enum Outcome { case moved, abandoned }
 
     private func perform(_ move: SlotMove, finger: Finger) throws -> Outcome {
         let (from, to) = (move.from, move.to)

@@ -1,14 +1,23 @@
-/// One template moved on the module from one slot to another (LoadChar, Store, DeletChar).
+/// One template moved on the module from one slot to another (LoadChar, Store, DeletChar), or,
+/// when `isSwap`, the templates of two occupied slots exchanged (LoadChar both into the two char
+/// buffers, Store each into the other slot) — how a full library is rearranged.
 public struct SlotMove: Sendable, Equatable, CustomStringConvertible {
     public var from: Int
     public var to: Int
+    public var isSwap: Bool
 
-    public init(from: Int, to: Int) {
+    public init(from: Int, to: Int, isSwap: Bool = false) {
         self.from = from
         self.to = to
+        self.isSwap = isSwap
     }
 
-    public var description: String { "\(from)→\(to)" }
+    public static func swap(_ a: Int, _ b: Int) -> SlotMove { SlotMove(from: a, to: b, isSwap: true) }
+
+    /// Both kinds cost two flash writes: Store + DeletChar, or two Stores.
+    public var flashWrites: Int { 2 }
+
+    public var description: String { isSwap ? "\(from)⇄\(to)" : "\(from)→\(to)" }
 }
 
 /// Which moves bring the hot set into one contiguous range at the start of the library, so
@@ -20,8 +29,10 @@ public enum LibraryLayout {
     /// Hot fingers already inside the window stay; the others take the window's free slots
     /// hottest first (lowest slot first). When the window is full of other fingers, one of
     /// them first moves out to the lowest free slot above the window, then a hot finger takes
-    /// its place — two moves. With no free slot at all, nothing can move: the moves returned
-    /// stop where the library is too full (`capacity` bounds where evicted fingers may go).
+    /// its place — two moves. With no free slot at all (a full library) the hot finger swaps
+    /// with that cold one instead: one swap, two flash writes, no free slot needed. Free slots
+    /// are preferred: a move needs no repair-time rewrite if cut (`capacity` bounds where
+    /// evicted fingers may go).
     public static func moves(occupied: [Int], hot: [Int], capacity: Int) -> [SlotMove] {
         var taken = Set(occupied)
         var seen = Set<Int>()
@@ -50,6 +61,8 @@ public enum LibraryLayout {
                 let target = coldInside.removeFirst()
                 move(target, spare)
                 move(slot, target)
+            } else if !coldInside.isEmpty {
+                moves.append(.swap(slot, coldInside.removeFirst()))
             } else {
                 break
             }
@@ -57,10 +70,11 @@ public enum LibraryLayout {
         return moves
     }
 
-    /// Applies `moves` to a set of occupied slots, as the module would (for tests and the bench).
+    /// Applies `moves` to a set of occupied slots, as the module would (for tests and the bench;
+    /// a swap leaves both slots occupied).
     public static func applying(_ moves: [SlotMove], to occupied: Set<Int>) -> Set<Int> {
         var slots = occupied
-        for move in moves {
+        for move in moves where !move.isSwap {
             slots.remove(move.from)
             slots.insert(move.to)
         }

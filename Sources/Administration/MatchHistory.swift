@@ -31,7 +31,7 @@ public struct MatchHistory: Sendable, Equatable {
     /// Rows after which older slot numbers mean nothing.
     public static let historyEnds: Set<String> = ["wipe", "restore", "restore-module"]
     /// Rows that give a slot to a new finger or take it away.
-    public static let slotChanges: Set<String> = ["enroll", "delete", "repair", "layout-move"]
+    public static let slotChanges: Set<String> = ["enroll", "delete", "repair", "layout-move", "layout-swap"]
 
     /// Whether a row is an identify touch with a match.
     public static func isMatch(_ entry: AuditEntry) -> Bool {
@@ -58,6 +58,11 @@ public struct MatchHistory: Sendable, Equatable {
             } else if isStranger(entry) {
                 touches += 1
                 history.strangers += 1
+            } else if entry.event == "layout-swap" || entry.event == "repair", let swap = entry.detail.flatMap(LayoutAudit.swap(in:)) {
+                // Before this row each slot held the finger now found where the other's leads.
+                let (leadA, leadB) = (current(swap.from), current(swap.to))
+                now[swap.from] = .some(leadB)
+                now[swap.to] = .some(leadA)
             } else if entry.event == "layout-move" || entry.event == "repair", let move = entry.detail.flatMap(LayoutAudit.move(in:)),
                       !(entry.detail ?? "").hasPrefix("rolled back") {
                 // Before this row, `from` held the finger now found where `to`'s leads; `to` was empty.

@@ -18,6 +18,13 @@ public enum RepairAction: Equatable, Sendable, CustomStringConvertible {
     /// `commitStore` is false: it already did), and the old copy in `from` is deleted from the
     /// module first when `deleteSource` is true.
     case finishMove(intentID: Int64, from: Int, to: Int, commitStore: Bool, deleteSource: Bool)
+    /// A swap's two Stores were both confirmed: the store's mapping exchanges the two slots
+    /// (unless `commitStore` is false: it already did), and the intent is dropped.
+    case finishSwap(intentID: Int64, a: Int, b: Int, commitStore: Bool)
+    /// A swap was cut before both Stores were confirmed: the slot may hold the other finger's
+    /// template, so it is written again from the store's encrypted copy (the one DownChar of the
+    /// layout, and only in repair). A `dropIntent` follows once every such slot is rewritten.
+    case rewriteSwapSlot(intentID: Int64, slot: Int)
     /// A wipe was under way: empty the module, then delete every user and finger row.
     case finishWipe(intentID: Int64)
     /// The module holds a slot the store does not know: delete it from the module.
@@ -45,6 +52,12 @@ public enum RepairAction: Equatable, Sendable, CustomStringConvertible {
         case .finishMove(let id, let from, let to, _, let delete):
             return "finished interrupted move #\(id) of the template from slot \(from) to slot \(to)"
                 + (delete ? "; the old copy was deleted from the module" : "")
+        case .finishSwap(let id, let a, let b, let commit):
+            // "swapped slot A and slot B" is what the match history follows (LayoutAudit.swap).
+            return commit ? "finished interrupted swap #\(id): swapped slot \(a) and slot \(b)"
+                : "finished interrupted swap #\(id) of slots \(a) and \(b): the store had already exchanged them"
+        case .rewriteSwapSlot(let id, let slot):
+            return "rewrote slot \(slot) from the store after interrupted swap #\(id)"
         case .finishWipe(let id):
             return "finished interrupted wipe #\(id): module emptied and every user removed"
         case .deleteOrphan(let slot):
@@ -59,7 +72,8 @@ public enum RepairAction: Equatable, Sendable, CustomStringConvertible {
     /// The module slot the caller must change before `applyStoreSide`, if any.
     public var moduleWork: ModuleWork? {
         switch self {
-        case .finishEnroll(_, let slot, true), .restoreToModule(let slot): return .writeTemplate(slot: slot)
+        case .finishEnroll(_, let slot, true), .restoreToModule(let slot), .rewriteSwapSlot(_, let slot):
+            return .writeTemplate(slot: slot)
         case .rollBackEnroll(_, let slot, true), .finishDelete(_, let slot, true), .deleteOrphan(let slot),
              .rollBackMove(_, _, let slot, true), .finishMove(_, let slot, _, _, true):
             return .deleteSlot(slot)
@@ -133,6 +147,11 @@ public func planReconciliation(storeSlots: [Int: String], moduleOccupied: Set<In
                 actions.append(.dropIntent(intentID: intent.id, reason: "move without two slots"))
                 continue
             }
+            if intent.isSwap {
+                actions += settleSwap(intent, a: from, b: to, store: &store, module: &module)
+                settled.formUnion([from, to])
+                continue
+            }
             actions.append(settleMove(intent, from: from, to: to, store: &store, module: &module))
             settled.formUnion([from, to])
         }
@@ -171,4 +190,26 @@ private func settleMove(_ intent: Intent, from: Int, to: Int, store: inout Set<I
         if copyUnknownToStore { module.remove(to) }
         return .rollBackMove(intentID: intent.id, from: from, to: to, deleteTarget: copyUnknownToStore)
     }
+}
+
+/// One interrupted swap (LoadChar A → buffer 1, LoadChar B → buffer 2, Store 1 → B, Store 2 → A,
+/// store commit). The store names A's finger in A and B's in B until the commit. Both Stores
+/// confirmed: roll forward (the store's mapping exchanges; no flash write). Otherwise roll back:
+/// B (and A, once the first Store was confirmed, since the second may have run) is written again
+/// from the store's copy — the only way back, because B's template was only in buffer 2.
+private func settleSwap(_ intent: Intent, a: Int, b: Int, store: inout Set<Int>, module: inout Set<Int>) -> [RepairAction] {
+    if intent.state == .storeCommitted {
+        return [.finishSwap(intentID: intent.id, a: a, b: b, commitStore: false)]
+    }
+    guard store.contains(a), store.contains(b) else {
+        // A finger went away behind the swap's back: the plain slot repairs below settle both slots.
+        return [.dropIntent(intentID: intent.id, reason: "swap of slot \(a) and slot \(b) no longer has two fingers")]
+    }
+    if intent.swapStoresConfirmed >= 2, module.contains(a), module.contains(b) {
+        return [.finishSwap(intentID: intent.id, a: a, b: b, commitStore: true)]
+    }
+    let rewrite = intent.swapStoresConfirmed >= 1 ? [b, a] : [b]
+    module.formUnion(rewrite)
+    return rewrite.map { .rewriteSwapSlot(intentID: intent.id, slot: $0) }
+        + [.dropIntent(intentID: intent.id, reason: "rolled back interrupted swap of slot \(a) and slot \(b)")]
 }

@@ -37,6 +37,14 @@ extension TemplateStore {
                 user = try finger(atSlot: to)?.user
                 try completeIntent(id)
                 slot = to
+            case .finishSwap(let id, let a, let b, let commitStore):
+                if commitStore { try swapFingers(a, b) }
+                user = try finger(atSlot: a)?.user
+                try completeIntent(id)
+                slot = a
+            case .rewriteSwapSlot(_, let s):
+                slot = s
+                user = try finger(atSlot: s)?.user
             case .finishWipe(let id):
                 try connection.query("DELETE FROM users")
                 try completeIntent(id)

@@ -118,8 +118,9 @@ enum Program {
             CommandSpec(name: "sync", abstract: "Make the module's library equal to the store and report what changed."),
             CommandSpec(
                 name: "layout", abstract: "Move the regulars' templates into one range at the start of the library, on the module itself.",
-                discussion: "The service does this between touches on its own (config library.maxFlashWritesPerDay). Each move is LoadChar, Store into a free slot, then DeletChar of the old one, with an intent in the store first: an interrupted move is settled at the next open.",
+                discussion: "The service does this between touches on its own (config library.maxFlashWritesPerDay). Each move is LoadChar, Store into a free slot, then DeletChar of the old one; on a full library two slots swap through the module's two buffers (two Stores). An intent is in the store first: an interrupted move or swap is settled at the next open.",
                 options: [.option("move", valueName: "FROM:TO", help: "Make this move instead of the planned ones (repeatable)."),
+                          .option("swap", valueName: "A:B", help: "Swap these two occupied slots instead of the planned moves (repeatable)."),
                           .option("max-writes-per-day", valueName: "N", help: "Flash writes allowed today, moves of the service included.", default: "200"),
                           .flag("dry-run", help: "Only print the moves.")]),
             CommandSpec(

@@ -1,3 +1,4 @@
+import Foundation
 import Administration
 import FingerprintModule
 import FingerprintProtocol
@@ -86,6 +87,57 @@ import Testing
         // A confirmed copy (module-written) is finished forward; an unconfirmed one is rolled back.
         let committed = ["move.before-commit", "move.after-commit", "move.after-delete"].contains(point)
         #expect(try bench.store.fingers(of: "dave").map(\.slot) == [committed ? 0 : 5])
+        #expect(next.finding.isTrusted, "\(next.finding)")
+        for user in ["alice", "bob", "carol", "dave"] {
+            #expect(try bench.identify(next, finger: "\(user)-right-index").matchedUser == user)
+        }
+    }
+
+    /// A swap of two occupied slots (dave in 5, alice in 2): two Stores, no free slot needed.
+    @Test func aSwapExchangesTwoFingers() throws {
+        let (bench, admin) = try library()
+        #expect(try bench.identify(admin, finger: "dave-right-index").matchedUser == "dave")
+        let report = try LayoutMover(administrator: admin).apply([.swap(5, 2)], maxFlashWrites: 100)
+        // The search history follows dave's match from slot 5 to slot 2.
+        let history = try Administrator.history(of: bench.store, window: .init(), now: Date())
+        #expect(history.matchCounts[2] == 1 && history.matchCounts[5] == nil && history.forgotten == 0)
+        #expect(report.moves == 1 && report.flashWrites == 2 && report.stopped == .finished)
+        #expect(try bench.store.fingers(of: "dave").map(\.slot) == [2])
+        #expect(try bench.store.fingers(of: "alice").map(\.slot) == [5])
+        try expectAgreement(bench)
+        for user in ["alice", "bob", "carol", "dave"] {
+            #expect(try bench.identify(admin, finger: "\(user)-right-index").matchedUser == user)
+        }
+        #expect(try FlashWriteLedger(store: bench.store).used() == 2)
+        #expect(bench.auditEvents.filter { $0 == "layout-swap" }.count == 1)
+        // A swap with an empty slot, or over the budget, is not made.
+        let refused = try LayoutMover(administrator: admin).apply([.swap(5, 0), .swap(3, 4)], maxFlashWrites: 1)
+        #expect(refused.moves == 0 && refused.stopped == .budget)
+        let stale = try LayoutMover(administrator: admin).apply([.swap(5, 0)], maxFlashWrites: 100)
+        #expect(stale.skipped == 1 && stale.moves == 0)
+        try expectAgreement(bench)
+        #expect(try bench.open().finding.isTrusted)
+    }
+
+    static let swapPoints = ["swap.before-load", "swap.before-first-store", "swap.after-first-store",
+                             "swap.before-second-store", "swap.after-second-store", "swap.before-commit",
+                             "swap.after-commit"]
+
+    /// Cut at each step: after reopening every slot holds its own finger's template; a swap
+    /// with both Stores confirmed is finished, any other rolled back from the store's copies.
+    @Test(arguments: swapPoints)
+    func anInterruptedSwapIsSettledAtTheNextOpen(point: String) throws {
+        let (bench, admin) = try library()
+        admin.failpoint = { if $0 == point { throw Crash(at: $0) } }
+        let mover = LayoutMover(administrator: admin)
+        #expect(throws: Crash(at: point)) { try mover.apply([.swap(5, 2)], maxFlashWrites: 100) }
+        #expect(try bench.store.pendingIntents().count == (point == "swap.after-commit" ? 0 : 1))
+        let next = try bench.open()
+        try expectAgreement(bench)
+        // At after-second-store the second Store was acked but not yet recorded: rolled back.
+        let swapped = ["swap.before-commit", "swap.after-commit"].contains(point)
+        #expect(try bench.store.fingers(of: "dave").map(\.slot) == [swapped ? 2 : 5])
+        #expect(try bench.store.fingers(of: "alice").map(\.slot) == [swapped ? 5 : 2])
         #expect(next.finding.isTrusted, "\(next.finding)")
         for user in ["alice", "bob", "carol", "dave"] {
             #expect(try bench.identify(next, finger: "\(user)-right-index").matchedUser == user)

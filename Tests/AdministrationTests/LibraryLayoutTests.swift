@@ -9,6 +9,10 @@ import Testing
         var slots = Set(occupied)
         for move in moves {
             #expect(slots.contains(move.from), "move \(move) from an empty slot")
+            if move.isSwap {
+                #expect(slots.contains(move.to), "swap \(move) with an empty slot")
+                continue
+            }
             #expect(!slots.contains(move.to), "move \(move) into a taken slot")
             slots.remove(move.from)
             slots.insert(move.to)
@@ -20,7 +24,11 @@ import Testing
     func owners(after moves: [SlotMove], occupied: [Int]) -> [Int: Int] {
         var where_: [Int: Int] = Dictionary(uniqueKeysWithValues: occupied.map { ($0, $0) })  // slot → original slot
         for move in moves {
-            where_[move.to] = where_.removeValue(forKey: move.from)
+            if move.isSwap {
+                (where_[move.from], where_[move.to]) = (where_[move.to], where_[move.from])
+            } else {
+                where_[move.to] = where_.removeValue(forKey: move.from)
+            }
         }
         return where_
     }
@@ -57,9 +65,41 @@ import Testing
         #expect(LibraryLayout.moves(occupied: [0, 1, 5, 7, 8, 9], hot: [9, 7], capacity: 12).count == 4)
     }
 
-    @Test func aFullLibraryCannotMove() {
+    /// No free slot anywhere: each hot finger swaps with a cold one of the window.
+    @Test func aFullLibrarySwaps() {
         let occupied = Array(0..<10)
-        #expect(LibraryLayout.moves(occupied: occupied, hot: [9, 8], capacity: 10).isEmpty)
+        let moves = LibraryLayout.moves(occupied: occupied, hot: [9, 1, 7], capacity: 10)
+        #expect(moves == [.swap(9, 0), .swap(7, 2)])
+        #expect(LibraryLayout.applying(moves, to: Set(occupied)) == Set(occupied))
+        let owner = owners(after: moves, occupied: occupied)
+        #expect(owner[0] == 9 && owner[1] == 1 && owner[2] == 7 && owner[9] == 0 && owner[7] == 2)
+        #expect(moves.reduce(0) { $0 + $1.flashWrites } == 4)  // two Stores per swap
+    }
+
+    /// A free slot (here above the window) is still used: moves, never swaps.
+    @Test func freeSlotsAreStillPreferred() {
+        let moves = LibraryLayout.moves(occupied: Array(0..<10), hot: [9, 7], capacity: 11)
+        let anySwap = moves.contains(where: \.isSwap)
+        #expect(!moves.isEmpty && !anySwap)
+        #expect(LibraryLayout.moves(occupied: [1, 2, 3, 5, 9], hot: [9, 3], capacity: 10)
+                == [SlotMove(from: 9, to: 0), SlotMove(from: 1, to: 4), SlotMove(from: 3, to: 1)])
+    }
+
+    /// Shuffled full libraries: afterwards the hot set is exactly the window, with swaps only.
+    @Test func fullLibrariesEndContiguous() {
+        var generator = SplitMix(seed: 7)
+        for _ in 0..<50 {
+            let occupied = Array(0..<120).shuffled(using: &generator)
+            let hot = Array(occupied.shuffled(using: &generator).prefix(Int.random(in: 2...30, using: &generator)))
+            let moves = LibraryLayout.moves(occupied: occupied, hot: hot, capacity: 120)
+            let allSwaps = moves.allSatisfy(\.isSwap)
+            #expect(allSwaps)
+            #expect(replay(moves, on: occupied).count == 120)
+            let owner = owners(after: moves, occupied: occupied)
+            let hotNow = Set(owner.filter { hot.contains($0.value) }.map(\.key))
+            if !moves.isEmpty { #expect(hotNow == Set(0..<hot.count)) }
+            #expect(moves.count <= hot.count)
+        }
     }
 
     /// A shuffled library: afterwards the hot set is exactly the window, every finger kept once.

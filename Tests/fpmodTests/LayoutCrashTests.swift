@@ -64,6 +64,45 @@ import Testing
         try expectSettled(cli, carolIn: 0, repair: "finished interrupted move")
     }
 
+    /// A full library's swap: alice in 0, bob 1, carol 2; `fpmod layout --swap 2:0` killed at
+    /// each step. Both Stores recorded as confirmed: finished (carol in 0, alice in 2); else rolled back
+    /// (the slots written again from the store). Either way each slot matches only its own user.
+    func killedSwap(at point: String) throws -> CLI {
+        let cli = CLI()
+        for user in Self.users { #expect(try cli.sim(["enroll", user]).status == 0) }
+        #expect(try slot(of: "carol", cli) == 2)
+        let killed = try cli.sim(["layout", "--swap", "2:0"], environment: ["FPMOD_FAILPOINT": point])
+        #expect(killed.signaled && killed.status == SIGKILL, "layout was not killed at \(point): \(killed.stderr)")
+        return cli
+    }
+
+    @Test(arguments: ["swap.before-load", "swap.before-first-store", "swap.after-first-store",
+                      "swap.before-second-store", "swap.after-second-store"])
+    func aSwapKilledBeforeBothStoresIsRolledBack(point: String) throws {
+        let cli = try killedSwap(at: point)
+        #expect(try slot(of: "carol", cli) == 2)
+        // Slot 0 may hold carol's template (the first Store): written again from the store.
+        try expectSettled(cli, carolIn: 2, repair: "rewrote slot 0 from the store after interrupted swap")
+        #expect(try slot(of: "alice", cli) == 0)
+    }
+
+    @Test(arguments: ["swap.before-commit", "swap.after-commit"])
+    func aSwapKilledAfterBothStoresIsFinished(point: String) throws {
+        let cli = try killedSwap(at: point)
+        #expect(try slot(of: "carol", cli) == (point == "swap.after-commit" ? 0 : 2))
+        try expectSettled(cli, carolIn: 0, repair: point == "swap.after-commit" ? nil : "finished interrupted swap")
+        #expect(try slot(of: "alice", cli) == 2)
+    }
+
+    @Test func aSwapRunsToTheEnd() throws {
+        let cli = CLI()
+        for user in Self.users { #expect(try cli.sim(["enroll", user]).status == 0) }
+        let done = try cli.sim(["layout", "--swap", "2:0", "--json"])
+        #expect(done.status == 0, "\(done.stderr)")
+        #expect(done.json?["moves"] as? Int == 1 && done.json?["flashWrites"] as? Int == 2)
+        try expectSettled(cli, carolIn: 0, repair: nil)
+    }
+
     /// Without an identify history there is no hot set, so `fpmod layout` plans no move.
     @Test func noHistoryNoPlannedMoves() throws {
         let cli = CLI()

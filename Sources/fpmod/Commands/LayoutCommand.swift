@@ -3,12 +3,13 @@ import ArgumentParsing
 import JSONValue
 
 /// `fpmod layout`: bring the hot set into one range at the start of the library now (the
-/// service does the same between touches), or make the moves given with --move. Each move is
-/// LoadChar → Store → DeletChar on the module itself, crash-safe like enroll.
+/// service does the same between touches), or make the moves given with --move / --swap. Each
+/// move is LoadChar → Store → DeletChar on the module itself, each swap LoadChar ×2 → Store ×2,
+/// crash-safe like enroll.
 enum LayoutCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let parsed = invocation.parsed
-        let explicit = try parsed.strings("move").map(parseMove)
+        let explicit = try parsed.strings("move").map(parseMove) + parsed.strings("swap").map(parseSwap)
         let (store, session, administrator) = try AdminCommand.open(invocation)
         defer { session.close() }
         let order = try administrator.searchOrder(configured: .regularsFirst, cost: administrator.searchCost)
@@ -18,7 +19,7 @@ enum LayoutCommand {
         let budget = try ledger.remaining(perDay: perDay)
         if parsed.flag("dry-run") {
             let text = moves.isEmpty ? "No move is needed (\(order.reason))."
-                : "\(moves.count) move(s) would bring the hot set together: " + moves.map(\.description).joined(separator: ", ")
+                : "\(moves.count) move(s) or swap(s) would bring the hot set together: " + moves.map(\.description).joined(separator: ", ")
             invocation.emit(text, json: ["moves": .array(moves.map(json)), "reason": .string(order.reason),
                                          "flashWritesLeftToday": JSONValue(budget)])
             return .ok
@@ -40,7 +41,18 @@ enum LayoutCommand {
 
     static let maxPerDay = 5000
 
-    static func json(_ move: SlotMove) -> JSONValue { ["from": JSONValue(move.from), "to": JSONValue(move.to)] }
+    static func json(_ move: SlotMove) -> JSONValue {
+        ["from": JSONValue(move.from), "to": JSONValue(move.to), "swap": .bool(move.isSwap)]
+    }
+
+    /// `12:0` → slots 12 and 0 exchange their templates.
+    static func parseSwap(_ text: String) throws -> SlotMove {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), a >= 0, b >= 0, a != b else {
+            throw CommandFailure(.usage, "--swap \(text): give A:B, two different occupied slot numbers (e.g. --swap 12:0)")
+        }
+        return .swap(a, b)
+    }
 
     /// `12:0` → 12 → 0.
     static func parseMove(_ text: String) throws -> SlotMove {
