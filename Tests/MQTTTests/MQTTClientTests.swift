@@ -220,8 +220,10 @@ import Testing
         let client = try MQTTClient(options: options)
         let inbox = Inbox(client)
         client.start()
-        #expect(pump([client]) { !inbox.problems.isEmpty }, "status \(client.status), broker log:\n\(broker.log)")
-        #expect(inbox.problems.first?.description.contains("TLS") == true, "\(inbox.problems)")
+        // On a loaded machine the first attempt can fail before TLS (a connect that timed out);
+        // the client retries, and one of its problems must be the refused certificate.
+        #expect(pump([client]) { inbox.problems.contains { $0.description.contains("TLS") } },
+                "status \(client.status), problems \(inbox.problems), broker log:\n\(broker.log)")
         #expect(client.connectionCount == 0)
         #expect(client.status != .connected)
     }
