@@ -8,7 +8,9 @@ import TemplateStore
 /// (naming the scene) when the lock does not behave as told, so the demo doubles as a smoke test.
 struct DemoScript {
     /// The demo policy: production numbers except where waiting would bore the audience.
-    static let lockoutSeconds = 3
+    // Long enough that a slow machine (qemu-user, a loaded CI) still types the PIN of scene 4
+    // inside the lockout; scene 4 ends it, so nobody waits for it.
+    static let lockoutSeconds = 10
     static let heldOpenSeconds = 2
     static let relayPulseSeconds = 3
 
