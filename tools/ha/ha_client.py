@@ -22,12 +22,15 @@ CHECK is one of:
 import argparse
 import json
 import os
-import socket
+import pathlib
 import sys
 import threading
 import time
 
 import paho.mqtt.client as mqtt
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "lib"))
+from simctl import request  # noqa: E402  (the simulator's control socket, shared with the VM tests)
 
 # Bounds only for a failing check: nothing here asserts how quickly fpmod answers.
 WAIT = 20.0
@@ -195,7 +198,7 @@ def check_touch(ha, args):
     ha.discover()
     ha.wait_locked()
     before = len(ha.on(ha.lock["state_topic"]))
-    reply = sim_control(args.sim_control, f"touch {args.finger}")
+    reply = request(args.sim_control, f"touch {args.finger}")
     if not reply.startswith("ok"):
         raise Fail(f"simulator: {reply}")
     if not ha.wait_state("UNLOCKED", before):
@@ -286,20 +289,6 @@ def check_clear_retained_command(ha, _args):
     ha.discover()
     ha.publish(ha.lock["command_topic"], b"", retain=True)
     return "cleared"
-
-
-def sim_control(path, line):
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.settimeout(10)
-    s.connect(path)
-    s.sendall((line + "\n").encode())
-    reply = b""
-    while b"\n" not in reply:
-        chunk = s.recv(4096)
-        if not chunk:
-            break
-        reply += chunk
-    return reply.decode(errors="replace").strip()
 
 
 def main():

@@ -9,24 +9,13 @@ Prints one JSON object: {"samples": [...ms...], "stages": [{stage: ms from the e
 "p50": …, "p99": …, "max": …}.
 """
 import json
+import pathlib
 import socket
 import sys
 import time
 
-
-def request(path, line):
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.settimeout(10)
-    s.connect(path)
-    s.sendall((line + "\n").encode())
-    reply = b""
-    while b"\n" not in reply:
-        chunk = s.recv(4096)
-        if not chunk:
-            break
-        reply += chunk
-    s.close()
-    return reply.decode(errors="replace").strip()
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "lib"))
+from simctl import request  # noqa: E402  (the simulator's control socket, shared with the VM tests)
 
 
 class LineReader:
