@@ -84,12 +84,6 @@ extension LayoutAudit {
 
     /// The two slots of a detail that names a swap ("… swapped slot A and slot B…"), else nil.
     public static func swap(in detail: String) -> SlotMove? {
-        guard let start = detail.range(of: "swapped slot ") else { return nil }
-        let rest = detail[start.upperBound...]
-        let aDigits = rest.prefix { $0.isNumber }
-        guard let a = Int(aDigits), rest.dropFirst(aDigits.count).hasPrefix(" and slot ") else { return nil }
-        let bDigits = rest.dropFirst(aDigits.count + " and slot ".count).prefix { $0.isNumber }
-        guard let b = Int(bDigits) else { return nil }
-        return .swap(a, b)
+        slots(in: detail, after: "swapped slot ", between: " and slot ").map { SlotMove.swap($0.0, $0.1) }
     }
 }

@@ -186,12 +186,17 @@ public enum LayoutAudit {
 
     /// (from, to) of a detail that names a move ("… from slot A to slot B…"), else nil.
     public static func move(in detail: String) -> SlotMove? {
-        guard let fromRange = detail.range(of: "from slot ") else { return nil }
-        let rest = detail[fromRange.upperBound...]
-        let fromDigits = rest.prefix { $0.isNumber }
-        guard let from = Int(fromDigits), rest.dropFirst(fromDigits.count).hasPrefix(" to slot ") else { return nil }
-        let toDigits = rest.dropFirst(fromDigits.count + " to slot ".count).prefix { $0.isNumber }
-        guard let to = Int(toDigits) else { return nil }
-        return SlotMove(from: from, to: to)
+        slots(in: detail, after: "from slot ", between: " to slot ").map { SlotMove(from: $0.0, to: $0.1) }
+    }
+
+    /// The two numbers of "…`lead`A`middle`B…" in a detail, else nil.
+    static func slots(in detail: String, after lead: String, between middle: String) -> (Int, Int)? {
+        guard let start = detail.range(of: lead) else { return nil }
+        let rest = detail[start.upperBound...]
+        let firstDigits = rest.prefix { $0.isNumber }
+        guard let first = Int(firstDigits), rest.dropFirst(firstDigits.count).hasPrefix(middle) else { return nil }
+        let secondDigits = rest.dropFirst(firstDigits.count + middle.count).prefix { $0.isNumber }
+        guard let second = Int(secondDigits) else { return nil }
+        return (first, second)
     }
 }
