@@ -57,20 +57,7 @@ port=$BROKER_PORT
 step_done
 
 # The service's files, all under $work: store, key, sockets, the MQTT password (0600).
-export FPMOD_STORE="$work/store.db" FPMOD_STORE_KEY="$work/store.key" RUNTIME_DIRECTORY="$work/run"
-unset FPMOD_CONFIG FPMOD_PORT FPMOD_SIM
-sockets="$work/sockets"
-mkdir -p "$sockets"
-printf 'door-secret\n' >"$work/mqtt.password"
-chmod 600 "$work/mqtt.password"
-printf 'ha-secret\n' >"$work/ha.password"
-cat >"$work/config.json" <<EOF
-{"board": "gpio-vm",
- "policy": {"relayPulseSeconds": 0.5, "pinRequiredAfterEnrolledSetChange": false, "pinRequiredAfterRestart": false},
- "control": {"socket": "$sockets/control.sock"}, "events": {"socket": "$sockets/events.sock"},
- "mqtt": {"url": "mqtt://fpmod@127.0.0.1:$port", "passwordFile": "$work/mqtt.password",
-          "deviceId": "front-door", "remoteUnlock": "user-pin"}}
-EOF
+lock_service_files "$work" '{"relayPulseSeconds": 0.5, "pinRequiredAfterEnrolledSetChange": false, "pinRequiredAfterRestart": false}'
 sim_control="$sockets/sim-control.sock"
 ha() { "$venv/bin/python" tools/ha/ha_client.py --port "$port" --user homeassistant --password-file "$work/ha.password" --device front-door "$@"; }
 # check TEXT CHECK [ARGS]: one ha_client.py check as one ok/FAIL line.

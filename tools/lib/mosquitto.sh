@@ -9,6 +9,11 @@
 #                       BROKER_NICE, when set, is its nice value.
 #   broker_stop         SIGTERM and wait
 #   paho_venv VENV      creates or reuses VENV with paho-mqtt $PAHO_VERSION from PyPI
+#   lock_service_files DIR POLICY
+#                       the files of an `fpmod run` on that broker, all under DIR: store and key
+#                       (exported as FPMOD_STORE/FPMOD_STORE_KEY), sockets in DIR/sockets (sets
+#                       `sockets`), both MQTT password files (0600), and DIR/config.json with the
+#                       policy object POLICY and an mqtt section for device `front-door`
 
 PAHO_VERSION=2.1.0
 
@@ -59,4 +64,22 @@ broker_stop() {
     wait "$BROKER_PID" 2>/dev/null || true
     BROKER_PID=""
   fi
+}
+
+lock_service_files() {
+  local dir=$1 policy=$2
+  export FPMOD_STORE="$dir/store.db" FPMOD_STORE_KEY="$dir/store.key" RUNTIME_DIRECTORY="$dir/run"
+  unset FPMOD_CONFIG FPMOD_PORT FPMOD_SIM
+  sockets="$dir/sockets"
+  mkdir -p "$sockets"
+  printf 'door-secret\n' >"$dir/mqtt.password"
+  chmod 600 "$dir/mqtt.password"
+  printf 'ha-secret\n' >"$dir/ha.password"
+  cat >"$dir/config.json" <<EOF
+{"board": "gpio-vm",
+ "policy": $policy,
+ "control": {"socket": "$sockets/control.sock"}, "events": {"socket": "$sockets/events.sock"},
+ "mqtt": {"url": "mqtt://fpmod@127.0.0.1:$BROKER_PORT", "passwordFile": "$dir/mqtt.password",
+          "deviceId": "front-door", "remoteUnlock": "user-pin"}}
+EOF
 }
