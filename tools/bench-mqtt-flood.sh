@@ -49,21 +49,8 @@ cleanup() {
 trap cleanup EXIT
 
 broker_start "$work"
-export FPMOD_STORE="$work/store.db" FPMOD_STORE_KEY="$work/store.key" RUNTIME_DIRECTORY="$work/run"
-unset FPMOD_CONFIG FPMOD_PORT FPMOD_SIM
-sockets="$work/sockets"
-mkdir -p "$sockets"
-printf 'door-secret\n' >"$work/mqtt.password"
-chmod 600 "$work/mqtt.password"
-printf 'ha-secret\n' >"$work/ha.password"
 # A short pulse, so touches can follow each other; the relay time is stamped when it goes on.
-cat >"$work/config.json" <<EOF
-{"board": "gpio-vm",
- "policy": {"relayPulseSeconds": 0.05, "pinRequiredAfterEnrolledSetChange": false},
- "control": {"socket": "$sockets/control.sock"}, "events": {"socket": "$sockets/events.sock"},
- "mqtt": {"url": "mqtt://fpmod@127.0.0.1:$BROKER_PORT", "passwordFile": "$work/mqtt.password",
-          "deviceId": "front-door", "remoteUnlock": "user-pin"}}
-EOF
+lock_service_files "$work" '{"relayPulseSeconds": 0.05, "pinRequiredAfterEnrolledSetChange": false}'
 "$FPMOD" --config "$work/config.json" run --sim --sim-gpio >"$work/run.log" 2>&1 &
 service_pid=$!
 n=0
@@ -96,8 +83,16 @@ for round in $(seq 1 "$rounds"); do
   say "round $round/$rounds: $per_round touches idle, then $per_round under $rate messages/s"
   block idle "$round"
   nice -n "$flood_nice" "$venv/bin/python" tools/ha/flood.py --port "$BROKER_PORT" --user homeassistant --password-file "$work/ha.password" \
-    --device front-door --rate "$rate" --seconds 3600 >"$work/publisher-$round.json" &
+    --device front-door --rate "$rate" --seconds 3600 --ready "$work/flooding-$round" >"$work/publisher-$round.json" &
   flood_pid=$!
+  # The publisher's start (paho, connect, discovery) takes a while on a busy machine: the touches
+  # wait until it floods, and a SIGTERM before it could report would lose its counts.
+  n=0
+  until [ -e "$work/flooding-$round" ]; do
+    n=$((n + 1))
+    { [ $n -lt 300 ] && kill -0 "$flood_pid" 2>/dev/null; } || die "the flood publisher did not start"
+    sleep 0.1
+  done
   sleep 1  # the flood at its rate before the first touch
   block flood "$round"
   kill -TERM "$flood_pid"

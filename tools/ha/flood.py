@@ -38,6 +38,7 @@ def main():
     parser.add_argument("--device", required=True)
     parser.add_argument("--rate", type=int, default=1000)
     parser.add_argument("--seconds", type=float, required=True)
+    parser.add_argument("--ready", help="a file created once the flood is running (SIGTERM is handled from then on)")
     args = parser.parse_args()
     with open(args.password_file) as f:
         password = f.readline().rstrip("\n")
@@ -67,6 +68,8 @@ def main():
     stop = []
     signal.signal(signal.SIGTERM, lambda *_: stop.append(True))
     start = time.monotonic()
+    if args.ready:
+        open(args.ready, "w").close()
     i = 0
     for i in range(total):
         if stop:
