@@ -1,5 +1,6 @@
 import Administration
 import FingerprintModule
+import ModuleSimulator
 import Testing
 
 /// Moves that bring the hot set to the start of the library, each into a slot free at the time.
@@ -87,7 +88,7 @@ import Testing
 
     /// Shuffled full libraries: afterwards the hot set is exactly the window, with swaps only.
     @Test func fullLibrariesEndContiguous() {
-        var generator = SplitMix(seed: 7)
+        var generator = SeededRandom(seed: 7)
         for _ in 0..<50 {
             let occupied = Array(0..<120).shuffled(using: &generator)
             let hot = Array(occupied.shuffled(using: &generator).prefix(Int.random(in: 2...30, using: &generator)))
@@ -104,7 +105,7 @@ import Testing
 
     /// A shuffled library: afterwards the hot set is exactly the window, every finger kept once.
     @Test func shuffledLibrariesEndContiguous() {
-        var generator = SplitMix(seed: 13)
+        var generator = SeededRandom(seed: 13)
         for _ in 0..<50 {
             let capacity = 200
             let occupied = Array((0..<capacity).shuffled(using: &generator).prefix(150))
@@ -126,15 +127,3 @@ import Testing
     }
 }
 
-/// A small seeded generator, so a failing shuffle can be replayed.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
