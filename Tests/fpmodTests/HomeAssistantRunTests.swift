@@ -32,21 +32,12 @@ struct HomeAssistantRunTests {
         // A retained UNLOCK left on the command topic must do nothing when the lock starts.
         try ha.client.publish(MQTTMessage(topic: "fpmod/front-door/lock/set", text: "UNLOCK", qos: 1, retained: true))
 
-        let service = Process()
-        service.executableURL = URL(fileURLWithPath: CLI.binary)
-        service.arguments = ["--config", config, "run", "--sim", "--sim-gpio"]
-        service.environment = cli.environment
-        let logPath = cli.directory + "/run.log"
-        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        let logHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        service.standardOutput = logHandle
-        service.standardError = logHandle
-        try service.run()
+        let service = try LoggedProcess(cli, arguments: ["--config", config, "run", "--sim", "--sim-gpio"])
         defer {
             if service.isRunning { kill(service.processIdentifier, SIGKILL) }
             service.waitUntilExit()
         }
-        var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+        var log: String { service.log }
 
         #expect(ha.pump { ha.last("fpmod/front-door/availability") == "online" }, "service log:\n\(log)")
         #expect(ha.pump { ha.last("fpmod/front-door/lock/state") == "LOCKED" })

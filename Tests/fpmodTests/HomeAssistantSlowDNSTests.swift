@@ -98,23 +98,15 @@ struct HomeAssistantSlowDNSTests {
 
         // fpmod sees the test's resolv.conf in a mount namespace of its own; --kill-child takes
         // it down with unshare.
-        let service = Process()
-        service.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        service.arguments = ["--mount", "--fork", "--kill-child", "/bin/sh", "-c",
-                             #"mount --bind "$0" /etc/resolv.conf && exec "$@""#, resolvConf,
-                             CLI.binary, "--config", config, "run", "--sim", "--sim-gpio"]
-        service.environment = cli.environment
-        let logPath = cli.directory + "/run.log"
-        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        let logHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        service.standardOutput = logHandle
-        service.standardError = logHandle
-        try service.run()
+        let service = try LoggedProcess(cli, executable: "/usr/bin/unshare", arguments: [
+            "--mount", "--fork", "--kill-child", "/bin/sh", "-c", #"mount --bind "$0" /etc/resolv.conf && exec "$@""#,
+            resolvConf, CLI.binary, "--config", config, "run", "--sim", "--sim-gpio",
+        ])
         defer {
             if service.isRunning { kill(service.processIdentifier, SIGKILL) }
             service.waitUntilExit()
         }
-        var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+        var log: String { service.log }
         let ha = try MQTTObserver(broker, user: "homeassistant", password: "ha-secret", filters: ["fpmod/front-door/#"])
 
         try waitFor("fpmod's lookup of \(Self.brokerName) to reach the test's DNS server") {

@@ -12,8 +12,8 @@ struct PrivacyRunTests {
         let cli: CLI
         let config: String
         let sockets: String
-        let process = Process()
-        let logPath: String
+        let service: LoggedProcess
+        var process: Process { service.process }
 
         init(_ cli: CLI, privacy: String, json: Bool = false) throws {
             self.cli = cli
@@ -22,15 +22,7 @@ struct PrivacyRunTests {
             config = cli.directory + "/config.json"
             try Self.write(config: config, sockets: sockets, privacy: privacy)
             #expect(try cli.run(["config", "check", config]).status == 0)
-            logPath = cli.directory + "/run.log"
-            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-            process.executableURL = URL(fileURLWithPath: CLI.binary)
-            process.arguments = ["--config", config] + (json ? ["--json"] : []) + ["run", "--sim", "--sim-gpio"]
-            process.environment = cli.environment
-            process.standardOutput = handle
-            process.standardError = handle
-            try process.run()
+            service = try LoggedProcess(cli, arguments: ["--config", config] + (json ? ["--json"] : []) + ["run", "--sim", "--sim-gpio"])
             try waitFor("the module") {
                 try cli.run(["--config", config, "status", "--json"]).json?["module"] as? String == "connected"
             }
@@ -43,7 +35,7 @@ struct PrivacyRunTests {
                 """.write(toFile: config, atomically: true, encoding: .utf8)
         }
 
-        var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+        var log: String { service.log }
 
         func touch(_ finger: String, times: Int? = nil) throws {
             _ = try CLI.unixRequest(path: sockets + "/sim-control.sock", line: "touch \(finger)" + (times.map { " \($0)" } ?? ""))

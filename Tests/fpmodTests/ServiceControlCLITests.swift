@@ -11,7 +11,8 @@ struct ServiceControlCLITests {
         let cli: CLI
         let config: String
         let sockets: String
-        let process = Process()
+        let service: LoggedProcess
+        var process: Process { service.process }
 
         init(_ cli: CLI) throws {
             self.cli = cli
@@ -21,21 +22,14 @@ struct ServiceControlCLITests {
             let json = #"{"board": "gpio-vm", "policy": {"relayPulseSeconds": 0.3}, "#
                 + #""control": {"socket": "\#(sockets)/control.sock"}, "events": {"socket": "\#(sockets)/events.sock"}}"#
             try json.write(toFile: config, atomically: true, encoding: .utf8)
-            process.executableURL = URL(fileURLWithPath: CLI.binary)
-            process.arguments = ["--config", config, "run", "--sim", "--sim-gpio"]
-            process.environment = cli.environment
-            _ = FileManager.default.createFile(atPath: cli.directory + "/run.log", contents: nil)
-            let log = try FileHandle(forWritingTo: URL(fileURLWithPath: cli.directory + "/run.log"))
-            process.standardOutput = log
-            process.standardError = log
-            try process.run()
+            service = try LoggedProcess(cli, arguments: ["--config", config, "run", "--sim", "--sim-gpio"])
             try waitFor("the service to report its module connected") {
                 let status = try cli.run(["--config", config, "status", "--json"])
                 return status.status == 0 && status.json?["module"] as? String == "connected"
             }
         }
 
-        var log: String { (try? String(contentsOfFile: cli.directory + "/run.log", encoding: .utf8)) ?? "" }
+        var log: String { service.log }
 
         /// A line to the simulator's control socket (`touch NAME N`: a finger for N captures).
         func simulator(_ line: String) throws {
