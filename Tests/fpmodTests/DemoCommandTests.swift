@@ -16,7 +16,7 @@ import Testing
         #expect(out.contains("bob enrolls left-index as a duress finger"))
         #expect(out.contains("✔ match: alice"))
         #expect(out.contains("✔ door closed → relay off"))
-        #expect(out.contains("event: lockout failures=5 seconds=3"))
+        #expect(out.contains("event: lockout failures=5 seconds=10"))  // DemoScript.lockoutSeconds
         #expect(out.contains("✔ PIN cleared the lockout"))
         #expect(out.contains("event: lockout-cleared"))
         #expect(out.contains("event: door-held-open"))
