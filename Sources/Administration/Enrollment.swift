@@ -46,6 +46,15 @@ public struct EnrollResult: Equatable, Sendable {
     /// Poor captures that had to be repeated.
     public var retries: Int
     public var newUser: Bool
+
+    public init(user: String, label: String, slot: Int, captures: Int, retries: Int, newUser: Bool) {
+        self.user = user
+        self.label = label
+        self.slot = slot
+        self.captures = captures
+        self.retries = retries
+        self.newUser = newUser
+    }
 }
 
 extension Administrator {

@@ -11,6 +11,12 @@ public struct DeleteResult: Equatable, Sendable {
     public var fingers: [RemovedFinger]
     /// True when the user was removed too (no --finger given).
     public var userRemoved: Bool
+
+    public init(user: String, fingers: [RemovedFinger], userRemoved: Bool) {
+        self.user = user
+        self.fingers = fingers
+        self.userRemoved = userRemoved
+    }
 }
 
 public struct RemovedFinger: Equatable, Sendable {

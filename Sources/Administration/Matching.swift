@@ -15,7 +15,7 @@ public struct StageTimes: Equatable, Sendable {
         return "{\"capture_ms\":\(ms(captureMilliseconds)),\"extract_ms\":\(ms(extractMilliseconds)),\"search_ms\":\(ms(searchMilliseconds))}"
     }
 
-    init(_ timing: IdentifyTiming) {
+    public init(_ timing: IdentifyTiming) {
         func ms(_ from: UInt64, _ to: UInt64) -> Double { to > from ? Double(to - from) / 1_000_000 : 0 }
         captureMilliseconds = ms(timing.captureStart, timing.captureEnd)
         extractMilliseconds = ms(timing.captureEnd, timing.extractEnd)
@@ -32,6 +32,16 @@ public struct MatchFound: Equatable, Sendable {
     public var slot: Int
     public var score: Int
     public var times: StageTimes
+
+    public init(user: String, displayName: String, role: Role, label: String, slot: Int, score: Int, times: StageTimes) {
+        self.user = user
+        self.displayName = displayName
+        self.role = role
+        self.label = label
+        self.slot = slot
+        self.score = score
+        self.times = times
+    }
 }
 
 /// The answer to "whose finger is this?" (1:N) or "is this that user?" (1:1).
@@ -67,7 +77,7 @@ public struct Verification: Equatable, Sendable {
     public let slot: Int
     public let at: ContinuousClock.Instant
 
-    init(_ match: MatchFound) {
+    public init(_ match: MatchFound) {
         user = match.user
         role = match.role
         slot = match.slot
@@ -172,11 +182,5 @@ extension Administrator {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
-    }
-
-    /// Matches one finger (1:N) and returns proof of who it was, for switches that need it.
-    public func verification(from outcome: MatchOutcome) -> Verification? {
-        if case .match(let found) = outcome { return Verification(found) }
-        return nil
     }
 }
