@@ -72,6 +72,10 @@ public protocol FingerprintReader: AnyObject {
     func scanOnce(plan: SearchPlan?, timing: inout IdentifyTiming) throws -> IdentifyOutcome
     /// Whether a finger is on the sensor now (polling without a touch line, lift detection).
     func fingerIsDown() throws -> Bool
+    /// Waits until a finger is on the sensor (true) or `deadline` passes (false). An image
+    /// sensor waits on its interrupt line in poll(2); a module polls GenImg, paced by
+    /// `fingerPollInterval`. Ends early with `AdministrationError.cancelled` when `isCancelled`.
+    func waitForFinger(deadline: ContinuousClock.Instant) throws -> Bool
     /// A cheap "are you still there?" for the idle health check; throws when the device is gone.
     func checkAlive() throws
     /// True when `error` (thrown by this reader) means the device stopped answering: the
@@ -111,6 +115,15 @@ extension Administrator: FingerprintReader {
 
     public func fingerIsDown() throws -> Bool {
         try module.captureImage() != .noFinger
+    }
+
+    public func waitForFinger(deadline: ContinuousClock.Instant) throws -> Bool {
+        while true {
+            let polled = ContinuousClock.now
+            if case .captured = try module.captureImage() { return true }
+            if ContinuousClock.now >= deadline { return false }
+            try pause(after: polled)
+        }
     }
 
     public func checkAlive() throws {
