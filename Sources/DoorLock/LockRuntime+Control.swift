@@ -1,4 +1,5 @@
 import AccessPolicy
+import Administration
 import Foundation
 import JSONValue
 import Glibc
@@ -138,6 +139,9 @@ extension LockRuntime {
         reply["store"] = .string(options.storePath ?? store.databasePath)
         reply["configWarnings"] = .array(config.hookProblems().map { .string($0) })
         reply["search"] = libraryStatus?.jsonValue ?? .null
+        // Which reader, and where it matches ("… matching on the host" for an image sensor).
+        reply["reader"] = readerDescription.map { .string($0.description) } ?? .null
+        reply["readerKind"] = readerDescription.map { .string($0.kind.rawValue) } ?? .null
         return reply
     }
 

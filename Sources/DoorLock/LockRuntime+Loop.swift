@@ -1,4 +1,5 @@
 import AccessPolicy
+import Administration
 import Foundation
 import GPIO
 import Glibc
@@ -62,7 +63,7 @@ extension LockRuntime {
         refreshEnrolledSet()
         readInitialInputs()
 
-        var settings = ModuleWorker.Settings()
+        var settings = ReaderWorker.Settings()
         settings.pollInterval = inputs[.touch] == nil ? .milliseconds(config.scanIntervalMs) : nil
         settings.backoffInitial = options.backoffInitial
         settings.backoffMaximum = options.backoffMaximum
@@ -71,7 +72,7 @@ extension LockRuntime {
         settings.store = store
         settings.library = config.library
         settings.layoutQuietPeriod = options.layoutQuietPeriod
-        worker = ModuleWorker(connection: moduleConnection, settings: settings) { [front] report in
+        worker = ReaderWorker(connection: readerConnection, settings: settings) { [front] report in
             front.post(.worker(report))
         }
         worker.start()
@@ -239,13 +240,16 @@ extension LockRuntime {
 
     func handleWorker(_ report: WorkerReport) {
         switch report {
-        case .connected(let family, let capacity):
+        case .connected(let reader):
             moduleConnected = true
+            readerDescription = reader
             // The opener may have finished an interrupted enroll or delete.
             refreshEnrolledSet()
-            notifier.notify("STATUS=locked; module \(family) connected")
+            notifier.notify("STATUS=locked; \(reader.kind == .module ? "module" : "sensor") \(reader.model) connected")
+            log("fingerprint reader: \(reader)")
             if !state.moduleConnected { decide(.moduleReconnected) } else {
-                emit(LockEvent(name: "module-ready", fields: ["family": family, "capacity": capacity.map(String.init) ?? "unknown"]))
+                emit(LockEvent(name: "module-ready", fields: ["family": reader.model, "kind": reader.kind.rawValue,
+                                                              "capacity": reader.capacity.map(String.init) ?? "unknown"]))
             }
         case .disconnected(let reason):
             moduleConnected = false
@@ -291,6 +295,9 @@ extension LockRuntime {
         case .retryScan: event = .captureRejected(.poorQuality)
         case .misplaced: event = .captureRejected(.misplaced)
         case .disconnected: return
+        case .failed(let reason):
+            log("scan failed, no decision: \(reason)")
+            return
         }
         decide(event, context: context)
     }

@@ -1,4 +1,5 @@
 import AccessPolicy
+import Administration
 import GPIO
 import Posix
 import TemplateStore
@@ -12,7 +13,7 @@ final class LockRuntime {
     var config: LockConfig
     var policy: AccessPolicy
     var state = PolicyState()
-    var worker: ModuleWorker!
+    var worker: ReaderWorker!
     var pinChecker: PinChecker!
     var inputs: [LineRole: any InputLine] = [:]
     var outputs: [LineRole: any OutputLine] = [:]
@@ -43,6 +44,8 @@ final class LockRuntime {
     var remoteRequests = RemoteRequests()
     /// The worker's last search-order plan (nil until the module opened), for `status`.
     var libraryStatus: LibraryStatus?
+    /// What the worker last opened (kind, model, capacity), for `status`; nil until it did.
+    var readerDescription: ReaderDescription?
 
     init(front: LockService) {
         self.front = front
@@ -62,7 +65,7 @@ final class LockRuntime {
     var options: LockService.Options { front.options }
     var signals: SignalWatcher? { front.signals }
     var configLoader: (@Sendable () throws -> LockConfig)? { front.configLoader }
-    var moduleConnection: ModuleConnection { front.moduleConnection }
+    var readerConnection: ReaderConnection { front.readerConnection }
     var wakeup: WakeupPipe { front.wakeup }
     var onEvent: (@Sendable (LockEvent) -> Void)? { front.onEvent }
     var log: @Sendable (String) -> Void { front.log }

@@ -8,8 +8,10 @@ import TemplateStore
 
 /// The door/kiosk lock: one thread with one `poll()` over the GPIO inputs, the control and
 /// events sockets, signals and the module worker's results; timers from the policy, the relay
-/// pulse and the systemd watchdog. The module runs on its own thread (`ModuleWorker`), so the
-/// exit button, the door contact and the sockets are served while a scan is in flight.
+/// pulse and the systemd watchdog. The reader runs on its own thread (`ReaderWorker`), so the
+/// exit button, the door contact and the sockets are served while a scan is in flight. The
+/// reader is a UART module or an image sensor matched on the host (`ReaderConnection`); the
+/// policy is the same for both.
 ///
 /// Embedding (tests, `fpmod demo`): create it, set `onEvent`, `start()`, drive the chip and the
 /// simulator, `stop()`. `fpmod run` calls `run()` on the main thread with a `SignalWatcher`.
@@ -82,7 +84,7 @@ public final class LockService: Sendable {
     let options: Options
     let signals: SignalWatcher?
     let configLoader: (@Sendable () throws -> LockConfig)?
-    let moduleConnection: ModuleConnection
+    let readerConnection: ReaderConnection
 
     // Shared with other threads, each behind its own lock.
     let wakeup: WakeupPipe
@@ -131,19 +133,29 @@ public final class LockService: Sendable {
         var problem: String?
     }
 
+    /// A service on a UART module: the worker opens it through `AdministrationOpener` (pairing
+    /// checked, interrupted operations settled) at start and again after every loss.
+    public convenience init(config: LockConfig, preset: BoardPreset, chip: any GPIOChip,
+                            module: ModuleConnection, store: TemplateStore,
+                            clock: LockClock = .system, options: Options, signals: SignalWatcher? = nil,
+                            configLoader: (@Sendable () throws -> LockConfig)? = nil) throws {
+        try self.init(config: config, preset: preset, chip: chip, reader: .module(module), store: store, clock: clock,
+                      options: options, signals: signals, configLoader: configLoader)
+    }
+
     /// - Parameters:
     ///   - chip: where the preset's (and the config's) lines are requested.
-    ///   - module: how to reach the module; the worker opens it through `AdministrationOpener`
-    ///     (pairing checked, interrupted operations settled) at start and again after every loss.
+    ///   - reader: how to reach the fingerprint reader, a module or an image sensor matched on
+    ///     the host; opened at start and again after every loss.
     ///   - signals: SIGTERM/SIGINT stop, SIGHUP reloads through `configLoader`; create it before any thread.
     public init(config: LockConfig, preset: BoardPreset, chip: any GPIOChip,
-                module: ModuleConnection, store: TemplateStore,
+                reader: ReaderConnection, store: TemplateStore,
                 clock: LockClock = .system, options: Options, signals: SignalWatcher? = nil,
                 configLoader: (@Sendable () throws -> LockConfig)? = nil) throws {
         self.config = config
         self.preset = preset
         self.chip = chip
-        self.moduleConnection = module
+        self.readerConnection = reader
         self.store = store
         self.clock = clock
         self.options = options

@@ -9,10 +9,13 @@ public enum ScanOutcome: Sendable, Equatable {
     case retryScan(ConfirmationCode)
     /// The touch line fired but the sensor saw no finger.
     case misplaced
-    /// The module stopped answering during the scan.
+    /// The reader stopped answering during the scan.
     case disconnected(String)
+    /// The reader answered but the scan could not finish (the host matcher or the store
+    /// failed): no decision, the door stays locked.
+    case failed(String)
 
-    /// The public event name (`match`, `no-match`, `retry-scan`, `misplaced`, `disconnected`).
+    /// The public event name (`match`, `no-match`, `retry-scan`, `misplaced`, `disconnected`, `scan-failed`).
     public var name: String {
         switch self {
         case .match: "match"
@@ -20,6 +23,7 @@ public enum ScanOutcome: Sendable, Equatable {
         case .retryScan: "retry-scan"
         case .misplaced: "misplaced"
         case .disconnected: "disconnected"
+        case .failed: "scan-failed"
         }
     }
 }

@@ -3,7 +3,8 @@ import FingerprintModule
 import Foundation
 import TemplateStore
 
-/// Regulars first and the layout that follows use, on the worker thread between touches: the
+/// A module's regulars first and the layout that follows use, on the worker thread between
+/// touches (an image sensor's host library is searched whole, in memory, and has neither): the
 /// search order is planned from the audit log when the module opens, after admin commands and
 /// moves, and every `replanAfterScans` scans; a template moves only after a quiet spell, one per
 /// idle step, and a job that arrives meanwhile stops the move before it writes anything.
@@ -24,13 +25,14 @@ extension WorkerLoop {
     static let replanInterval: Duration = .seconds(600)
 
     var layoutPending: Bool {
-        guard let searchOrder, !searchOrder.layoutMoves.isEmpty, worker.config.library.searchOrder == .regularsFirst else { return false }
+        guard administrator != nil, let searchOrder, !searchOrder.layoutMoves.isEmpty, worker.config.library.searchOrder == .regularsFirst else { return false }
         return flashWritesLeft >= LayoutMover.flashWritesPerMove
     }
 
     /// How long the loop may wait for a job: shorter while a plan or a move is due.
     func nextIdleWait() -> Duration {
         let idle = worker.config.pollInterval ?? worker.config.healthCheckInterval
+        guard administrator != nil else { return idle }
         if needsPlan { return min(idle, .milliseconds(200)) }
         guard layoutPending else { return idle }
         let quietLeft = lastActivity + worker.config.layoutQuietPeriod - .now
@@ -38,12 +40,12 @@ extension WorkerLoop {
     }
 
     /// One step of library upkeep: a new plan, or one move.
-    mutating func maintainLibrary(_ module: FingerprintModule) {
-        guard let store = worker.config.store, !worker.hasPendingJobs else { return }
-        if needsPlan { return replan(module, store) }
+    mutating func maintainLibrary(_ administrator: Administrator) {
+        guard !worker.hasPendingJobs else { return }
+        if needsPlan { return replan(administrator) }
         guard layoutPending, ContinuousClock.now - lastActivity >= worker.config.layoutQuietPeriod,
               let move = searchOrder?.layoutMoves.first else { return }
-        let mover = LayoutMover(administrator: Administrator(module: module, store: store),
+        let mover = LayoutMover(administrator: administrator,
                                 shouldYield: { [worker] in worker.hasPendingJobs })
         do {
             let report = try mover.apply([move], maxFlashWrites: flashWritesLeft)
@@ -64,9 +66,10 @@ extension WorkerLoop {
         }
     }
 
-    private mutating func replan(_ module: FingerprintModule, _ store: TemplateStore) {
+    private mutating func replan(_ administrator: Administrator) {
         let library = worker.config.library
-        let administrator = Administrator(module: module, store: store)
+        let module = administrator.module
+        let store = administrator.store
         var order: SearchOrder
         do {
             let planned = try administrator.searchOrder(configured: library.searchOrder, cost: library.searchCost)

@@ -8,10 +8,12 @@ import Posix
 import SerialPort
 import TemplateStore
 
-/// The worker thread's state and loop; the module never leaves this thread.
+/// The worker thread's state and loop; the reader never leaves this thread. The policy's part
+/// (scan, poll, health, admin commands, loss) is the same for either kind of reader; the LED
+/// aura and the library's search order and layout (WorkerLoop+Library.swift) are a module's.
 struct WorkerLoop {
-    let worker: ModuleWorker
-    var module: FingerprintModule?
+    let worker: ReaderWorker
+    var reader: (any FingerprintReader)?
     var backoff: Duration
     /// Polling mode: a scan happened and the finger has not been lifted yet.
     var awaitingLift = false
@@ -28,14 +30,18 @@ struct WorkerLoop {
     /// The last scan or command: layout moves wait for a quiet spell after it.
     var lastActivity = ContinuousClock.now
 
-    init(worker: ModuleWorker) {
+    init(worker: ReaderWorker) {
         self.worker = worker
         backoff = worker.config.backoffInitial
     }
 
+    /// The reader when it is a UART module with its store: the one with an LED ring, a flash
+    /// library to order and lay out. An image sensor matched on the host has none of these.
+    var administrator: Administrator? { reader as? Administrator }
+
     mutating func run() {
         while !worker.isStopping {
-            guard let module else {
+            guard let reader else {
                 connect()
                 continue
             }
@@ -43,48 +49,51 @@ struct WorkerLoop {
             guard case .some(let job) = worker.nextJob(until: Date().addingTimeInterval(idle.timeInterval)) else { break }
             switch job {
             case .scan(let edge)?:
-                scan(module, edge: edge, misplacedIfEmpty: true)
+                scan(reader, edge: edge, misplacedIfEmpty: true)
             case .aura(let pattern)?:
+                guard let module = administrator?.module else { break }
                 do { try Self.show(pattern, on: module) } catch { lost(error) }
             case let .admin(id, request)?:
                 lastActivity = .now
-                runAdmin(id, request, on: module)
+                runAdmin(id, request, on: reader)
                 searchOrder = nil
                 plannedAt = nil
             case nil:
-                if worker.config.pollInterval != nil { poll(module) } else if !layoutPending { checkHealth(module) }
-                if let module = self.module { maintainLibrary(module) }
+                if worker.config.pollInterval != nil { poll(reader) } else if !layoutPending { checkHealth(reader) }
+                if let administrator { maintainLibrary(administrator) }
             }
         }
-        if let module { Self.close(module) }
+        reader?.close()
     }
 
-    /// One opening attempt through the one opener; on failure, waits out the backoff
-    /// (doubling up to the maximum). A module that is not the paired one is tamper, told
-    /// once per finding until a trusted module opens.
+    /// One opening attempt; on failure, waits out the backoff (doubling up to the maximum). A
+    /// module that is not the paired one is tamper, told once per finding until a trusted
+    /// module opens.
     private mutating func connect() {
         do {
-            let administrator: Administrator
-            do { administrator = try worker.open() } catch AdministrationError.untrustedModule(let finding) {
+            let opened: any FingerprintReader
+            do { opened = try worker.open() } catch AdministrationError.untrustedModule(let finding) {
                 reportTamper(finding.description)
                 throw WorkerFailure(finding.description)
             }
-            let opened = administrator.module
-            // The occupied slots bound every Search; a module that cannot list them is not ready.
-            do { _ = try opened.readIndexTable() } catch {
-                Self.close(opened)
-                throw error
+            let administrator = opened as? Administrator
+            if let administrator {
+                // The occupied slots bound every Search; a module that cannot list them is not ready.
+                do { _ = try administrator.module.readIndexTable() } catch {
+                    opened.close()
+                    throw error
+                }
             }
-            module = opened
+            reader = opened
             searchOrder = nil
             plannedAt = nil
             backoff = worker.config.backoffInitial
             reportedDown = false
-            worker.report(.connected(family: opened.family?.rawValue ?? "unknown", capacity: opened.capacity))
+            worker.report(.connected(opened.readerDescription))
             // Opened, but its library changed outside fpmod: usable, and still tamper.
-            if administrator.finding.isTrusted { reportedTamper = nil } else { reportTamper(administrator.finding.description) }
+            if let finding = administrator?.finding, !finding.isTrusted { reportTamper(finding.description) } else { reportedTamper = nil }
             // Feedback only; a failing LED command shows up as a lost module on the next one.
-            if worker.config.useAura { try? Self.show(.idle, on: opened) }
+            if worker.config.useAura, let module = administrator?.module { try? Self.show(.idle, on: module) }
         } catch {
             if let error = error as? ModuleError, error.confirmationCode == .wrongPassword {
                 reportTamper(ModuleTamperReason.moduleSwapped.description)
@@ -98,13 +107,14 @@ struct WorkerLoop {
         }
     }
 
-    private mutating func scan(_ module: FingerprintModule, edge: UInt64, misplacedIfEmpty: Bool) {
+    private mutating func scan(_ reader: any FingerprintReader, edge: UInt64, misplacedIfEmpty: Bool) {
         var timing = ScanTiming()
         timing.edge = edge
         var stages = IdentifyTiming()
         let outcome: ScanOutcome
         do {
-            switch try module.identify(plan: plan(for: module), timing: &stages) {
+            // A module searches in the planned order; a host reader searches its whole library in memory.
+            switch try reader.scanOnce(plan: administrator.map { plan(for: $0.module) }, timing: &stages) {
             case let .match(slot, score): outcome = .match(slot: slot, score: score)
             case .noMatch: outcome = .noMatch
             case .noFinger:
@@ -112,12 +122,17 @@ struct WorkerLoop {
                 outcome = .misplaced
             case let .poorImage(code): outcome = .retryScan(code)
             }
-        } catch let error where !error.isTransportFailure && error.confirmationCode != nil {
+        } catch let error as ModuleError where !reader.isDeviceLoss(error) && error.confirmationCode != nil {
+            // The module answered with a refusal (a poor image, a failed search): press again.
             outcome = .retryScan(error.confirmationCode!)
-        } catch {
-            worker.report(.scanned(.disconnected(error.description), timing))
+        } catch where reader.isDeviceLoss(error) || error is ModuleError {
+            worker.report(.scanned(.disconnected(String(describing: error)), timing))
             lost(error)
             return
+        } catch {
+            // The reader answered but the scan could not finish (the host matcher, the store):
+            // no decision, the door stays locked.
+            outcome = .failed(String(describing: error))
         }
         timing.captureStart = stages.captureStart
         timing.captureEnd = stages.captureEnd
@@ -130,20 +145,23 @@ struct WorkerLoop {
         scansSincePlan += 1
     }
 
-    private mutating func runAdmin(_ id: Int, _ request: AdminRequest, on module: FingerprintModule) {
-        guard let store = worker.config.store else {
-            return worker.report(.adminDone(requestID: id, reply: AdminReply.error("no store"), enrolledSetChanged: false))
+    private mutating func runAdmin(_ id: Int, _ request: AdminRequest, on reader: any FingerprintReader) {
+        // The reader lives on between commands: what this one changes is put back after it.
+        let defaultTimeout = reader.fingerTimeout
+        let defaultCancel = reader.isCancelled
+        reader.isCancelled = { [worker] in worker.shouldAbandon(requestID: id) }
+        defer {
+            reader.fingerTimeout = defaultTimeout
+            reader.isCancelled = defaultCancel
+            worker.finished(requestID: id)
         }
-        let administrator = Administrator(module: module, store: store)
-        administrator.isCancelled = { [worker] in worker.shouldAbandon(requestID: id) }
-        defer { worker.finished(requestID: id) }
         do {
             switch request {
             case let .enroll(request):
-                if let timeout = request.fingerTimeout { administrator.fingerTimeout = timeout }
-                let result = try administrator.enroll(user: request.user, displayName: request.displayName, label: request.label,
-                                                      captures: request.captures, admin: request.admin,
-                                                      duress: request.duress) { [worker] step in
+                if let timeout = request.fingerTimeout { reader.fingerTimeout = timeout }
+                let result = try reader.enroll(user: request.user, displayName: request.displayName, label: request.label,
+                                               captures: request.captures, admin: request.admin,
+                                               duress: request.duress) { [worker] step in
                     worker.report(.adminProgress(requestID: id, line: ["progress": .string(step.description), "status": .string(step.status)]))
                 }
                 worker.report(.adminDone(requestID: id, reply: [
@@ -152,7 +170,7 @@ struct WorkerLoop {
                     "newUser": .bool(result.newUser), "duress": .bool(request.duress),
                 ], enrolledSetChanged: true))
             case let .delete(user, label):
-                let result = try administrator.delete(user: user, label: label)
+                let result = try reader.delete(user: user, label: label)
                 worker.report(.adminDone(requestID: id, reply: [
                     "ok": true, "result": "deleted", "user": .string(result.user),
                     "slots": .array(result.fingers.map { JSONValue($0.slot) }),
@@ -160,39 +178,41 @@ struct WorkerLoop {
                     "userRemoved": .bool(result.userRemoved),
                 ], enrolledSetChanged: true))
             }
-        } catch let error as ModuleError where error.isTransportFailure {
-            worker.report(.adminDone(requestID: id, reply: AdminReply.error(error.description, code: "unavailable"), enrolledSetChanged: false))
+        } catch where reader.isDeviceLoss(error) {
+            worker.report(.adminDone(requestID: id, reply: AdminReply.error(String(describing: error), code: "unavailable"),
+                                     enrolledSetChanged: false))
             lost(error)
             return
         } catch {
             worker.report(.adminDone(requestID: id, reply: AdminReply.error(String(describing: error), code: AdminReply.code(for: error)),
                                      enrolledSetChanged: false))
         }
-        // The library changed: the next Search must see the new occupied range.
+        // The library changed: the module's next Search must see the new occupied range.
+        guard let module = administrator?.module else { return }
         do { _ = try module.readIndexTable() } catch { lost(error) }
     }
 
-    /// No touch line: GenImg says whether a finger is there.
-    private mutating func poll(_ module: FingerprintModule) {
+    /// No touch line: the reader says whether a finger is there.
+    private mutating func poll(_ reader: any FingerprintReader) {
         if awaitingLift {
             do {
-                if try module.captureImage() == .noFinger {
+                if try !reader.fingerIsDown() {
                     awaitingLift = false
                     worker.report(.lifted)
                 }
             } catch { lost(error) }
             return
         }
-        scan(module, edge: Monotonic.nanoseconds(), misplacedIfEmpty: false)
+        scan(reader, edge: Monotonic.nanoseconds(), misplacedIfEmpty: false)
     }
 
-    private mutating func checkHealth(_ module: FingerprintModule) {
-        do { try module.handshake() } catch { lost(error) }
+    private mutating func checkHealth(_ reader: any FingerprintReader) {
+        do { try reader.checkAlive() } catch { lost(error) }
     }
 
     mutating func lost(_ error: any Error) {
-        if let module { Self.close(module) }
-        module = nil
+        reader?.close()
+        reader = nil
         awaitingLift = false
         reportedDown = true
         worker.report(.disconnected(String(describing: error)))
@@ -200,6 +220,7 @@ struct WorkerLoop {
         backoff = min(backoff * 2, worker.config.backoffMaximum)
     }
 
+    /// A module the opener opened on the way and did not hand back.
     static func close(_ module: FingerprintModule) {
         module.transport.close()
     }

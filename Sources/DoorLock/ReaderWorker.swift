@@ -10,9 +10,9 @@ import TemplateStore
 
 /// What the worker tells the service loop.
 public enum WorkerReport: Sendable, Equatable {
-    /// The module answered the opening sequence (at start or after a loss).
-    case connected(family: String, capacity: Int?)
-    /// The module stopped answering or could not be opened; retries follow with backoff.
+    /// The reader answered its opening sequence (at start or after a loss): what it is.
+    case connected(ReaderDescription)
+    /// The reader stopped answering or could not be opened; retries follow with backoff.
     case disconnected(String)
     /// A scan finished (`timing.edge` is the request's edge stamp).
     case scanned(ScanOutcome, ScanTiming)
@@ -28,7 +28,7 @@ public enum WorkerReport: Sendable, Equatable {
     case searchOrder(LibraryStatus)
 }
 
-/// A control-socket admin command the worker runs with the module it owns.
+/// A control-socket admin command the worker runs with the reader it owns.
 public enum AdminRequest: Sendable, Equatable {
     case enroll(EnrollRequest)
     case delete(user: String, label: String?)
@@ -51,14 +51,14 @@ public struct EnrollRequest: Sendable, Equatable {
     }
 }
 
-/// The one thread that owns the `FingerprintModule` (which is not thread-safe): it runs scans
-/// and LED commands from a queue, polls GenImg when there is no touch line, and re-opens a
-/// module that stopped answering with growing backoff. The service loop never waits for it:
-/// results come back through `post`.
+/// The one thread that owns the fingerprint reader (a module or an image sensor with its host
+/// matcher; neither is thread-safe): it runs scans, admin and LED commands from a queue, polls
+/// for a finger when there is no touch line, and re-opens a reader that stopped answering with
+/// growing backoff. The service loop never waits for it: results come back through `post`.
 ///
 /// `@unchecked Sendable`: the `let`s are Sendable; `condition` guards every `var` (jobs,
 /// stopping, cancelled, started).
-final class ModuleWorker: @unchecked Sendable {
+final class ReaderWorker: @unchecked Sendable {
     enum Job: Sendable, Equatable {
         case scan(edge: UInt64)
         case aura(LedPattern)
@@ -66,16 +66,18 @@ final class ModuleWorker: @unchecked Sendable {
     }
 
     struct Settings: Sendable {
-        /// nil: a touch line triggers scans; otherwise GenImg polls at this interval.
+        /// nil: a touch line triggers scans; otherwise the reader is polled at this interval.
         var pollInterval: Duration?
         var backoffInitial: Duration = .seconds(1)
         var backoffMaximum: Duration = .seconds(30)
-        /// How often an idle module is asked whether it is alive (with a touch line).
+        /// How often an idle reader is asked whether it is alive (with a touch line).
         var healthCheckInterval: Duration = .seconds(60)
+        /// A module's LED ring (R50x); an image sensor has none.
         var useAura = false
-        /// The pairing to check at every open, and admin commands (enroll, delete) run through the service.
+        /// The store the reader is opened over: a module's pairing is checked against it at
+        /// every open; admin commands (enroll, delete) change it.
         var store: TemplateStore?
-        /// Search order and layout bounds (the config's `library`).
+        /// A module's search order and layout bounds (the config's `library`).
         var library = LockConfig.Library()
         /// Templates move only after this long without a scan or command, one move per idle step.
         var layoutQuietPeriod: Duration = .seconds(30)
@@ -83,7 +85,7 @@ final class ModuleWorker: @unchecked Sendable {
         var replanAfterScans = 20
     }
 
-    private let connection: ModuleConnection
+    private let connection: ReaderConnection
     private let settings: Settings
     private let post: @Sendable (WorkerReport) -> Void
     private let condition = NSCondition()
@@ -94,7 +96,7 @@ final class ModuleWorker: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private var started = false
 
-    init(connection: ModuleConnection, settings: Settings, post: @escaping @Sendable (WorkerReport) -> Void) {
+    init(connection: ReaderConnection, settings: Settings, post: @escaping @Sendable (WorkerReport) -> Void) {
         self.connection = connection
         self.settings = settings
         self.post = post
@@ -109,7 +111,7 @@ final class ModuleWorker: @unchecked Sendable {
             loop.run()
             finished.signal()
         }
-        thread.name = "fpmod-module"
+        thread.name = "fpmod-reader"
         thread.start()
     }
 
@@ -170,16 +172,27 @@ final class ModuleWorker: @unchecked Sendable {
 
     func report(_ report: WorkerReport) { post(report) }
 
-    /// The one opener (`AdministrationOpener`, as the CLI uses): credentials from the pairing,
-    /// identity compared, interrupted operations settled. Throws `untrustedModule` for a reset,
-    /// swapped or foreign-address module; every module it opened on the way is closed again.
-    func open() throws -> Administrator {
-        guard let store = settings.store else { throw WorkerFailure("the service has no template store to check the module against") }
+    /// Opens the reader. A module goes through the one opener (`AdministrationOpener`, as the
+    /// CLI uses): credentials from the pairing, identity compared, interrupted operations
+    /// settled; it throws `untrustedModule` for a reset, swapped or foreign-address module, and
+    /// every module it opened on the way is closed again. An image sensor's reader is the
+    /// embedder's to make (`ReaderConnection.hostMatching`).
+    func open() throws -> any FingerprintReader {
+        guard let store = settings.store else { throw WorkerFailure("the service has no template store to open the reader over") }
+        switch connection.kind {
+        case .hostMatching(let open):
+            return try open(store)
+        case .module(let connection):
+            return try openModule(connection, store: store)
+        }
+    }
+
+    private func openModule(_ connection: ModuleConnection, store: TemplateStore) throws -> Administrator {
         var opened: FingerprintModule?
         do {
             return try AdministrationOpener.open(
                 store: store, unpaired: (connection.unpairedAddress, connection.unpairedPassword)
-            ) { [connection] address, password, probe in
+            ) { address, password, probe in
                 if let previous = opened { WorkerLoop.close(previous) }
                 // Each attempt can take a while (a baud probe, seconds): none starts once stopping.
                 if isStopping { throw WorkerFailure("the service is stopping") }
@@ -215,7 +228,7 @@ final class ModuleWorker: @unchecked Sendable {
         return !stopping
     }
 
-    /// A scan, LED or admin job is waiting: a layout move in progress stops before writing.
+    /// A scan, LED or admin job is waiting: a module's layout move in progress stops before writing.
     var hasPendingJobs: Bool {
         condition.lock()
         defer { condition.unlock() }

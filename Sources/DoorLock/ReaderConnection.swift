@@ -1,0 +1,30 @@
+import Administration
+import TemplateStore
+
+/// How the service reaches its fingerprint reader, at start and at every reconnect after a
+/// loss. Either kind ends up as `any FingerprintReader` on the worker thread; the policy never
+/// sees which one answered.
+public struct ReaderConnection: Sendable {
+    /// Makes a reader that matches on the host (an image sensor + `HostReader`) over `store`.
+    /// Called on the worker thread; the reader it returns stays there until it is closed.
+    public typealias OpenHostReader = @Sendable (_ store: TemplateStore) throws -> any FingerprintReader
+
+    enum Kind: Sendable {
+        /// Opened through `AdministrationOpener`: pairing checked, interrupted operations settled.
+        case module(ModuleConnection)
+        case hostMatching(OpenHostReader)
+    }
+
+    let kind: Kind
+
+    /// A UART module (R30x, AS608, R50x…) that matches by itself.
+    public static func module(_ connection: ModuleConnection) -> ReaderConnection {
+        ReaderConnection(kind: .module(connection))
+    }
+
+    /// A bare image sensor whose images the host matches (`HostReader`); `open` builds it,
+    /// again after every loss, so it should open the device itself (the SPI handle, the lines).
+    public static func hostMatching(_ open: @escaping OpenHostReader) -> ReaderConnection {
+        ReaderConnection(kind: .hostMatching(open))
+    }
+}
