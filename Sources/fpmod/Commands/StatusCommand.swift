@@ -26,6 +26,7 @@ enum StatusCommand {
             "Service:     running (control \(socket))",
             "Lock:        \(locked ? "locked" : "unlocked"), relay \(reply["relay"]?.boolValue == true ? "on" : "off"), door \(reply["door"]?.stringValue ?? "unknown")",
             "Module:      \(reply["module"]?.stringValue ?? "unknown")\(reply["scanInFlight"]?.boolValue == true ? ", scanning" : "")",
+        ] + (reply["reader"]?.stringValue.map { ["Reader:      \($0)"] } ?? []) + [
             "Fingerprint: \(lockoutText) (\(reply["failures"]?.intValue ?? 0) failures in a row)",
             "PIN:         \(reply["pinFailures"]?.intValue ?? 0) wrong in a row" + (pinRequired.isEmpty ? "" : "; required: \(pinRequired)")
                 + (reply["pinOnly"]?.stringValue.map { "; PIN only: \($0)" } ?? ""),
