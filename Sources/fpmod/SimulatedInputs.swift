@@ -1,11 +1,13 @@
 import DoorLock
 import GPIO
+import ImageSensorSimulator
 import ModuleSimulator
 
 /// `fpmod run --sim --sim-gpio`: the simulator's control socket drives the memory GPIO too, so
 /// the whole service can be exercised without hardware. The touch line follows the sensor
 /// (`place`, `lift`, `touch NAME` press and lift, as a real module's wake-up output does),
-/// and four more verbs move the inputs:
+/// the same for the simulated module and the simulated image sensor, and four more verbs
+/// move the inputs:
 ///
 ///     exit                 press and release the exit button
 ///     door open|closed     the door contact
@@ -23,6 +25,14 @@ struct SimulatedInputs: Sendable {
         let inputs = SimulatedInputs(chip: chip, lines: lines)
         simulator.observeFingerPresence { present in inputs.set(.touch, active: present) }
         simulator.acceptExtraCommands(usage: usage) { line in inputs.perform(line) }
+    }
+
+    /// The same for the simulated image sensor (`--sim-profile fpc1020`) and its control socket.
+    static func connect(_ sensor: SimulatedImageSensor, control: SimulatedSensorControl, chip: MemoryChip,
+                        lines: [LineRole: ResolvedLine]) {
+        let inputs = SimulatedInputs(chip: chip, lines: lines)
+        sensor.observeFingerPresence { present in inputs.set(.touch, active: present) }
+        control.acceptExtraCommands(usage: usage) { line in inputs.perform(line) }
     }
 
     /// The reply to one control line, or nil when it is no GPIO verb.

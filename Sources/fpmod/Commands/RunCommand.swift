@@ -11,7 +11,8 @@ import Synchronization
 import TemplateStore
 
 /// `fpmod run`: the door/kiosk lock service in the foreground (systemd runs it as is).
-/// With --sim and --sim-gpio nothing is real: a simulated module and memory GPIO in this process.
+/// With --sim and --sim-gpio nothing is real: a simulated module (or, with --sim-profile fpc1020,
+/// a simulated image sensor matched on the host) and memory GPIO in this process.
 enum RunCommand {
     static let defaultConfigPath = "/etc/fpmod/config.json"
 
@@ -59,34 +60,54 @@ enum RunCommand {
         let store = try TemplateStore(databasePath: storeDatabase, keyPath: storeKey)
         let identity = try store.moduleIdentity()
 
-        var simulator: ModuleSimulatorServer?
-        let port: String
-        if parsed.flag("sim") {
-            let profile = SimulatorProfile.named(parsed.string("sim-profile") ?? "r307") ?? .r307
-            let controlPath = Options.socketDirectory(config) + "/sim-control.sock"
-            // The service creates its socket directory later; the simulator listens first.
-            try FileManager.default.createDirectory(atPath: Options.socketDirectory(config), withIntermediateDirectories: true)
-            let server = try ModuleSimulatorServer(.init(profile: profile, controlPath: controlPath,
-                                                         statePath: invocation.simulatorStatePath,
-                                                         searchModel: invocation.simulatorSearchModel))
-            server.start()
-            simulator = server
-            port = server.devicePath
-            invocation.progress("Simulated \(profile.name) on \(port); control it with lines such as 'touch NAME'\(simGPIO ? ", 'exit', 'door open'" : "") on \(controlPath).")
-        } else {
-            port = parsed.string("port") ?? config.serialPort(preset: preset)
-        }
-        defer { simulator?.stop() }
         // Only while the store has no pairing: a paired module is opened with the pairing's.
         let address = try parsed.hexUInt32("address") ?? config.address ?? Frame.defaultAddress
         let password = try parsed.hexUInt32("password") ?? config.password ?? 0
         let family = try parsed.choice("family", as: ModuleFamily.self) ?? config.family ?? identity.flatMap { ModuleFamily(rawValue: $0.family) }
         let baud = try parsed.int("baud", range: 9600...115_200) ?? config.baudRate
+
+        var simulator: ModuleSimulatorServer?
+        var simulatedSensor: RunImageSensor.Simulation?
+        // Where the reader is, for the banner and `status` (a port, or the simulated sensor).
+        let port: String
+        let reader: ReaderConnection
+        if parsed.flag("sim") {
+            let controlPath = Options.socketDirectory(config) + "/sim-control.sock"
+            // The service creates its socket directory later; the simulator listens first.
+            try FileManager.default.createDirectory(atPath: Options.socketDirectory(config), withIntermediateDirectories: true)
+            let gpioVerbs = simGPIO ? ", 'exit', 'door open'" : ""
+            if RunImageSensor.isImageSensorProfile(parsed.string("sim-profile")) {
+                let simulation = try RunImageSensor.simulate(imagesDirectory: parsed.string("sim-images"), controlPath: controlPath)
+                simulatedSensor = simulation
+                port = simulation.connection
+                reader = simulation.reader
+                invocation.progress("Simulated \(simulation.sensor.identity.model) image sensor, matching on the host; control it with lines such as 'touch NAME'\(gpioVerbs) on \(controlPath).")
+            } else {
+                let profile = SimulatorProfile.named(parsed.string("sim-profile") ?? "r307") ?? .r307
+                let server = try ModuleSimulatorServer(.init(profile: profile, controlPath: controlPath,
+                                                             statePath: invocation.simulatorStatePath,
+                                                             searchModel: invocation.simulatorSearchModel))
+                server.start()
+                simulator = server
+                port = server.devicePath
+                reader = .module(.serial(port: port, baudRate: baud, family: family, unpairedAddress: address, unpairedPassword: password))
+                invocation.progress("Simulated \(profile.name) on \(port); control it with lines such as 'touch NAME'\(gpioVerbs) on \(controlPath).")
+            }
+        } else {
+            port = parsed.string("port") ?? config.serialPort(preset: preset)
+            reader = .module(.serial(port: port, baudRate: baud, family: family, unpairedAddress: address, unpairedPassword: password))
+        }
+        defer {
+            simulator?.stop()
+            simulatedSensor?.control.stop()
+        }
         if let simulatedChip {
             // The service's polarity (family from the store as well), so "no finger" reads as such.
             let lines = config.resolvedLines(preset: preset, family: config.family ?? identity.flatMap { ModuleFamily(rawValue: $0.family) })
             if let simulator {
                 SimulatedInputs.connect(simulator, chip: simulatedChip, lines: lines)
+            } else if let simulatedSensor {
+                SimulatedInputs.connect(simulatedSensor.sensor, control: simulatedSensor.control, chip: simulatedChip, lines: lines)
             } else if let touch = lines[.touch] {
                 simulatedChip.drive(offset: touch.offset, level: touch.activeLow)  // no finger
             }
@@ -107,9 +128,7 @@ enum RunCommand {
             return fresh
         }
         let service = try LockService(
-            config: config, preset: preset, chip: chip,
-            module: .serial(port: port, baudRate: baud, family: family, unpairedAddress: address, unpairedPassword: password),
-            store: store, options: options, signals: signals, configLoader: loader)
+            config: config, preset: preset, chip: chip, reader: reader, store: store, options: options, signals: signals, configLoader: loader)
         let json = invocation.json
         service.onEvent = { raw in
             guard raw.isPublic else { return }
@@ -121,7 +140,7 @@ enum RunCommand {
                 StandardStreams.writeOutput("\(event.name)\(fields.isEmpty ? "" : " " + fields)\n")
             }
         }
-        invocation.progress("fpmod run: board \(preset.name), module on \(port), control \(options.controlSocket), events \(options.eventsSocket)")
+        invocation.progress("fpmod run: board \(preset.name), \(simulatedSensor == nil ? "module" : "image sensor") on \(port), control \(options.controlSocket), events \(options.eventsSocket)")
         do {
             try service.run()
         } catch let error as LockServiceError {
