@@ -97,6 +97,20 @@ import Testing
         #expect(try bench.store.occupiedSlots().isEmpty)
     }
 
+    @Test func anEnrollThatStopsBeforeItsCommitLeavesNothing() throws {
+        struct Stop: Error {}
+        let bench = try ReaderBench()
+        bench.reader.failpoint = { if $0 == "enroll.before-commit" { throw Stop() } }
+        #expect(throws: Stop.self) { try bench.enroll("alice") }
+        #expect(try bench.store.users().isEmpty)
+        #expect(try bench.store.occupiedSlots().isEmpty)
+        #expect(!bench.auditEvents.contains("enroll"))
+        #expect(try StoreReaderKind.recorded(in: bench.store) == nil)
+        // Nothing half-done is left to repair: the same enrollment simply runs again.
+        bench.reader.failpoint = { _ in }
+        #expect(try bench.enroll("alice").slot == 0)
+    }
+
     @Test func aSecondFingerTakesTheNextSlotAndAdminAndDuressAreKept() throws {
         let bench = try ReaderBench()
         try bench.enroll("alice")
