@@ -28,6 +28,7 @@ extension HostReader {
 
     /// Waits up to `fingerTimeout`, captures, extracts and searches the cached gallery.
     public func identify() throws -> MatchOutcome {
+        _ = try sensor
         let gallery = try currentGallery()
         guard gallery.count > 0 else { return .nothingEnrolled }
         guard try waitForFinger(deadline: ContinuousClock.now + fingerTimeout) else { return .noFinger }
@@ -38,6 +39,7 @@ extension HostReader {
 
     /// 1:1 against each of the user's fingers (read fresh from the store); the best score wins.
     public func verify(user: String) throws -> MatchOutcome {
+        _ = try sensor
         let fingers = try store.fingers(of: user)
         guard !fingers.isEmpty else { throw AdministrationError.noFingersEnrolled(user: user) }
         let gallery = try HostGallery.build(fingers: fingers, store: store)

@@ -38,6 +38,13 @@ public final class HostReader: FingerprintReader {
     public var cancellationSlice: Duration = .milliseconds(200)
     /// The pause between two captures while waiting for the finger to lift.
     public var liftPollInterval: Duration = .milliseconds(50)
+    /// How well an enroll capture must agree with one of the earlier captures to count as the
+    /// same finger (see `EnrollCaptures.bestScore`): low, because a refusal only asks for the
+    /// capture again, while another finger scores near 0. Guards against a template that
+    /// mixes two people's fingers (the module path's Match between captures).
+    public var sameFingerMinimumScore = 15
+    /// Captures of another finger in one enrollment before it ends with `capturesDiffer`.
+    static let mismatchesBeforeGivingUp = 3
 
     let identity: SensorIdentity
     private var openSensor: (any ImageSensor)?
