@@ -16,7 +16,9 @@ struct ImageSensorServiceTests {
         let sockets: String
         let service: LoggedProcess
 
-        init(_ cli: CLI) throws {
+        /// `gpio`: the memory GPIO of `--sim-gpio`, whose touch line follows the sensor; false:
+        /// a board without GPIO, where the service polls the sensor. `run`: more global options.
+        init(_ cli: CLI, gpio: Bool = true, run extra: [String] = []) throws {
             self.cli = cli
             sockets = cli.directory + "/sockets"
             config = cli.directory + "/config.json"
@@ -24,13 +26,14 @@ struct ImageSensorServiceTests {
             // Three failures start a lockout long enough to outlast the test; names unmasked in
             // the journal so the events can say whose finger it was.
             try """
-                {"board": "gpio-vm",
+                {\(gpio ? #""board": "gpio-vm","# : "")
                  "policy": {"relayPulseSeconds": 5, "pinRequiredAfterEnrolledSetChange": false,
                             "fingerprintLockout": {"failuresPerTimedLockout": 3, "timedLockoutSeconds": 600}},
                  "privacy": {"log": "full"},
                  "control": {"socket": "\(sockets)/control.sock"}, "events": {"socket": "\(sockets)/events.sock"}}
                 """.write(toFile: config, atomically: true, encoding: .utf8)
-            service = try LoggedProcess(cli, arguments: ["--config", config, "--json", "run", "--sim", "--sim-profile", "fpc1020", "--sim-gpio"])
+            service = try LoggedProcess(cli, arguments: ["--config", config, "--json", "--sim-profile", "fpc1020"] + extra
+                                        + ["run", "--sim"] + (gpio ? ["--sim-gpio"] : []))
             try waitFor("the service to report its reader connected") {
                 guard service.isRunning else { return true }
                 return try status()["module"] as? String == "connected"
@@ -181,5 +184,39 @@ struct ImageSensorServiceTests {
         #expect(refused.decision["user"] as? String == "alice", "\(refused.decision)")
         #expect(service.events.filter { $0["event"] as? String == "unlocked" }.count == unlocksBefore, "\(service.log)")
         #expect(try service.status()["relay"] as? Bool == false)
+    }
+
+    /// A board without GPIO: no touch line, so the worker polls the sensor (a capture per scan
+    /// interval, the finger's lift seen as an empty image) and the policy decides the same.
+    @Test func withoutATouchLineTheServicePollsTheSensor() throws {
+        let cli = CLI()
+        let service = try SensorService(cli, gpio: false)
+        defer { service.stop() }
+        let done = try #require(try service.enroll("alice", "right-index").last, "\(service.log)")
+        #expect(done["ok"] as? Bool == true, "\(done)\n\(service.log)")
+        let alice = try service.scan("alice-right-index")
+        #expect(alice.decision["event"] as? String == "match" && alice.decision["user"] as? String == "alice",
+                "\(alice.events)\n\(service.log)")
+        let stranger = try service.scan("mallory-right-index")
+        #expect(stranger.decision["event"] as? String == "no-match", "\(stranger.events)")
+    }
+
+    /// --sim-images reaches the service's sensor: a finger with no folder under DIR is refused
+    /// naming DIR/NAME, and a DIR that is no folder stops `run` before it serves anything.
+    @Test func simImagesFeedsTheServicesSensor() throws {
+        let cli = CLI()
+        let images = cli.directory + "/images"
+        try FileManager.default.createDirectory(atPath: images, withIntermediateDirectories: true)
+        let service = try SensorService(cli, run: ["--sim-images", images])
+        let replies = try service.enroll("alice", "right-index")
+        service.stop()
+        let done = try #require(replies.last, "\(service.log)")
+        #expect(done["ok"] as? Bool == false, "\(done)")
+        #expect((done["error"] as? String)?.contains(images + "/alice-right-index") == true, "\(done)")
+
+        let missing = try cli.run(["--config", service.config, "--sim-profile", "fpc1020", "--sim-images", cli.directory + "/nowhere",
+                                   "run", "--sim", "--sim-gpio"])
+        #expect(missing.status == 64, "\(missing.stderr)")
+        #expect(missing.stderr.contains(cli.directory + "/nowhere"), "\(missing.stderr)")
     }
 }

@@ -32,7 +32,8 @@ enum StatusCommand {
                 + (reply["pinOnly"]?.stringValue.map { "; PIN only: \($0)" } ?? ""),
             "Tamper:      \(reply["tamper"]?.boolValue == true ? "ACTIVE" : "quiet")",
             "Events:      \(reply["events"]?.intValue ?? 0) since start",
-            "Search:      \(searchText(reply["search"]))",
+            // An image sensor's library is searched whole, in memory: there is no order to plan.
+            "Search:      \(reply["readerKind"]?.stringValue == "image-sensor" ? "the whole host library, in memory" : searchText(reply["search"]))",
         ] + (reply["configWarnings"]?.arrayValue ?? []).compactMap(\.stringValue).map { "Warning:     \($0)" })
             .joined(separator: "\n")
     }
