@@ -32,7 +32,9 @@ extension WorkerLoop {
     /// How long the loop may wait for a job: shorter while a plan or a move is due.
     func nextIdleWait() -> Duration {
         let idle = worker.config.pollInterval ?? worker.config.healthCheckInterval
-        guard administrator != nil else { return idle }
+        // An image sensor's poll waits on its interrupt by itself (`poll`); waiting for a lift,
+        // it captures, so then the interval paces it.
+        guard administrator != nil else { return worker.config.pollInterval != nil && !awaitingLift ? .zero : idle }
         if needsPlan { return min(idle, .milliseconds(200)) }
         guard layoutPending else { return idle }
         let quietLeft = lastActivity + worker.config.layoutQuietPeriod - .now

@@ -192,7 +192,9 @@ struct WorkerLoop {
         do { _ = try module.readIndexTable() } catch { lost(error) }
     }
 
-    /// No touch line: the reader says whether a finger is there.
+    /// No touch line: the reader says whether a finger is there. A module's GenImg is the
+    /// capture itself, so its scan polls; an image sensor first waits for a finger on its
+    /// interrupt (poll(2), up to one poll interval), so no frame is read while nobody touches it.
     private mutating func poll(_ reader: any FingerprintReader) {
         if awaitingLift {
             do {
@@ -202,6 +204,13 @@ struct WorkerLoop {
                 }
             } catch { lost(error) }
             return
+        }
+        if administrator == nil, let interval = worker.config.pollInterval {
+            do {
+                guard try reader.waitForFinger(deadline: .now + interval) else { return }
+            } catch {
+                return lost(error)
+            }
         }
         scan(reader, edge: Monotonic.nanoseconds(), misplacedIfEmpty: false)
     }
