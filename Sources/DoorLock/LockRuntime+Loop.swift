@@ -19,7 +19,9 @@ extension LockRuntime {
             identityProblem = "the store cannot read the paired module's identity (\(error))"
         }
         let family = config.family ?? identity.flatMap { ModuleFamilyName.parse($0.family) }
-        let lines = config.resolvedLines(preset: preset, family: family)
+        var lines = config.resolvedLines(preset: preset, family: family)
+        // The sensor's own IRQ says when a finger is down; the board's touch line is a module's.
+        if readerConnection.detectsFingerItself { lines[.touch] = nil }
         do {
             for (role, line) in lines.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
                 let offset = line.name.flatMap { chip.lineOffset(named: $0) } ?? line.offset
@@ -255,7 +257,7 @@ extension LockRuntime {
             moduleConnected = false
             notifier.notify("STATUS=locked; fingerprint module not answering, retrying")
             decide(.moduleDisconnected)
-            log("fingerprint module: \(reason)")
+            log("fingerprint reader: \(reason)")
         case .scanned(let outcome, var timing):
             scanInFlight = false
             handleScan(outcome, &timing)

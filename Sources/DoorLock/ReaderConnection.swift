@@ -16,15 +16,19 @@ public struct ReaderConnection: Sendable {
     }
 
     let kind: Kind
+    /// The reader sees a finger come on its own interrupt line (a real FPC1020's IRQ, which its
+    /// driver holds): the service requests no touch line and waits on the reader instead. False
+    /// when a touch line of the board (or the simulated one) says when a finger is down.
+    public let detectsFingerItself: Bool
 
     /// A UART module (R30x, AS608, R50x…) that matches by itself.
     public static func module(_ connection: ModuleConnection) -> ReaderConnection {
-        ReaderConnection(kind: .module(connection))
+        ReaderConnection(kind: .module(connection), detectsFingerItself: false)
     }
 
     /// A bare image sensor whose images the host matches (`HostReader`); `open` builds it,
     /// again after every loss, so it should open the device itself (the SPI handle, the lines).
-    public static func hostMatching(_ open: @escaping OpenHostReader) -> ReaderConnection {
-        ReaderConnection(kind: .hostMatching(open))
+    public static func hostMatching(detectsFingerItself: Bool = false, _ open: @escaping OpenHostReader) -> ReaderConnection {
+        ReaderConnection(kind: .hostMatching(open), detectsFingerItself: detectsFingerItself)
     }
 }

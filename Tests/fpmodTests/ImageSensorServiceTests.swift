@@ -219,4 +219,34 @@ struct ImageSensorServiceTests {
         #expect(missing.status == 64, "\(missing.stderr)")
         #expect(missing.stderr.contains(cli.directory + "/nowhere"), "\(missing.stderr)")
     }
+
+    /// `run --spi PATH`: the service on a real FPC1020A. Without one here, what is checked is
+    /// that the option leads to the sensor (not a serial port) and fails closed: the missing
+    /// node is named with its fix, the reader counts as disconnected and retried, a scan is
+    /// refused as unavailable, the door stays locked.
+    @Test func aMissingSpidevNodeIsADisconnectedReaderNamingTheFix() throws {
+        let cli = CLI()
+        let sockets = cli.directory + "/sockets"
+        let config = cli.directory + "/config.json"
+        try FileManager.default.createDirectory(atPath: sockets, withIntermediateDirectories: true)
+        try #"{"board": "gpio-vm", "control": {"socket": "\#(sockets)/control.sock"}, "events": {"socket": "\#(sockets)/events.sock"}}"#
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let node = cli.directory + "/spidev9.9"
+        let service = try LoggedProcess(cli, arguments: ["--config", config, "--spi", node, "run", "--sim-gpio"])
+        defer {
+            if service.isRunning { kill(service.processIdentifier, SIGTERM) }
+            service.waitUntilExit()
+        }
+        try waitFor("the service to answer and log the missing node") {
+            !service.isRunning || service.log.contains(node)
+        }
+        #expect(service.isRunning, "\(service.log)")
+        #expect(service.log.contains("image sensor on \(node)"), "\(service.log)")
+        #expect(service.log.contains("dtparam=spi=on"), "the fix is named: \(service.log)")
+        let status = try cli.run(["--config", config, "status", "--json"]).json ?? [:]
+        #expect(status["module"] as? String == "disconnected", "\(status)")
+        #expect(status["locked"] as? Bool == true && status["relay"] as? Bool == false, "\(status)")
+        let scan = try CLI.unixRequest(path: sockets + "/control.sock", line: "scan")
+        #expect(scan.contains("unavailable"), "\(scan)")
+    }
 }

@@ -93,6 +93,10 @@ enum RunCommand {
                 reader = .module(.serial(port: port, baudRate: baud, family: family, unpairedAddress: address, unpairedPassword: password))
                 invocation.progress("Simulated \(profile.name) on \(port); control it with lines such as 'touch NAME'\(gpioVerbs) on \(controlPath).")
             }
+        } else if let spi = parsed.string("spi"), parsed.string("port") == nil {
+            // An FPC1020A on spidev: the service matches on the host.
+            port = spi
+            reader = RunImageSensor.fpc1020(device: spi, wiring: preset.spi, chip: chip)
         } else {
             port = parsed.string("port") ?? config.serialPort(preset: preset)
             reader = .module(.serial(port: port, baudRate: baud, family: family, unpairedAddress: address, unpairedPassword: password))
@@ -140,7 +144,8 @@ enum RunCommand {
                 StandardStreams.writeOutput("\(event.name)\(fields.isEmpty ? "" : " " + fields)\n")
             }
         }
-        invocation.progress("fpmod run: board \(preset.name), \(simulatedSensor == nil ? "module" : "image sensor") on \(port), control \(options.controlSocket), events \(options.eventsSocket)")
+        let readerKind = simulatedSensor != nil || reader.detectsFingerItself ? "image sensor" : "module"
+        invocation.progress("fpmod run: board \(preset.name), \(readerKind) on \(port), control \(options.controlSocket), events \(options.eventsSocket)")
         do {
             try service.run()
         } catch let error as LockServiceError {

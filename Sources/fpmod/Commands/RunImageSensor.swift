@@ -1,7 +1,9 @@
 import DoorLock
+import GPIO
 import HostReader
 import ImageSensor
 import ImageSensorSimulator
+import SPI
 
 /// `fpmod run` on an image sensor that leaves matching to the host: the service's reader is a
 /// `HostReader` over the sensor and the service's store. Self-contained on purpose (the CLI's
@@ -42,5 +44,41 @@ enum RunImageSensor {
     /// the store's fingers; the store guard refuses a module's store with its fix.
     static func hostMatching(_ sensor: any ImageSensor) -> ReaderConnection {
         .hostMatching { store in try HostReader(sensor: sensor, store: store) }
+    }
+
+    /// `--spi PATH` (FPMOD_SPI): a real FPC1020A on spidev, its IRQ and reset on the service's
+    /// GPIO chip as the board preset's `spi` section says (without one: soft reset, and the
+    /// interrupt register polled). Opened at every (re)connect; a sensor that stops answering
+    /// is dropped (its node and lines close with it) and opened again with backoff.
+    static func fpc1020(device path: String, wiring: SPIWiring?, chip: any GPIOChip) -> ReaderConnection {
+        .hostMatching(detectsFingerItself: true) { store in
+            let device = try openDevice(path)
+            var irq: (any InputLine)?
+            var reset: (any OutputLine)?
+            do {
+                if let wiring {
+                    irq = try chip.requestInput(offset: wiring.irq.offset, consumer: "fpmod-sensor-irq", edges: .rising,
+                                                bias: .asIs, activeLow: false)
+                    reset = try chip.requestOutput(offset: wiring.reset.offset, consumer: "fpmod-sensor-reset",
+                                                   initialValue: false, activeLow: true)
+                }
+                let sensor = try FPC1020Sensor.open(bus: device, irqLine: irq, resetLine: reset)
+                return try HostReader(sensor: sensor, store: store)
+            } catch {
+                irq?.release()
+                reset?.release()
+                device.close()
+                if let error = error as? GPIOError { throw ImageSensorError.gpio(error) }
+                throw error
+            }
+        }
+    }
+
+    private static func openDevice(_ path: String) throws(ImageSensorError) -> SPIDevice {
+        do {
+            return try SPIDevice.open(path: path, mode: .mode0, speedHz: UInt32(SensorSession.defaultSpeedHz))
+        } catch {
+            throw .spi(error)
+        }
     }
 }
