@@ -88,18 +88,20 @@ public final class HostReader: FingerprintReader {
         try sensor.reset()
     }
 
-    /// The SPI bus or the GPIO lines failed, or the sensor went silent: drop it and reconnect.
+    /// The SPI bus or the GPIO lines failed, the sensor went silent, or the socket of a sensor
+    /// simulated by another process broke: drop it and reconnect. A simulated finger without
+    /// images is a setup error that reconnecting does not fix.
     /// Refusals (no finger, a poor image, a libfprint failure, a store error) are not losses.
     public func isDeviceLoss(_ error: any Error) -> Bool {
         if let error = error as? HostReaderError { return error == .closed }
         guard let error = error as? ImageSensorError else { return false }
         switch error {
-        case .spi, .gpio, .noResetInterrupt, .interruptStuck, .interruptTimeout:
+        case .spi, .gpio, .noResetInterrupt, .interruptStuck, .interruptTimeout, .sensorLink:
             return true
         case .wrongHardwareID(let seen, _, _):
             // Nothing drives MISO: the sensor is unplugged or unpowered.
             return seen == 0x0000 || seen == 0xFFFF
-        case .unexpectedInterrupt, .sensorError, .noFinger:
+        case .unexpectedInterrupt, .sensorError, .noFinger, .noImages, .unreadableImage:
             return false
         }
     }
