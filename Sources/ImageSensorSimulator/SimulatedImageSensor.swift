@@ -123,12 +123,12 @@ public final class SimulatedImageSensor: ImageSensor, @unchecked Sendable {
             return (name, index, masters[name], lifts, presenceObservers)
         }
         if lifted { for observer in observers { observer(false) } }
-        guard let name else { return Self.sensorImage(FingerImages.blank) }
+        guard let name else { return FingerImages.blank }
         // Rendering and file reads happen outside the lock, so `lift` never waits for them.
         var cache: [String: GreyImage] = cached.map { [name: $0] } ?? [:]
         let image = try source.image(of: name, index: index, masters: &cache)
         if cached == nil, let master = cache[name] { locked { masters[name] = master } }
-        return Self.sensorImage(image)
+        return image
     }
 
     // MARK: Inside
@@ -148,10 +148,5 @@ public final class SimulatedImageSensor: ImageSensor, @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return try body()
-    }
-
-    static func sensorImage(_ image: GreyImage) -> SensorImage {
-        // Same layout, so this never fails (until the two types become one).
-        SensorImage(width: image.width, height: image.height, pixels: image.pixels)!
     }
 }
