@@ -58,7 +58,13 @@ public final class SimulatedImageSensor: ImageSensor, @unchecked Sendable {
     /// finger down touches this finger at once, so "lift and place again" and identify just work.
     public var autoTouch: String? {
         get { locked { automaticFinger } }
-        set { locked { automaticFinger = newValue } }
+        set {
+            locked {
+                automaticFinger = newValue
+                // A wait in progress touches it now rather than at its deadline.
+                condition.broadcast()
+            }
+        }
     }
 
     /// `observer` hears every change of "a finger is down" (true) or up (false), on the thread
