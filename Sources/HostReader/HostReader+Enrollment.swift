@@ -10,8 +10,9 @@ extension HostReader {
     ///
     /// Refuses before any capture a label the user already has and a full library; refuses a
     /// finger already enrolled for anyone, naming whose, as soon as a capture matches the
-    /// gallery. Poor captures (no finger on the image, too few minutiae) are asked for again
-    /// (`retryScan`, counted in `retries`).
+    /// gallery. Poor captures (no finger on the image, too few minutiae) and captures that do
+    /// not look like the earlier ones' finger are asked for again (`retryScan`, counted in
+    /// `retries`); a third capture of another finger ends it with `capturesDiffer`.
     ///
     /// No intent: nothing is written anywhere but the store, in one transaction, so a crash
     /// before the commit leaves nothing and one after it leaves the enrollment complete.

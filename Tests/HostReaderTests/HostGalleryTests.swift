@@ -38,6 +38,8 @@ import Testing
                                    progress: { _ in })
         otherSensor.autoTouch = nil
         #expect(bob.slot == 1)
+        try bench.reader.prepareGallery()
+        #expect(bench.reader.cachedGallery?.slots == [0, 1])
         #expect(try bench.identify("bob-right-index").matched?.user == "bob")
         // And the other reader sees a delete made through this one.
         try bench.reader.delete(user: "bob", label: "right-index")
@@ -61,6 +63,18 @@ import Testing
             return
         }
         #expect(error?.description.contains("fpmod delete mallory --finger right-index") == true)
+    }
+
+    @Test func aTieBetweenTwoOfTheUsersFingersVerifiesButDoesNotIdentify() throws {
+        let bench = try ReaderBench()
+        try bench.enroll("alice")
+        // The same template under a second label: every probe scores the two alike.
+        try bench.store.addFinger(user: "alice", label: "copy", slot: 1, template: try bench.store.template(atSlot: 0), quality: 100)
+        #expect(try bench.verify("alice", finger: "alice-right-index").matched?.user == "alice")
+        guard case .noMatch = try bench.identify("alice-right-index") else {
+            Issue.record("identify picked one of two tied templates")
+            return
+        }
     }
 
     @Test func aMatchOnASlotTheStoreDoesNotKnowIsTamperNeverAMatch() throws {

@@ -40,6 +40,21 @@ import Testing
         bench.sensor.lift()
     }
 
+    @Test func aFingerLeftOnTheSensorBetweenCapturesEndsTheEnrollment() throws {
+        let bench = try ReaderBench()
+        bench.reader.fingerTimeout = .milliseconds(500)
+        bench.sensor.place("alice-right-index")
+        var steps: [EnrollProgress] = []
+        let error = expectThrows(HostReaderError.self) {
+            try bench.reader.enroll(user: "alice", displayName: nil, label: "right-index", captures: 2, admin: false,
+                                    duress: false, progress: { steps.append($0) })
+        }
+        #expect(error == .fingerNotLifted)
+        #expect(steps == [.placeFinger(capture: 1, of: 5), .stagePassed(capture: 1, of: 5), .liftFinger])
+        #expect(try bench.store.user(named: "alice") == nil)
+        bench.sensor.lift()
+    }
+
     @Test func aCancelledWaitEndsWithCancelled() throws {
         let bench = try ReaderBench()
         try bench.enroll("alice")
@@ -67,6 +82,8 @@ import Testing
         let bench = try ReaderBench()
         #expect(bench.reader.isDeviceLoss(ImageSensorError.spi(.transferFailed(path: "/dev/spidev0.0", errno: .ioError))))
         #expect(bench.reader.isDeviceLoss(ImageSensorError.interruptTimeout(waitingFor: "a captured image")))
+        #expect(bench.reader.isDeviceLoss(ImageSensorError.sensorLink(path: "/run/fpmod/sensor.sock", problem: "refused")))
+        #expect(!bench.reader.isDeviceLoss(ImageSensorError.noImages(folder: "/tmp/images/alice")))
         #expect(bench.reader.isDeviceLoss(ImageSensorError.wrongHardwareID(seen: 0xFFFF, expected: 0x020A, known: nil)))
         #expect(!bench.reader.isDeviceLoss(ImageSensorError.wrongHardwareID(seen: 0x021A, expected: 0x020A, known: "FPC1021")))
         #expect(!bench.reader.isDeviceLoss(ImageSensorError.sensorError(code: 1)))
