@@ -187,6 +187,11 @@ final class ReaderWorker: @unchecked Sendable {
         }
     }
 
+    /// The embedder's `ReaderConnection.prepare`, if any.
+    func prepare(_ reader: any FingerprintReader) throws {
+        try connection.prepare?(reader)
+    }
+
     private func openModule(_ connection: ModuleConnection, store: TemplateStore) throws -> Administrator {
         var opened: FingerprintModule?
         do {

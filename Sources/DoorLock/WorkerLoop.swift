@@ -90,6 +90,7 @@ struct WorkerLoop {
             backoff = worker.config.backoffInitial
             reportedDown = false
             worker.report(.connected(opened.readerDescription))
+            prepare(opened)
             // Opened, but its library changed outside fpmod: usable, and still tamper.
             if let finding = administrator?.finding, !finding.isTrusted { reportTamper(finding.description) } else { reportedTamper = nil }
             // Feedback only; a failing LED command shows up as a lost module on the next one.
@@ -187,6 +188,7 @@ struct WorkerLoop {
             worker.report(.adminDone(requestID: id, reply: AdminReply.error(String(describing: error), code: AdminReply.code(for: error)),
                                      enrolledSetChanged: false))
         }
+        prepare(reader)
         // The library changed: the module's next Search must see the new occupied range.
         guard let module = administrator?.module else { return }
         do { _ = try module.readIndexTable() } catch { lost(error) }
@@ -216,7 +218,14 @@ struct WorkerLoop {
     }
 
     private mutating func checkHealth(_ reader: any FingerprintReader) {
-        do { try reader.checkAlive() } catch { lost(error) }
+        do { try reader.checkAlive() } catch { return lost(error) }
+        // Fingers enrolled by another process since: ready before the next touch.
+        prepare(reader)
+    }
+
+    /// The embedder's preparation for scans; a failure the next scan meets again is left to it.
+    private mutating func prepare(_ reader: any FingerprintReader) {
+        do { try worker.prepare(reader) } catch where reader.isDeviceLoss(error) { lost(error) } catch {}
     }
 
     mutating func lost(_ error: any Error) {

@@ -237,12 +237,13 @@ struct ImageSensorServiceTests {
             if service.isRunning { kill(service.processIdentifier, SIGTERM) }
             service.waitUntilExit()
         }
-        try waitFor("the service to answer and log the missing node") {
-            !service.isRunning || service.log.contains(node)
+        try waitFor("the service to log why the sensor did not open") {
+            !service.isRunning || service.log.contains("fingerprint reader: ")
         }
         #expect(service.isRunning, "\(service.log)")
         #expect(service.log.contains("image sensor on \(node)"), "\(service.log)")
-        #expect(service.log.contains("dtparam=spi=on"), "the fix is named: \(service.log)")
+        let why = service.log.split(separator: "\n").first { $0.hasPrefix("fingerprint reader: ") } ?? ""
+        #expect(why.contains(node) && why.contains("dtparam=spi=on"), "the node and the fix are named: \(service.log)")
         let status = try cli.run(["--config", config, "status", "--json"]).json ?? [:]
         #expect(status["module"] as? String == "disconnected", "\(status)")
         #expect(status["locked"] as? Bool == true && status["relay"] as? Bool == false, "\(status)")

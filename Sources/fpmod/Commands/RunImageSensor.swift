@@ -1,3 +1,4 @@
+import Administration
 import DoorLock
 import GPIO
 import HostReader
@@ -43,7 +44,7 @@ enum RunImageSensor {
     /// A reader made afresh at every (re)connect over the same sensor: the host matcher and
     /// the store's fingers; the store guard refuses a module's store with its fix.
     static func hostMatching(_ sensor: any ImageSensor) -> ReaderConnection {
-        .hostMatching { store in try HostReader(sensor: sensor, store: store) }
+        .hostMatching(prepare: prepareGallery) { store in try HostReader(sensor: sensor, store: store) }
     }
 
     /// `--spi PATH` (FPMOD_SPI): a real FPC1020A on spidev, its IRQ and reset on the service's
@@ -51,7 +52,7 @@ enum RunImageSensor {
     /// interrupt register polled). Opened at every (re)connect; a sensor that stops answering
     /// is dropped (its node and lines close with it) and opened again with backoff.
     static func fpc1020(device path: String, wiring: SPIWiring?, chip: any GPIOChip) -> ReaderConnection {
-        .hostMatching(detectsFingerItself: true) { store in
+        .hostMatching(detectsFingerItself: true, prepare: prepareGallery) { store in
             let device = try openDevice(path)
             var irq: (any InputLine)?
             var reset: (any OutputLine)?
@@ -72,6 +73,11 @@ enum RunImageSensor {
                 throw error
             }
         }
+    }
+
+    /// The host reader's gallery, built while nobody touches the sensor.
+    static let prepareGallery: @Sendable (any FingerprintReader) throws -> Void = { reader in
+        try (reader as? HostReader)?.prepareGallery()
     }
 
     private static func openDevice(_ path: String) throws(ImageSensorError) -> SPIDevice {
