@@ -22,6 +22,7 @@ enum Program {
             .option("family", valueName: "NAME", help: "Module family, when detection should be skipped.",
                     env: "FPMOD_FAMILY", choices: ["r30x", "as608", "r50x", "synochip"]),
             .option("spi", valueName: "PATH", help: "spidev node of an FPC1020A image sensor (e.g. /dev/spidev0.0): the reader instead of a module, its lines from the board preset.", env: "FPMOD_SPI"),
+            .option("sensor-socket", valueName: "PATH", help: "The simulated image sensor that `fpmod sim --profile fpc1020 --link PATH` serves is the reader (its fingers placed on that one's --control socket).", env: "FPMOD_SENSOR_SOCKET"),
             .flag("sim", help: "Use a simulated reader in this process instead of a serial port or spidev.", env: "FPMOD_SIM"),
             .option("sim-profile", valueName: "NAME", help: "What --sim simulates: a module (r307, as608, r503) or the FPC1020 image sensor with matching on the host (fpc1020).", default: "r307",
                     env: "FPMOD_SIM_PROFILE", choices: ["r307", "as608", "r503", "fpc1020"]),
@@ -37,7 +38,7 @@ enum Program {
             .flag("verbose", short: "v", help: "Show protocol exchanges on stderr.", repeatable: true),
         ],
         commands: [
-            CommandSpec(name: "info", abstract: "Show the module's parameters, capacity, templates used, family and product info."),
+            CommandSpec(name: "info", abstract: "Show the module's parameters, capacity, templates used, family and product info (for an image sensor: its identity and what the store holds)."),
             CommandSpec(
                 name: "capture", abstract: "Capture a fingerprint image and save it as PNG.",
                 options: [.option("image", valueName: "FILE.png", help: "Where to write the image.", default: "fingerprint.png"),
@@ -92,7 +93,7 @@ enum Program {
                 name: "rename", abstract: "Rename a user.",
                 arguments: [.positional("name", help: "Current name."), .positional("new-name", help: "New name.")]),
             CommandSpec(
-                name: "wipe", abstract: "Delete every user and empty the module's library.",
+                name: "wipe", abstract: "Delete every user and empty the module's library (or an image sensor's host library).",
                 options: [.flag("yes", help: "Confirm: this cannot be undone (make a backup first).")]),
             CommandSpec(
                 name: "enable", abstract: "Allow fingerprint unlock for a user (needs a verification of that user or an admin).",
