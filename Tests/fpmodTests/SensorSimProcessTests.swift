@@ -65,11 +65,13 @@ import Testing
         #expect(try simulator.say("touch alice-right-index") == "ok touch alice-right-index ×1")
         #expect(try sensor.waitForFinger(deadline: .now + .seconds(30)))
         let (image, _) = try sensor.captureFinger()
-        #expect(image.pixels == (try PNGFile.read(files[0]).pixels))
+        let first = try PNGFile.read(files[0]).pixels
+        #expect(image.pixels == first)
         // The touch is over after its capture.
         #expect(try !sensor.waitForFinger(deadline: .now + .milliseconds(50)))
         #expect(try simulator.say("place alice-right-index") == "ok placed alice-right-index")
-        #expect(try sensor.captureFinger().image.pixels == (try PNGFile.read(files[1]).pixels))
+        let second = try PNGFile.read(files[1]).pixels
+        #expect(try sensor.captureFinger().image.pixels == second)
         #expect(try simulator.say("status").contains("\"finger\":\"alice-right-index\""))
         // A finger without a folder is an error naming it, not a crash of the simulator.
         #expect(try simulator.say("place mallory") == "ok placed mallory")
