@@ -100,7 +100,7 @@ enum SimCommand {
     /// Without --control: a socket named after this process in $TMPDIR (or /tmp).
     static func defaultControlPath() -> String {
         let directory = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        return directory + "/fpmod-sensor-sim-\(getpid()).control"
+        return directory + "/fpmod-sensor-sim-\(CurrentProcess.id).control"
     }
 
     static func waitForStopSignal(_ signals: SignalWatcher) {
