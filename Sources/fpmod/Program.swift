@@ -7,10 +7,11 @@ enum Program {
 
     static let spec = ProgramSpec(
         name: "fpmod",
-        abstract: "Drive UART fingerprint modules (Grow R30x/R50x, ZFM-20, AS608 and clones) and the door lock built on them.",
+        abstract: "Drive UART fingerprint modules (Grow R30x/R50x, ZFM-20, AS608 and clones), FPC1020 image sensors, and the door lock built on them.",
         discussion: """
-            Without --port or --sim, fpmod uses FPMOD_PORT, else the port of the configuration file. \
-            Try everything without hardware: fpmod --sim info, or fpmod demo.
+            Without --port or --sim, fpmod uses FPMOD_PORT, else the port of the configuration file; --spi PATH \
+            (FPMOD_SPI) uses an FPC1020A image sensor instead, matching on the host. \
+            Try everything without hardware: fpmod --sim info, fpmod --sim --sim-profile fpc1020 enroll alice, or fpmod demo.
             """,
         version: version,
         globalOptions: [
@@ -20,10 +21,12 @@ enum Program {
             .option("password", valueName: "HEX", help: "Module password (when not paired through the store).", env: "FPMOD_PASSWORD"),
             .option("family", valueName: "NAME", help: "Module family, when detection should be skipped.",
                     env: "FPMOD_FAMILY", choices: ["r30x", "as608", "r50x", "synochip"]),
-            .flag("sim", help: "Use a simulated module in this process instead of a serial port.", env: "FPMOD_SIM"),
-            .option("sim-profile", valueName: "NAME", help: "Profile of the --sim module.", default: "r307",
-                    env: "FPMOD_SIM_PROFILE", choices: ["r307", "as608", "r503"]),
+            .option("spi", valueName: "PATH", help: "spidev node of an FPC1020A image sensor (e.g. /dev/spidev0.0): the reader instead of a module, its lines from the board preset.", env: "FPMOD_SPI"),
+            .flag("sim", help: "Use a simulated reader in this process instead of a serial port or spidev.", env: "FPMOD_SIM"),
+            .option("sim-profile", valueName: "NAME", help: "What --sim simulates: a module (r307, as608, r503) or the FPC1020 image sensor with matching on the host (fpc1020).", default: "r307",
+                    env: "FPMOD_SIM_PROFILE", choices: ["r307", "as608", "r503", "fpc1020"]),
             .option("sim-finger", valueName: "NAME", help: "With --sim: the virtual finger touched for each capture.", env: "FPMOD_SIM_FINGER"),
+            .option("sim-images", valueName: "DIR", help: "With --sim-profile fpc1020: captures of finger NAME come from DIR/NAME/*.png, a file per capture in name order (else fingers are generated from their names).", env: "FPMOD_SIM_IMAGES"),
             .option("sim-search-model", valueName: "MODEL", help: "With --sim: how Search walks the library (best-match compares every template, first-match stops at the first over the threshold).",
                     default: "best-match", env: "FPMOD_SIM_SEARCH_MODEL", choices: ["best-match", "first-match"]),
             .option("store", valueName: "PATH", help: "Template store database.", env: "FPMOD_STORE"),
@@ -148,8 +151,7 @@ enum Program {
                 options: [.flag("defaults", help: "Accept every default without asking.")]),
             CommandSpec(
                 name: "doctor", abstract: "Check the Pi's UART, console, groups, GPIO, SPI, the port, the module and the store; print a fix for each problem.",
-                discussion: "Without --port, FPMOD_PORT or --sim the module itself is not contacted. With --spi (FPMOD_SPI) an SPI sensor is expected there, and missing SPI is a problem rather than a note. Exit status 0 when nothing is a problem (warnings allowed), 1 otherwise; --json prints an array of {id, title, verdict, seen, fix}.",
-                options: [.option("spi", valueName: "PATH", help: "spidev node of an SPI image sensor to check (e.g. /dev/spidev0.0).", env: "FPMOD_SPI")]),
+                discussion: "Without --port, FPMOD_PORT or --sim the module itself is not contacted. With --spi (FPMOD_SPI) an SPI sensor is expected there, and missing SPI is a problem rather than a note. Exit status 0 when nothing is a problem (warnings allowed), 1 otherwise; --json prints an array of {id, title, verdict, seen, fix}."),
             CommandSpec(
                 name: "demo", abstract: "The whole lock service on a simulated module and simulated GPIO, narrated.",
                 options: [.flag("fast", help: "Skip the pauses between scenes.")]),

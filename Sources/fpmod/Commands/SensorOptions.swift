@@ -1,9 +1,9 @@
 import ArgumentParsing
 
-/// The options of every `fpmod sensor` subcommand: where the sensor is wired.
+/// The options of every `fpmod sensor` subcommand: how the sensor is wired. Which spidev node
+/// is the global --spi (FPMOD_SPI), which also makes every reader command use the sensor.
 enum SensorOptions {
     static let common: [OptionSpec] = [
-        .option("spi", valueName: "PATH", help: "spidev node of the sensor (e.g. /dev/spidev0.0 for SPI0 CE0).", env: "FPMOD_SPI"),
         .option("speed", valueName: "HZ", help: "SPI clock in Hz (the FPC1020A takes up to 8 MHz).", default: "4000000"),
         .option("board", valueName: "NAME", help: "Board preset whose spi section gives the lines (default: this Pi's)."),
         .option("chip", valueName: "NAME", help: "GPIO chip of the IRQ and reset lines (default: the preset's)."),
