@@ -42,7 +42,19 @@ struct SensorSession {
         }
         let lines: Lines
         do {
-            lines = declared("no-gpio", parsed) && parsed.flag("no-gpio") ? Lines() : try openLines(parsed, preset: preset, configChip: invocation.configFile?.gpio.chip)
+            if declared("no-gpio", parsed) ? parsed.flag("no-gpio") : wiring == nil {
+                if !declared("no-gpio", parsed) {
+                    // A reader command (enroll, identify…) has no line options: without a preset
+                    // that places the lines, the sensor still works, polled.
+                    invocation.progress("""
+                        No IRQ or reset line known (no board preset with an spi section: set the config's board, e.g. rpi4): \
+                        soft-resetting the sensor and polling its interrupt register.
+                        """)
+                }
+                lines = Lines()
+            } else {
+                lines = try openLines(parsed, preset: preset, configChip: invocation.configFile?.gpio.chip)
+            }
         } catch {
             device.close()
             throw error
