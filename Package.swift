@@ -65,6 +65,12 @@ let package = Package(
         .target(name: "Administration", dependencies: [
             "FingerprintProtocol", "FingerprintModule", "TemplateStore", "Posix",
         ]),
+        // An image sensor behind the one reader interface: capture on the sensor, extraction and
+        // matching on the host, templates in the store.
+        .target(name: "HostReader", dependencies: [
+            "Administration", "ImageSensor", "HostMatching", "Imaging", "TemplateStore", "FingerprintModule",
+            "FingerprintProtocol", "Posix",
+        ]),
         .target(name: "DoorLock", dependencies: [
             "FingerprintProtocol", "FingerprintModule", "ModuleSimulator", "SerialPort", "Posix",
             "GPIO", "TemplateStore", "AccessPolicy", "Administration", "JSONValue", "MQTT",
@@ -75,7 +81,7 @@ let package = Package(
         .executableTarget(name: "fpmod", dependencies: [
             "ArgumentParsing", "FingerprintProtocol", "FingerprintModule", "ModuleSimulator",
             "SerialPort", "Posix", "GPIO", "TemplateStore", "AccessPolicy", "Administration", "DoorLock",
-            "SPI", "ImageSensor", "ImageSensorSimulator",
+            "SPI", "ImageSensor", "ImageSensorSimulator", "HostReader",
         ]),
 
         .testTarget(name: "FingerprintProtocolTests", dependencies: ["FingerprintProtocol"]),
@@ -97,6 +103,6 @@ let package = Package(
         .testTarget(name: "HostMatchingTests", dependencies: ["HostMatching", "Imaging"]),
         .testTarget(name: "AdministrationTests", dependencies: ["Administration", "ModuleSimulator", "FingerprintModule", "TemplateStore", "SerialPort", "FingerprintProtocol"]),
         .testTarget(name: "DoorLockTests", dependencies: ["DoorLock", "JSONValue", "MQTT", "MQTTTestSupport", "GPIO", "AccessPolicy", "ModuleSimulator", "FingerprintModule", "TemplateStore", "Administration", "SerialPort", "Posix"]),
-        .testTarget(name: "fpmodTests", dependencies: ["fpmod", "MQTT", "MQTTTestSupport", "SerialPort", "Posix"]),
+        .testTarget(name: "fpmodTests", dependencies: ["fpmod", "MQTT", "MQTTTestSupport", "SerialPort", "Posix", "Imaging"]),
     ]
 )

@@ -92,7 +92,10 @@ public final class HostReader: FingerprintReader {
         case .wrongHardwareID(let seen, _, _):
             // Nothing drives MISO: the sensor is unplugged or unpowered.
             return seen == 0x0000 || seen == 0xFFFF
-        case .unexpectedInterrupt, .sensorError, .noFinger:
+        case .sensorLink:
+            // The process serving a simulated sensor went away: as an unplugged one.
+            return true
+        case .unexpectedInterrupt, .sensorError, .noFinger, .noImages, .unreadableImage:
             return false
         }
     }

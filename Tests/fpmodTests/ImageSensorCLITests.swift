@@ -30,7 +30,7 @@ import Testing
 
         let alice = try Self.sensor(cli, ["identify", "--sim-finger", "alice-right-index", "--json"], images: images)
         #expect(alice.status == 0, "\(alice.stderr)")
-        #expect(alice.json?["result"] as? String == "verify-match")
+        #expect(alice.json?["result"] as? String == "match")
         #expect(alice.json?["user"] as? String == "alice")
         #expect(alice.json?["times"] != nil)
 
@@ -111,13 +111,24 @@ import Testing
     @Test func aStoreOfModuleFingersIsRefused() throws {
         let cli = CLI()
         #expect(try cli.sim(["enroll", "alice"]).status == 0)
-        let result = try Self.sensor(cli, ["identify", "--sim-finger", "alice-right-index"])
-        #expect(result.status != 0)
-        #expect(result.status != 1, "a refused store is no 'no match'")
-        #expect(result.stderr.lowercased().contains("module"), "\(result.stderr)")
-        // Nothing about alice changed.
+        for command in [["identify", "--sim-finger", "alice-right-index"], ["enroll", "bob"]] {
+            let result = try Self.sensor(cli, command)
+            #expect(result.status == 65, "\(command): a refused store is neither 'no match' nor a device error: \(result.stderr)")
+            #expect(result.stderr.contains("belongs to a UART fingerprint module"), "\(result.stderr)")
+            #expect(result.stderr.contains("--store PATH"))
+        }
+        // Nothing changed: alice is still the module's, and bob was not enrolled.
         #expect(try cli.userNames() == ["alice"])
         #expect(try cli.sim(["identify"], finger: "alice-right-index").status == 0)
+    }
+
+    @Test func aStoreOfImageSensorFingersIsRefusedByAModule() throws {
+        let cli = CLI()
+        #expect(try Self.sensor(cli, ["enroll", "alice"]).status == 0)
+        let result = try cli.sim(["identify"], finger: "alice-right-index")
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.contains("enrolled on an image sensor"), "\(result.stderr)")
+        #expect(try Self.sensor(cli, ["identify", "--sim-finger", "alice-right-index"]).status == 0)
     }
 
     @Test func infoAndCaptureOnTheSimulatedSensor() throws {
