@@ -103,6 +103,6 @@ let package = Package(
         .testTarget(name: "HostMatchingTests", dependencies: ["HostMatching", "Imaging"]),
         .testTarget(name: "AdministrationTests", dependencies: ["Administration", "ModuleSimulator", "FingerprintModule", "TemplateStore", "SerialPort", "FingerprintProtocol"]),
         .testTarget(name: "DoorLockTests", dependencies: ["DoorLock", "JSONValue", "MQTT", "MQTTTestSupport", "GPIO", "AccessPolicy", "ModuleSimulator", "FingerprintModule", "TemplateStore", "Administration", "SerialPort", "Posix"]),
-        .testTarget(name: "fpmodTests", dependencies: ["fpmod", "MQTT", "MQTTTestSupport", "SerialPort", "Posix", "Imaging"]),
+        .testTarget(name: "fpmodTests", dependencies: ["fpmod", "MQTT", "MQTTTestSupport", "SerialPort", "Posix", "ImageSensorSimulator", "ImageSensor", "Imaging"]),
     ]
 )
