@@ -2,8 +2,9 @@ import ArgumentParsing
 import ImageSensor
 import ImageSensorSimulator
 
-/// An opened image sensor for one command: the simulated FPC1020 in this process, or an
-/// FPC1020A on spidev with its GPIO lines (`SensorSession`).
+/// An opened image sensor for one command: the simulated FPC1020 in this process or in
+/// another (`fpmod sim --profile fpc1020 --link`), or an FPC1020A on spidev with its GPIO
+/// lines (`SensorSession`).
 struct ImageSensorSession {
     let sensor: any ImageSensor
     /// What to release afterwards: the spidev node and lines of a real sensor.
@@ -25,6 +26,12 @@ struct ImageSensorSession {
         case .spiSensor:
             let session = try SensorSession.open(invocation)
             return ImageSensorSession(sensor: session.sensor, hardware: session)
+        case .socketSensor(let path):
+            do {
+                return ImageSensorSession(sensor: try SocketImageSensor(path: path), hardware: nil)
+            } catch {
+                throw SensorSession.failure(error)
+            }
         case .module:
             preconditionFailure("ImageSensorSession.open called for a module")
         }

@@ -22,6 +22,7 @@ enum Program {
             .option("family", valueName: "NAME", help: "Module family, when detection should be skipped.",
                     env: "FPMOD_FAMILY", choices: ["r30x", "as608", "r50x", "synochip"]),
             .option("spi", valueName: "PATH", help: "spidev node of an FPC1020A image sensor (e.g. /dev/spidev0.0): the reader instead of a module, its lines from the board preset.", env: "FPMOD_SPI"),
+            .option("sensor-socket", valueName: "PATH", help: "The simulated image sensor that `fpmod sim --profile fpc1020 --link PATH` serves is the reader (its fingers placed on that one's --control socket).", env: "FPMOD_SENSOR_SOCKET"),
             .flag("sim", help: "Use a simulated reader in this process instead of a serial port or spidev.", env: "FPMOD_SIM"),
             .option("sim-profile", valueName: "NAME", help: "What --sim simulates: a module (r307, as608, r503) or the FPC1020 image sensor with matching on the host (fpc1020).", default: "r307",
                     env: "FPMOD_SIM_PROFILE", choices: ["r307", "as608", "r503", "fpc1020"]),

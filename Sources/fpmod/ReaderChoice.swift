@@ -11,15 +11,18 @@ enum ReaderChoice: Equatable {
     case simulatedSensor(imagesDirectory: String?)
     /// --spi PATH (FPMOD_SPI): an FPC1020A on spidev, its lines from the board preset.
     case spiSensor(device: String)
+    /// --sensor-socket PATH (FPMOD_SENSOR_SOCKET): the simulated sensor another process serves
+    /// (`fpmod sim --profile fpc1020 --link PATH`), its fingers placed on that one's control socket.
+    case socketSensor(path: String)
 
     /// The --sim-profile of the simulated image sensor.
     static let imageSensorProfile = "fpc1020"
 
     var isImageSensor: Bool { self != .module }
 
-    /// The reader the options select. --sim wins over --port and --spi, as it always won over
-    /// --port; --port together with --spi is refused, since either could be meant — unless the
-    /// command needs a module anyway (`moduleCommand`), where --port says which.
+    /// The reader the options select. --sim wins over the others, as it always won over --port;
+    /// two of --port, --spi and --sensor-socket together are refused, since either could be
+    /// meant — unless the command needs a module anyway (`moduleCommand`), where --port says which.
     init(_ parsed: ParsedCommand, moduleCommand: Bool = false) throws {
         if parsed.flag("sim") {
             if parsed.string("sim-profile") == Self.imageSensorProfile {
@@ -35,21 +38,21 @@ enum ReaderChoice: Equatable {
             self = .module
             return
         }
-        guard let device = parsed.string("spi") else {
+        let named = [("--port (FPMOD_PORT)", parsed.string("port").map { _ in ReaderChoice.module }),
+                     ("--spi (FPMOD_SPI)", parsed.string("spi").map(ReaderChoice.spiSensor)),
+                     ("--sensor-socket (FPMOD_SENSOR_SOCKET)", parsed.string("sensor-socket").map(ReaderChoice.socketSensor))]
+            .compactMap { option, choice in choice.map { (option, $0) } }
+        if moduleCommand, named.contains(where: { $0.1 == .module }) {
             self = .module
             return
         }
-        if parsed.string("port") != nil {
-            if moduleCommand {
-                self = .module
-                return
-            }
+        guard named.count <= 1 else {
             throw CommandFailure(.usage, """
-                Both a module port (--port or FPMOD_PORT) and an SPI sensor (--spi or FPMOD_SPI) are given; fpmod uses one \
-                reader at a time. Leave out --port for the image sensor on \(device), or --spi for the module.
+                Both \(named[0].0) and \(named[1].0) name a reader; fpmod uses one reader at a time. \
+                Leave out the one you do not mean.
                 """)
         }
-        self = .spiSensor(device: device)
+        self = named.first?.1 ?? .module
     }
 
     /// How the reader is named in messages.
@@ -58,6 +61,7 @@ enum ReaderChoice: Equatable {
         case .module: "the UART module"
         case .simulatedSensor: "the simulated FPC1020 image sensor (--sim-profile fpc1020)"
         case .spiSensor(let device): "the FPC1020 image sensor on \(device) (--spi)"
+        case .socketSensor(let path): "the simulated image sensor served on \(path) (--sensor-socket)"
         }
     }
 
@@ -71,6 +75,7 @@ enum ReaderChoice: Equatable {
         switch self {
         case .simulatedSensor: instead = "drop --sim-profile fpc1020 to run it on a simulated module"
         case .spiSensor, .module: instead = "leave out --spi (and FPMOD_SPI) and give the module's --port"
+        case .socketSensor: instead = "leave out --sensor-socket and use a module (--port, or --sim)"
         }
         return CommandFailure(.usage, "`fpmod \(command)` works on a UART module only: \(why). It cannot run on \(name); \(instead).")
     }

@@ -176,3 +176,41 @@ enum FingerPictures {
         }
     }
 }
+
+/// The reader commands on a sensor another process serves (`fpmod sim --profile fpc1020
+/// --link`), its fingers put down through that simulator's control socket.
+@Suite(.serialized) struct SensorSocketCLITests {
+    @Test func enrollAndIdentifyThroughTheLink() throws {
+        let cli = CLI()
+        let images = cli.directory + "/images"
+        try FingerPictures.write(finger: "alice-right-index", seed: 31, impressions: 0..<6, into: images)
+        try FingerPictures.write(finger: "bob-right-index", seed: 32, impressions: 0..<2, into: images)
+        let simulator = try SensorSimProcessTests.Simulator(cli, extra: ["--images", images])
+        defer { _ = simulator.terminate() }
+        let reader = ["--sensor-socket", simulator.link]
+
+        #expect(try simulator.say("auto-touch alice-right-index").hasPrefix("ok"))
+        let enroll = try cli.run(reader + ["enroll", "alice"])
+        #expect(enroll.status == 0, "\(enroll.stderr) \(simulator.process.log)")
+        #expect(enroll.stderr.contains("Place your finger (5/5)"))
+        let alice = try cli.run(reader + ["identify", "--json"])
+        #expect(alice.status == 0, "\(alice.stderr)")
+        #expect(alice.json?["user"] as? String == "alice")
+
+        #expect(try simulator.say("auto-touch bob-right-index").hasPrefix("ok"))
+        let bob = try cli.run(reader + ["identify"])
+        #expect(bob.status == 1, "\(bob.stderr)")
+        #expect(bob.stdout.contains("verify-no-match"))
+
+        let sync = try cli.run(reader + ["sync"])
+        #expect(sync.status == 64)
+        #expect(sync.stderr.contains("leave out --sensor-socket"))
+    }
+
+    @Test func noSimulatorAtThePathSaysHowToStartOne() throws {
+        let cli = CLI()
+        let result = try cli.run(["--sensor-socket", cli.directory + "/none.link", "info"])
+        #expect(result.status == 69, "\(result.stderr)")
+        #expect(result.stderr.contains("fpmod sim --profile fpc1020 --link \(cli.directory)/none.link"))
+    }
+}
