@@ -77,6 +77,10 @@ enum ReaderChoice: Equatable {
         case .spiSensor, .module: instead = "leave out --spi (and FPMOD_SPI) and give the module's --port"
         case .socketSensor: instead = "leave out --sensor-socket and use a module (--port, or --sim)"
         }
+        if command == "doctor" {
+            // Doctor runs; only its module check has nothing to talk to.
+            return CommandFailure(.usage, "The module check needs a UART module, and \(name) is none (the SPI checks cover a real sensor: `fpmod doctor --spi PATH`); \(instead).")
+        }
         return CommandFailure(.usage, "`fpmod \(command)` works on a UART module only: \(why). It cannot run on \(name); \(instead).")
     }
 
@@ -87,6 +91,5 @@ enum ReaderChoice: Equatable {
         "layout": "it moves templates within a module's flash, and an image sensor's library is searched on the host, in memory, where order costs nothing",
         "raw": "it sends one instruction of the modules' packet protocol, which an image sensor does not speak (`fpmod sensor probe` talks to the FPC1020 directly)",
         "restore": "it writes a backup's templates into a module's flash; restoring a backup for an image sensor is not supported yet (`fpmod backup` of its store works)",
-        "doctor": "it checks the UART and a module; for an SPI sensor run `fpmod doctor --spi PATH` without --sim",
     ]
 }

@@ -80,6 +80,20 @@ import Testing
         #expect(carol.json?["user"] as? String == "carol")
         #expect(try Self.sensor(cli, ["identify", "--sim-finger", "dave-left-thumb"]).status == 1)
         #expect(try Self.sensor(cli, ["verify", "carol", "--sim-finger", "carol-left-thumb"]).status == 0)
+
+        // The unlock switch takes a verification from whichever reader, and a stranger's is none.
+        #expect(try Self.sensor(cli, ["disable", "carol", "--sim-finger", "dave-left-thumb"]).status == 1)
+        let disable = try Self.sensor(cli, ["disable", "carol", "--sim-finger", "carol-left-thumb"])
+        #expect(disable.status == 0, "\(disable.stderr)")
+        let users = try cli.run(["list", "--json"]).json?["users"] as? [[String: Any]]
+        #expect(users?.first?["fingerprintUnlock"] as? Bool == false)
+        #expect(try cli.auditEvents().contains("unlock-disabled"))
+
+        let wipe = try Self.sensor(cli, ["wipe", "--yes"])
+        #expect(wipe.status == 0, "\(wipe.stderr)")
+        #expect(wipe.stdout.contains("the host library is empty and 1 user(s) were removed"))
+        #expect(try cli.userNames().isEmpty)
+        #expect(try Self.sensor(cli, ["identify", "--sim-finger", "carol-left-thumb"]).status == 1)
     }
 
     @Test func aFingerWithoutItsFolderNamesTheFolder() throws {
@@ -102,6 +116,12 @@ import Testing
             #expect(result.stderr.contains("`fpmod \(command[0])` works on a UART module only"), "\(result.stderr)")
             #expect(result.stderr.contains("drop --sim-profile fpc1020"))
         }
+        // Images are for the simulated sensor only, and the module's doctor check says why it is skipped.
+        let images = try cli.sim(["--sim-images", cli.directory, "identify"], finger: "alice-right-index")
+        #expect(images.status == 64)
+        #expect(images.stderr.contains("add --sim-profile fpc1020"))
+        let doctor = try Self.sensor(cli, ["doctor"])
+        #expect(doctor.stdout.contains("The module check needs a UART module"), "\(doctor.stdout)")
         // The store alone is enough for a backup.
         let backup = try cli.run(["backup", cli.directory + "/users.fpb"], environment: ["FPMOD_BACKUP_PASSPHRASE": "correct horse battery"])
         #expect(backup.status == 0, "\(backup.stderr)")
