@@ -39,7 +39,7 @@ enum SensorLinkProtocol {
         let words = reply.split(separator: " ", omittingEmptySubsequences: false)
         guard words.count == 5, words[0] == "ok", words[1] == "image", let width = Int(words[2]), let height = Int(words[3]),
               let data = Data(base64Encoded: String(words[4])) else { return nil }
-        return SensorImage(width: width, height: height, pixels: Array(data))
+        return try? SensorImage(width: width, height: height, pixels: Array(data))
     }
 
     static func errorReply(_ error: ImageSensorError) -> String {

@@ -11,6 +11,17 @@ final class ServingThread: Sendable {
 
     init() throws(Errno) { wakeup = try WakeupPipe() }
 
+    /// A listener at `path` and a thread (not started yet) to serve it on.
+    static func listening(at path: String) throws(SensorSocketError) -> (UnixListener, ServingThread) {
+        let listener = try SensorSocketError.listen(at: path)
+        do {
+            return (listener, try ServingThread())
+        } catch {
+            listener.close()
+            throw SensorSocketError(path: path, errno: error, holder: nil)
+        }
+    }
+
     var isStopping: Bool { stopping.withLock { $0 } }
 
     /// Starts `body` on a new thread named `name`.

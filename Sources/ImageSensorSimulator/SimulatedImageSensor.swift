@@ -58,7 +58,13 @@ public final class SimulatedImageSensor: ImageSensor, @unchecked Sendable {
     /// finger down touches this finger at once, so "lift and place again" and identify just work.
     public var autoTouch: String? {
         get { locked { automaticFinger } }
-        set { locked { automaticFinger = newValue } }
+        set {
+            locked {
+                automaticFinger = newValue
+                // A wait in progress touches it now rather than at its deadline.
+                condition.broadcast()
+            }
+        }
     }
 
     /// `observer` hears every change of "a finger is down" (true) or up (false), on the thread
@@ -123,12 +129,12 @@ public final class SimulatedImageSensor: ImageSensor, @unchecked Sendable {
             return (name, index, masters[name], lifts, presenceObservers)
         }
         if lifted { for observer in observers { observer(false) } }
-        guard let name else { return Self.sensorImage(FingerImages.blank) }
+        guard let name else { return FingerImages.blank }
         // Rendering and file reads happen outside the lock, so `lift` never waits for them.
         var cache: [String: GreyImage] = cached.map { [name: $0] } ?? [:]
         let image = try source.image(of: name, index: index, masters: &cache)
         if cached == nil, let master = cache[name] { locked { masters[name] = master } }
-        return Self.sensorImage(image)
+        return image
     }
 
     // MARK: Inside
@@ -148,10 +154,5 @@ public final class SimulatedImageSensor: ImageSensor, @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return try body()
-    }
-
-    static func sensorImage(_ image: GreyImage) -> SensorImage {
-        // Same layout, so this never fails (until the two types become one).
-        SensorImage(width: image.width, height: image.height, pixels: image.pixels)!
     }
 }

@@ -18,11 +18,7 @@ public final class SimulatedSensorControl: Sendable {
         self.sensor = sensor
         self.path = path
         responder = Responder(sensor: sensor)
-        listener = try SensorSocketError.listen(at: path)
-        do { thread = try ServingThread() } catch {
-            listener.close()
-            throw SensorSocketError(path: path, errno: error, holder: nil)
-        }
+        (listener, thread) = try ServingThread.listening(at: path)
         // The thread holds what it serves, not `self`, so releasing the control stops it.
         let (listener, thread, responder) = (listener, thread, responder)
         thread.start(name: "fpmod-sensor-control") {

@@ -16,11 +16,7 @@ public final class SimulatedSensorLink: Sendable {
     public init(sensor: SimulatedImageSensor, path: String) throws(SensorSocketError) {
         self.sensor = sensor
         self.path = path
-        listener = try SensorSocketError.listen(at: path)
-        do { thread = try ServingThread() } catch {
-            listener.close()
-            throw SensorSocketError(path: path, errno: error, holder: nil)
-        }
+        (listener, thread) = try ServingThread.listening(at: path)
         let (listener, thread) = (listener, thread)
         let wakeup = thread.wakeup
         sensor.observeFingerPresence { _ in wakeup.signal() }

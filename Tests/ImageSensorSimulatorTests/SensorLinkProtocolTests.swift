@@ -1,4 +1,5 @@
 import ImageSensor
+import Imaging
 import Testing
 @testable import ImageSensorSimulator
 
@@ -8,7 +9,7 @@ import Testing
         let identity = SensorIdentity(model: "FPC1020A (simulated)", hardwareID: nil, width: 192, height: 192, dotsPerInch: 508,
                                       connection: "simulation (images from /tmp/a b)")
         #expect(SensorLinkProtocol.identity(from: SensorLinkProtocol.identityReply(identity)) == identity)
-        let image = try #require(SensorImage(width: 3, height: 2, pixels: [0, 1, 2, 253, 254, 255]))
+        let image = try SensorImage(width: 3, height: 2, pixels: [0, 1, 2, 253, 254, 255])
         #expect(SensorLinkProtocol.image(from: SensorLinkProtocol.imageReply(image)) == image)
         // A length that does not match the size is no image.
         #expect(SensorLinkProtocol.image(from: "ok image 3 3 AAECAw==") == nil)

@@ -1,5 +1,6 @@
 import Foundation
 import ImageSensor
+import Imaging
 import Posix
 import Testing
 @testable import ImageSensorSimulator

@@ -79,10 +79,11 @@ enum SimCommand {
         if let finger = parsed.string("finger") { sensor.place(finger) }
         let controlPath = parsed.string("control") ?? defaultControlPath()
         let signals = try SignalWatcher(signals: [SIGINT, SIGTERM])
-        let control: SimulatedSensorControl, link: SimulatedSensorLink?
+        let control: SimulatedSensorControl
+        var link: SimulatedSensorLink?
         do {
             control = try SimulatedSensorControl(sensor: sensor, path: controlPath)
-            link = try parsed.string("link").map { path throws(SensorSocketError) in try SimulatedSensorLink(sensor: sensor, path: path) }
+            if let path = parsed.string("link") { link = try SimulatedSensorLink(sensor: sensor, path: path) }
         } catch {
             throw CommandFailure(.unavailable, error.description)
         }
