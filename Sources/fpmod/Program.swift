@@ -38,7 +38,7 @@ enum Program {
             .flag("verbose", short: "v", help: "Show protocol exchanges on stderr.", repeatable: true),
         ],
         commands: [
-            CommandSpec(name: "info", abstract: "Show the module's parameters, capacity, templates used, family and product info."),
+            CommandSpec(name: "info", abstract: "Show the module's parameters, capacity, templates used, family and product info (for an image sensor: its identity and what the store holds)."),
             CommandSpec(
                 name: "capture", abstract: "Capture a fingerprint image and save it as PNG.",
                 options: [.option("image", valueName: "FILE.png", help: "Where to write the image.", default: "fingerprint.png"),
@@ -93,7 +93,7 @@ enum Program {
                 name: "rename", abstract: "Rename a user.",
                 arguments: [.positional("name", help: "Current name."), .positional("new-name", help: "New name.")]),
             CommandSpec(
-                name: "wipe", abstract: "Delete every user and empty the module's library.",
+                name: "wipe", abstract: "Delete every user and empty the module's library (or an image sensor's host library).",
                 options: [.flag("yes", help: "Confirm: this cannot be undone (make a backup first).")]),
             CommandSpec(
                 name: "enable", abstract: "Allow fingerprint unlock for a user (needs a verification of that user or an admin).",

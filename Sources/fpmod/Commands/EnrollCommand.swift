@@ -33,6 +33,9 @@ enum EnrollCommand {
         let virtualFinger = parsed.flag("sim") && parsed.string("sim-finger") == nil ? "\(name)-\(label)" : nil
         let (_, session) = try AdminCommand.openReader(invocation, virtualFinger: virtualFinger, createStore: true)
         defer { session.close() }
+        if session.choice.isImageSensor, parsed.isExplicit("captures") {
+            invocation.progress("--captures is for modules: the image sensor takes as many captures as the host matcher's enrollment needs.")
+        }
         let result = try session.reader.enroll(user: name, displayName: parsed.string("display-name"), label: label,
                                               captures: captures, admin: parsed.flag("admin"),
                                               duress: parsed.flag("duress")) { step in
