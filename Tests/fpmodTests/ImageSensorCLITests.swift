@@ -162,6 +162,7 @@ import Testing
         #expect(sensor?["width"] as? Int == 192)
         #expect(sensor?["height"] as? Int == 192)
         #expect(sensor?["dpi"] as? Int == 508)
+        #expect(try cli.sim(["info", "--json"]).json?["kind"] as? String == "module")
 
         let png = cli.directory + "/capture.png"
         let capture = try Self.sensor(cli, ["capture", "--sim-finger", "alice-right-index", "--image", png], images: images)

@@ -39,6 +39,7 @@ enum InfoCommand {
             ]
         }
         var json: [String: JSONValue] = [
+            "kind": .string(ReaderDescription.Kind.module.rawValue),
             "family": .string(family.rawValue),
             "port": .string(module.transport.description),
             "baudRate": .int(Int64(parameters.baudRate)),
