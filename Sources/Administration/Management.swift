@@ -93,9 +93,19 @@ extension Administrator {
     /// Turns fingerprint unlock on or off for `user`, after a successful verification of that
     /// user or of an admin (as a phone verifies before its fingerprint-unlock switch changes).
     public func setFingerprintUnlock(user: String, enabled: Bool, verifiedBy proof: Verification?) throws {
+        try StoreAdministration.setFingerprintUnlock(store, user: user, enabled: enabled, verifiedBy: proof)
+    }
+}
+
+/// Store-only administration: no module needed (rename, PIN, backup file).
+public enum StoreAdministration {
+    /// `Administrator.setFingerprintUnlock` for any reader: the proof comes from whichever
+    /// reader verified the finger, the switch lives in the store.
+    public static func setFingerprintUnlock(_ store: TemplateStore, user: String, enabled: Bool,
+                                            verifiedBy proof: Verification?) throws {
         guard try store.user(named: user) != nil else { throw StoreError.unknownUser(user) }
         guard let proof, proof.user == user || proof.role == .admin,
-              ContinuousClock.now - proof.at <= Self.verificationLifetime else {
+              ContinuousClock.now - proof.at <= Administrator.verificationLifetime else {
             throw AdministrationError.verificationRequired(user: user)
         }
         try store.transaction {
@@ -104,10 +114,7 @@ extension Administrator {
                                   slot: proof.slot, detail: "verified by \(proof.user)")
         }
     }
-}
 
-/// Store-only administration: no module needed (rename, PIN, backup file).
-public enum StoreAdministration {
     public static func renameUser(_ store: TemplateStore, user: String, to newName: String) throws {
         try store.transaction {
             try store.renameUser(user, to: newName)

@@ -42,10 +42,17 @@ struct Invocation {
     /// explicitly named config that does not load was refused already (`OptionCheck`); the
     /// installed one is only a fall-back here, reported by `run` and `config check`.
     private var configuredStore: (database: String?, key: String?) {
+        guard let config = configFile else { return (nil, nil) }
+        return (config.storeDatabase, config.storeKey)
+    }
+
+    /// The config file (--config FILE, else /etc/fpmod/config.json when it exists) when it
+    /// loads: store paths, and the board whose spi section places an SPI sensor's lines.
+    var configFile: LockConfig? {
         let path = parsed.string("config")
             ?? (FileManager.default.fileExists(atPath: RunCommand.defaultConfigPath) ? RunCommand.defaultConfigPath : nil)
-        guard let path, let config = try? LockConfig.load(path: path) else { return (nil, nil) }
-        return (config.storeDatabase, config.storeKey)
+        guard let path else { return nil }
+        return try? LockConfig.load(path: path)
     }
 
     /// Opens the store at `storePaths`. Only the commands that start a store (enroll, restore,
@@ -57,7 +64,8 @@ struct Invocation {
     }
 
     /// Where `--sim` keeps its module's flash, beside the store, so consecutive commands see the
-    /// same simulated module as they would a real one.
+    /// same simulated module as they would a real one. (The simulated image sensor keeps no
+    /// state: its library is the store.)
     var simulatorStatePath: String {
         let directory = (storePaths.database as NSString).deletingLastPathComponent
         return directory + "/sim-" + (parsed.string("sim-profile") ?? "r307") + ".state"

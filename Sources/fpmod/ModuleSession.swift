@@ -66,19 +66,7 @@ final class ModuleSession {
                 return module
             }
             let session = ModuleSession(module: administrator.module, simulator: endpoint.simulator)
-            // Only the commands that wait for a finger declare --timeout.
-            if ["enroll", "identify", "verify", "enable", "disable"].contains(parsed.path.last ?? ""),
-               let timeout = try parsed.duration("timeout") {
-                administrator.fingerTimeout = timeout
-            }
-            if let failpoint = invocation.environment["FPMOD_FAILPOINT"], !failpoint.isEmpty {
-                administrator.failpoint = { name in
-                    guard name == failpoint else { return }
-                    StandardStreams.writeError("FPMOD_FAILPOINT: killing fpmod at \(name)\n")
-                    endpoint.simulator?.stop()
-                    try? CurrentProcess.send(SIGKILL)  // cannot fail for our own pid; nothing left to report to
-                }
-            }
+            try ReaderSession.configure(administrator, invocation, beforeKill: { endpoint.simulator?.stop() })
             // What the open found out. `sync` is the fix these findings advise: said as such
             // instead of telling the user to run the command that is running.
             let syncing = parsed.path == ["sync"]
@@ -155,6 +143,9 @@ final class ModuleSession {
 
         init(_ invocation: Invocation, virtualFinger: String?) throws {
             let parsed = invocation.parsed
+            // Every module-only command comes through here: on an image sensor it is refused, naming why.
+            let choice = try ReaderChoice(parsed, moduleCommand: true)
+            if choice.isImageSensor { throw choice.moduleOnlyRefusal(command: parsed.path) }
             guard parsed.flag("sim") else {
                 guard let configured = parsed.string("port") else {
                     throw CommandFailure(.config, """
@@ -168,7 +159,7 @@ final class ModuleSession {
             }
             let profileName = parsed.string("sim-profile") ?? "r307"
             guard let profile = SimulatorProfile.named(profileName) else {
-                throw UsageError(.invalidValue(subject: "--sim-profile", value: profileName, expected: "r307, as608 or r503"),
+                throw UsageError(.invalidValue(subject: "--sim-profile", value: profileName, expected: "r307, as608, r503 or fpc1020"),
                                  programName: parsed.programName, commandPath: parsed.path)
             }
             try FileManager.default.createDirectory(atPath: (invocation.simulatorStatePath as NSString).deletingLastPathComponent,

@@ -35,11 +35,23 @@ extension StoreAdministration.BackupWriteError: CLIError {
     public var message: String { description }
 }
 
-/// What the administration commands share: opening store and module together, reporting matches.
+/// What the administration commands share: opening store and reader together, reporting matches.
 enum AdminCommand {
-    /// Opens the store, then the module with the pairing, reconciling at open.
+    /// Opens the store, then the reader the options name (`ReaderSession`): a module with the
+    /// pairing, reconciling at open, or an image sensor with the host matching.
+    static func openReader(_ invocation: Invocation, virtualFinger: String? = nil,
+                           createStore: Bool = false) throws -> (TemplateStore, ReaderSession) {
+        _ = try ReaderChoice(invocation.parsed)  // a contradictory command line is refused before a store is made
+        let store = try invocation.openStore(create: createStore)
+        return (store, try ReaderSession.open(invocation, store: store, virtualFinger: virtualFinger))
+    }
+
+    /// Opens the store, then the module with the pairing, reconciling at open: for the
+    /// commands that need a UART module (sync, restore, pair…), refused on an image sensor.
     static func open(_ invocation: Invocation, virtualFinger: String? = nil, allowUntrusted: Bool = false,
                      createStore: Bool = false) throws -> (TemplateStore, ModuleSession, Administrator) {
+        let choice = try ReaderChoice(invocation.parsed, moduleCommand: true)
+        if choice.isImageSensor { throw choice.moduleOnlyRefusal(command: invocation.parsed.path) }
         let store = try invocation.openStore(create: createStore)
         let (session, administrator) = try ModuleSession.openAdministrator(
             invocation, store: store, virtualFinger: virtualFinger, allowUntrusted: allowUntrusted)
@@ -103,7 +115,7 @@ enum AdminCommand {
             text = "verify-no-match: the finger matched nobody.\n  \(timesText(times))"
             code = .denied
         case .tamper(let slot, let score):
-            text = "tamper: the module matched slot \(slot) (score \(score)), which the store does not know; refused. Run `fpmod sync` to remove it."
+            text = "tamper: the reader matched slot \(slot) (score \(score)), which the store does not know; refused. Run `fpmod sync` to remove it."
             code = .denied
         case .poorImage:
             text = "verify-retry-scan: the capture was poor; place the finger flat and try again."

@@ -3,7 +3,8 @@ import FingerprintModule
 import FingerprintProtocol
 import Foundation
 
-/// `fpmod capture --image FILE.png`: waits for a finger, uploads the image, writes a PNG.
+/// `fpmod capture --image FILE.png`: waits for a finger, uploads the image (from a module) or
+/// reads it (from an image sensor, real or simulated), writes a PNG.
 enum CaptureCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let parsed = invocation.parsed
@@ -12,6 +13,12 @@ enum CaptureCommand {
         // Checked before anybody is asked for a finger.
         try AdminCommand.requireSimFinger(invocation)
         try checkWritable(path)
+        let choice = try ReaderChoice(parsed)
+        if choice.isImageSensor {
+            let sensor = try ImageSensorSession.open(invocation, choice: choice, virtualFinger: nil)
+            defer { sensor.close() }
+            return try SensorCommand.capture(from: sensor.sensor, to: path, timeout: timeout, invocation)
+        }
         let session = try ModuleSession.openVerified(invocation)
         defer { session.close() }
         let module = session.module

@@ -8,8 +8,9 @@ enum DeleteCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let name = try invocation.parsed.require("name")
         let label = invocation.parsed.string("finger")
+        let library = try ReaderChoice(invocation.parsed).isImageSensor ? "the host library" : "the module"
         try Confirmation.ask(invocation, "Delete " + (label.map { "\(name)'s \($0)" } ?? "\(name) and every finger of \(name)")
-                             + " from the module and the store")
+                             + " from \(library) and the store")
         if let service = try ServiceControl.connectIfRunning(invocation) {
             let reply = try service.send(.delete(user: name, label: label))
             try ServiceControl.check(reply)
@@ -18,10 +19,10 @@ enum DeleteCommand {
             }
             return report(user: name, fingers: fingers, userRemoved: reply["userRemoved"]?.boolValue ?? false, invocation)
         }
-        let (store, session, administrator) = try AdminCommand.open(invocation)
+        let (store, session) = try AdminCommand.openReader(invocation)
         defer { session.close() }
         guard try store.user(named: name) != nil else { throw StoreErrorBridge.unknownUser(name) }
-        let result = try administrator.delete(user: name, label: label)
+        let result = try session.reader.delete(user: name, label: label)
         return report(user: name, fingers: result.fingers, userRemoved: result.userRemoved, invocation)
     }
 

@@ -3,7 +3,8 @@ import ArgumentParsing
 import DoorLock
 
 /// `fpmod enroll NAME`: guided enrollment with fprintd-style progress on stderr — through the
-/// running service when there is one, else with the module opened here.
+/// running service when there is one, else with the reader opened here (a module merges
+/// --captures touches; an image sensor takes its matcher's five, "(k/5)").
 enum EnrollCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let parsed = invocation.parsed
@@ -27,11 +28,15 @@ enum EnrollCommand {
                           duress: request.duress, invocation)
         }
         // With --sim and no --sim-finger, the virtual finger is named after the user and label,
-        // so `fpmod --sim enroll alice` just works and `--sim-finger alice-right-index` matches it.
+        // so `fpmod --sim enroll alice` just works and `--sim-finger alice-right-index` matches it
+        // (on the simulated image sensor too: DIR/alice-right-index/ with --sim-images).
         let virtualFinger = parsed.flag("sim") && parsed.string("sim-finger") == nil ? "\(name)-\(label)" : nil
-        let (_, session, administrator) = try AdminCommand.open(invocation, virtualFinger: virtualFinger, createStore: true)
+        let (_, session) = try AdminCommand.openReader(invocation, virtualFinger: virtualFinger, createStore: true)
         defer { session.close() }
-        let result = try administrator.enroll(user: name, displayName: parsed.string("display-name"), label: label,
+        if session.choice.isImageSensor, parsed.isExplicit("captures") {
+            invocation.progress("--captures is for modules: the image sensor takes as many captures as the host matcher's enrollment needs.")
+        }
+        let result = try session.reader.enroll(user: name, displayName: parsed.string("display-name"), label: label,
                                               captures: captures, admin: parsed.flag("admin"),
                                               duress: parsed.flag("duress")) { step in
             invocation.progress(step.description)

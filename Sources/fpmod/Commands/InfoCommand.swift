@@ -1,12 +1,17 @@
+import Administration
 import ArgumentParsing
 import FingerprintModule
 import FingerprintProtocol
 import Foundation
+import HostReader
 import TemplateStore
 
-/// `fpmod info`: what the module says about itself.
+/// `fpmod info`: what the module says about itself; for an image sensor, the reader and the
+/// sensor's identity.
 enum InfoCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
+        let choice = try ReaderChoice(invocation.parsed)
+        if choice.isImageSensor { return try imageSensor(invocation, choice) }
         let session = try ModuleSession.openVerified(invocation)
         defer { session.close() }
         let module = session.module
@@ -34,6 +39,7 @@ enum InfoCommand {
             ]
         }
         var json: [String: JSONValue] = [
+            "kind": .string(ReaderDescription.Kind.module.rawValue),
             "family": .string(family.rawValue),
             "port": .string(module.transport.description),
             "baudRate": .int(Int64(parameters.baudRate)),
@@ -53,6 +59,40 @@ enum InfoCommand {
                 "imageHeight": .int(Int64(info.imageHeight)), "templateSize": .int(Int64(info.templateSize)),
                 "capacity": .int(Int64(info.capacity)),
             ]
+        }
+        invocation.emit(lines.joined(separator: "\n"), json: .object(json))
+        return .ok
+    }
+
+    /// The sensor as it identifies itself, matching on the host, and what the store holds. The
+    /// store is only read (no store yet is fine): info records nothing.
+    private static func imageSensor(_ invocation: Invocation, _ choice: ReaderChoice) throws -> ExitCode {
+        let session = try ImageSensorSession.open(invocation, choice: choice, virtualFinger: nil)
+        defer { session.close() }
+        let identity = session.sensor.identity
+        let reader = ReaderDescription(kind: .imageSensor, model: identity.model, capacity: HostReader.defaultCapacity,
+                                       connection: identity.connection)
+        var enrolled: (users: Int, fingers: Int)?
+        if FileManager.default.fileExists(atPath: invocation.storePaths.database) {
+            let store = try invocation.openStore()
+            enrolled = (try store.users().count, try store.allFingers().count)
+        }
+        let lines = [
+            "Reader:          \(reader)",
+            "Sensor:          \(identity)",
+            "Enrolled:        " + (enrolled.map { "\($0.fingers) finger(s) of \($0.users) user(s), of \(HostReader.defaultCapacity)" }
+                                   ?? "no store yet (enroll someone to start one)"),
+        ]
+        var json: [String: JSONValue] = [
+            "kind": .string(reader.kind.rawValue), "model": .string(reader.model),
+            "capacity": .int(Int64(HostReader.defaultCapacity)), "connection": .string(reader.connection),
+            "sensor": ["model": .string(identity.model), "hardwareId": identity.hardwareID.map { .int(Int64($0)) } ?? .null,
+                       "width": .int(Int64(identity.width)), "height": .int(Int64(identity.height)),
+                       "dpi": .int(Int64(identity.dotsPerInch)), "connection": .string(identity.connection)],
+        ]
+        if let enrolled {
+            json["users"] = .int(Int64(enrolled.users))
+            json["templateCount"] = .int(Int64(enrolled.fingers))
         }
         invocation.emit(lines.joined(separator: "\n"), json: .object(json))
         return .ok

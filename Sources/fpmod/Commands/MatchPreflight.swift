@@ -5,13 +5,15 @@ import TemplateStore
 /// What identify and verify check before anybody is asked for a finger: that the user exists
 /// and has fingers, and that the module holds the templates the store says it should. A module
 /// that lost them (replaced, wiped, reset) is out of step with the store, which `fpmod sync`
-/// fixes; without this, a placed finger would only earn "nobody is enrolled".
+/// fixes; without this, a placed finger would only earn "nobody is enrolled". An image sensor's
+/// library is the store itself, so only the user is checked there.
 enum MatchPreflight {
-    static func check(_ store: TemplateStore, _ administrator: Administrator, user: String?) throws {
+    static func check(_ store: TemplateStore, _ reader: any FingerprintReader, user: String?) throws {
         if let user {
             guard try store.user(named: user) != nil else { throw StoreError.unknownUser(user) }
             guard try !store.fingers(of: user).isEmpty else { throw AdministrationError.noFingersEnrolled(user: user) }
         }
+        guard let administrator = reader as? Administrator else { return }
         let stored = try user.map { try store.fingers(of: $0) } ?? store.allFingers()
         guard !stored.isEmpty else { return }
         let occupied = try administrator.module.readIndexTable().occupied

@@ -39,7 +39,14 @@ enum SensorCommand {
         }
         let session = try SensorSession.open(invocation)
         defer { session.close() }
-        let sensor = session.sensor
+        return try capture(from: session.sensor, to: path, timeout: timeout, invocation)
+    }
+
+    /// Waits for a finger, captures, writes the PNG at `path` (checked writable already), and
+    /// refuses an image without a finger after writing it, so a bad placement can be looked at.
+    /// Also `fpmod capture` on an image sensor, real or simulated.
+    static func capture(from sensor: any ImageSensor, to path: String, timeout: Duration,
+                        _ invocation: Invocation) throws -> ExitCode {
         invocation.progress("Place your finger on the sensor.")
         guard try SensorSession.run({ () throws(ImageSensorError) in try sensor.waitForFinger(deadline: .now + timeout) }) else {
             throw CommandFailure(.tryLater, "No finger was placed on the sensor in time. Try again, pressing the whole fingertip flat.")

@@ -5,8 +5,10 @@ import ImageSensor
 import SPI
 
 /// An opened SPI image sensor with what it holds: the spidev device and the GPIO chip and
-/// lines. Where things are: the options, else the board preset's `spi` section (the board
-/// found from /proc/device-tree/model, or --board), else /dev/spidev0.0 without GPIO.
+/// lines. Where things are: the options, else the board preset's `spi` section (--board, else
+/// the configuration file's board, else the Pi found from /proc/device-tree/model), else
+/// /dev/spidev0.0 without GPIO. The wiring options (`SensorOptions`) are those of `fpmod
+/// sensor`; the reader commands (enroll, identify…) take only --spi and use the preset.
 struct SensorSession {
     let device: SPIDevice
     let chip: (any GPIOChip)?
@@ -26,10 +28,10 @@ struct SensorSession {
 
     static func open(_ invocation: Invocation) throws -> SensorSession {
         let parsed = invocation.parsed
-        let preset = try boardPreset(parsed.string("board"))
+        let preset = try boardPreset(declared("board", parsed) ? parsed.string("board") : nil, invocation)
         let wiring = preset?.spi
         let path = parsed.string("spi") ?? wiring?.device ?? SPIDiagnostics.devicePath(bus: 0, chipSelect: 0)
-        let speed = try parsed.int("speed", range: 100_000...8_000_000) ?? defaultSpeedHz
+        let speed = try (declared("speed", parsed) ? parsed.int("speed", range: 100_000...8_000_000) : nil) ?? defaultSpeedHz
 
         // SPI first: without dtparam=spi=on nothing else matters yet.
         let device: SPIDevice
@@ -40,7 +42,19 @@ struct SensorSession {
         }
         let lines: Lines
         do {
-            lines = parsed.flag("no-gpio") ? Lines() : try openLines(parsed, preset: preset)
+            if declared("no-gpio", parsed) ? parsed.flag("no-gpio") : wiring == nil {
+                if !declared("no-gpio", parsed) {
+                    // A reader command (enroll, identify…) has no line options: without a preset
+                    // that places the lines, the sensor still works, polled.
+                    invocation.progress("""
+                        No IRQ or reset line known (no board preset with an spi section: set the config's board, e.g. rpi4): \
+                        soft-resetting the sensor and polling its interrupt register.
+                        """)
+                }
+                lines = Lines()
+            } else {
+                lines = try openLines(parsed, preset: preset, configChip: invocation.configFile?.gpio.chip)
+            }
         } catch {
             device.close()
             throw error
@@ -66,15 +80,20 @@ struct SensorSession {
 
     /// The IRQ line (rising edges, active high) and the reset line (active low, idle released)
     /// from the options, else the preset's spi section.
-    private static func openLines(_ parsed: ParsedCommand, preset: BoardPreset?) throws -> Lines {
+    private static func openLines(_ parsed: ParsedCommand, preset: BoardPreset?, configChip: String?) throws -> Lines {
         let wiring = preset?.spi
-        let irqOffset = try parsed.int("irq-line", range: 0...1023) ?? wiring?.irq.offset
-        let resetOffset = try parsed.int("reset-line", range: 0...1023) ?? wiring?.reset.offset
+        let wiringOptions = declared("irq-line", parsed)
+        let irqOffset = try (wiringOptions ? parsed.int("irq-line", range: 0...1023) : nil) ?? wiring?.irq.offset
+        let resetOffset = try (wiringOptions ? parsed.int("reset-line", range: 0...1023) : nil) ?? wiring?.reset.offset
         guard let irqOffset, let resetOffset else {
-            throw CommandFailure(.usage, "No IRQ and reset lines known for this board: give --irq-line N --reset-line N (BCM numbers), --board NAME, or --no-gpio to soft-reset the sensor and poll its interrupt register.")
+            throw CommandFailure(.usage, wiringOptions
+                ? "No IRQ and reset lines known for this board: give --irq-line N --reset-line N (BCM numbers), --board NAME, or --no-gpio to soft-reset the sensor and poll its interrupt register."
+                : "No IRQ and reset lines known for this board: set the configuration file's board (--config FILE) to a preset with an spi section, such as rpi4; `fpmod sensor probe --irq-line N --reset-line N` checks other wiring.")
         }
-        guard let chipName = parsed.string("chip") ?? preset?.resolveChip() else {
-            throw CommandFailure(.usage, "No GPIO chip known for this board: give --chip NAME (see gpiodetect), or --no-gpio.")
+        guard let chipName = (wiringOptions ? parsed.string("chip") : nil) ?? configChip ?? preset?.resolveChip() else {
+            throw CommandFailure(.usage, wiringOptions
+                ? "No GPIO chip known for this board: give --chip NAME (see gpiodetect), or --no-gpio."
+                : "No GPIO chip known for this board: set the configuration file's gpio.chip, or its board to a preset that names one.")
         }
         do {
             let chip = try LibgpiodChip(chipName)
@@ -101,13 +120,21 @@ struct SensorSession {
         }
     }
 
-    private static func boardPreset(_ name: String?) throws -> BoardPreset? {
+    /// Whether the command declares a wiring option (the `fpmod sensor` subcommands do).
+    private static func declared(_ name: String, _ parsed: ParsedCommand) -> Bool {
+        parsed.command.options.contains { $0.name == name }
+    }
+
+    private static func boardPreset(_ name: String?, _ invocation: Invocation) throws -> BoardPreset? {
         if let name {
             do {
                 return try BoardPreset.load(name: name)
             } catch {
                 throw CommandFailure(.usage, error.description)
             }
+        }
+        if let config = invocation.configFile, let preset = try? config.loadBoard(), preset.spi != nil {
+            return preset
         }
         let model = SystemFacts.readText("/proc/device-tree/model")
         let board = PiModel(deviceTreeModel: model)

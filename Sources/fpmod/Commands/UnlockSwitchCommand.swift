@@ -10,16 +10,16 @@ enum UnlockSwitchCommand {
     static func run(_ invocation: Invocation, enabled: Bool) throws -> ExitCode {
         let name = try invocation.parsed.require("name")
         try AdminCommand.requireSimFinger(invocation)
-        let (store, session, administrator) = try AdminCommand.open(invocation)
+        let (store, session) = try AdminCommand.openReader(invocation)
         defer { session.close() }
         guard try store.user(named: name) != nil else { throw StoreErrorBridge.unknownUser(name) }
         invocation.progress("To change fingerprint unlock for \(name), place a finger of \(name) or of an admin")
-        let outcome = try administrator.identify()
-        guard let proof = administrator.verification(from: outcome) else {
+        let outcome = try session.reader.identify()
+        guard let proof = session.reader.verification(from: outcome) else {
             _ = AdminCommand.report(outcome, invocation)
             throw AdministrationError.verificationRequired(user: name)
         }
-        try administrator.setFingerprintUnlock(user: name, enabled: enabled, verifiedBy: proof)
+        try StoreAdministration.setFingerprintUnlock(store, user: name, enabled: enabled, verifiedBy: proof)
         invocation.emit("Fingerprint unlock for \(name) is now \(enabled ? "on" : "off") (verified by \(proof.user)).",
                         json: ["user": .string(name), "fingerprintUnlock": .bool(enabled), "verifiedBy": .string(proof.user)])
         return .ok

@@ -6,10 +6,10 @@ enum VerifyCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let name = try invocation.parsed.require("name")
         try AdminCommand.requireSimFinger(invocation)
-        let (store, session, administrator) = try AdminCommand.open(invocation)
+        let (store, session) = try AdminCommand.openReader(invocation)
         defer { session.close() }
-        try MatchPreflight.check(store, administrator, user: name)
+        try MatchPreflight.check(store, session.reader, user: name)
         invocation.progress("Place your finger")
-        return AdminCommand.report(try administrator.verify(user: name), invocation)
+        return AdminCommand.report(try session.reader.verify(user: name), invocation)
     }
 }

@@ -24,6 +24,13 @@ final class SetupModuleLink {
     /// A simulator for `--sim`, with the profile and state file the other `--sim` commands use.
     static func simulated(_ invocation: Invocation) throws -> SetupModuleLink {
         let name = invocation.parsed.string("sim-profile") ?? "r307"
+        if name == ReaderChoice.imageSensorProfile {
+            // The guide finds a port, pairs a module and enrolls on it: none of that applies.
+            throw CommandFailure(.usage, """
+                `fpmod setup` sets up a UART module (port, pairing); the simulated FPC1020 image sensor has neither. \
+                Enroll the first admin directly: fpmod --sim --sim-profile fpc1020 enroll NAME --admin, then fpmod pin NAME.
+                """)
+        }
         guard let profile = SimulatorProfile.named(name) else {
             throw CommandFailure(.usage, "Unknown --sim-profile '\(name)'; use r307, as608 or r503.")
         }
