@@ -51,6 +51,8 @@ let package = Package(
         .target(name: "SPI", dependencies: ["CSpidev", "Posix"]),
         // Bare image sensors (FPC1020 over SPI, IRQ and reset on GPIO) that leave matching to the host.
         .target(name: "ImageSensor", dependencies: ["SPI", "GPIO", "Posix"]),
+        // A simulated FPC1020: PNG files or generated fingers, driven like the simulated module.
+        .target(name: "ImageSensorSimulator", dependencies: ["ImageSensor", "Imaging", "Posix"]),
         // An MQTT client over libmosquitto, driven from the owner's poll loop.
         .target(name: "MQTT", dependencies: ["CMosquitto", "Posix"]),
         .target(name: "FingerprintModule", dependencies: ["FingerprintProtocol", "Transport", "SerialPort", "Posix"]),
@@ -73,7 +75,7 @@ let package = Package(
         .executableTarget(name: "fpmod", dependencies: [
             "ArgumentParsing", "FingerprintProtocol", "FingerprintModule", "ModuleSimulator",
             "SerialPort", "Posix", "GPIO", "TemplateStore", "AccessPolicy", "Administration", "DoorLock",
-            "SPI", "ImageSensor", "Imaging", "HostMatching",
+            "SPI", "ImageSensor", "ImageSensorSimulator", "Imaging", "HostMatching",
         ]),
 
         .testTarget(name: "FingerprintProtocolTests", dependencies: ["FingerprintProtocol"]),
@@ -84,6 +86,7 @@ let package = Package(
         .testTarget(name: "SerialPortTests", dependencies: ["SerialPort", "Transport", "Posix"]),
         .testTarget(name: "GPIOTests", dependencies: ["GPIO"]),
         .testTarget(name: "ImageSensorTests", dependencies: ["ImageSensor", "SPI", "GPIO"]),
+        .testTarget(name: "ImageSensorSimulatorTests", dependencies: ["ImageSensorSimulator", "ImageSensor", "Imaging", "HostMatching", "Posix"]),
         // A real mosquitto broker for the tests (a library of test code, not shipped).
         .target(name: "MQTTTestSupport", dependencies: ["MQTT", "Posix"], path: "Tests/MQTTTestSupport"),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTestSupport", "Posix"]),

@@ -20,6 +20,13 @@ public enum ImageSensorError: Error, Equatable, Sendable, CustomStringConvertibl
     case sensorError(code: UInt8)
     /// The captured image holds no usable finger.
     case noFinger(FingerCoverage.Result)
+    /// A simulated sensor found no PNG images in `folder` (DIR/NAME for finger NAME, or DIR).
+    case noImages(folder: String)
+    /// A simulated sensor could not read one of its image files.
+    case unreadableImage(path: String, reason: String)
+    /// The socket of a sensor served by another process (`fpmod sim --profile fpc1020 --link`)
+    /// could not be used.
+    case sensorLink(path: String, problem: String)
 
     public var description: String {
         switch self {
@@ -62,6 +69,14 @@ public enum ImageSensorError: Error, Equatable, Sendable, CustomStringConvertibl
         case let .noFinger(result):
             return "The image holds no usable finger: \(result). Place the whole fingertip flat on the sensor "
                 + "and hold it still; clean the sensor if it is smeared."
+        case let .noImages(folder):
+            return "No PNG images in \(folder): a simulated finger NAME needs a folder DIR/NAME holding one or more "
+                + ".png files (any size; cropped or scaled to 192×192). Create it, or pick a finger that has one."
+        case let .unreadableImage(path, reason):
+            return "Cannot use the simulated sensor's image \(path): \(reason)"
+        case let .sensorLink(path, problem):
+            return "The simulated sensor at \(path) cannot be used: \(problem). Start it with "
+                + "`fpmod sim --profile fpc1020 --link \(path)` and check the path."
         }
     }
 }

@@ -137,6 +137,8 @@ struct SensorSession {
             }
         case .wrongHardwareID, .noResetInterrupt, .interruptStuck: return .unavailable
         case .noFinger: return .tryLater
+        case .noImages, .unreadableImage: return .config
+        case .sensorLink: return .unavailable
         case .interruptTimeout, .unexpectedInterrupt, .sensorError: return .ioError
         }
     }
