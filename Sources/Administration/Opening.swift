@@ -37,6 +37,8 @@ public enum AdministrationOpener {
     /// The connection and what it says about the module, without reconciling.
     public static func connectChecked(store: TemplateStore, unpaired: (address: UInt32, password: UInt32),
                                       connect: Connect) throws -> (FingerprintModule, IdentityFinding) {
+        // Before any byte goes to the module: an image sensor's store is no module's.
+        try StoreReaderKind.requireModuleStore(store)
         guard let identity = try store.moduleIdentity() else {
             return (try connect(unpaired.address, unpaired.password, true), .unpaired)
         }

@@ -1,0 +1,121 @@
+import Administration
+import HostMatching
+import Imaging
+import TemplateStore
+
+extension HostReader {
+    /// Guided enrollment of one finger: the matcher's enroll stages (5 for libfprint's NBIS,
+    /// whatever `captures` says: that count is a module's), each a new touch, then ONE store
+    /// transaction (user created if new, the finger in a free host slot, the audit row).
+    ///
+    /// Refuses before any capture a label the user already has and a full library; refuses a
+    /// finger already enrolled for anyone, naming whose, as soon as a capture matches the
+    /// gallery. Poor captures (no finger on the image, too few minutiae) are asked for again
+    /// (`retryScan`, counted in `retries`).
+    ///
+    /// No intent: nothing is written anywhere but the store, in one transaction, so a crash
+    /// before the commit leaves nothing and one after it leaves the enrollment complete.
+    @discardableResult
+    public func enroll(user: String, displayName: String?, label: String, captures: Int, admin: Bool, duress: Bool,
+                       progress: (EnrollProgress) -> Void) throws -> EnrollResult {
+        let existing = try store.user(named: user)
+        if existing != nil, let same = try store.fingers(of: user).first(where: { $0.label == label }) {
+            throw AdministrationError.fingerAlreadyEnrolled(user: user, label: label, slot: same.slot)
+        }
+        // Fail before asking for a finger when nothing could be stored anyway.
+        _ = try freeSlot()
+        let stages = try matcher.enrollStages()
+        let gallery = try currentGallery()
+
+        var images: [GreyImage] = []
+        var retries = 0
+        for capture in 1...stages {
+            while true {
+                progress(.placeFinger(capture: capture, of: stages))
+                try waitForTouch()
+                if let image = try goodCapture(capture: capture, gallery: gallery, enrolling: user, label: label,
+                                               retries: &retries, progress: progress) {
+                    images.append(image)
+                    break
+                }
+                progress(.liftFinger)
+                try waitForLift()
+            }
+            progress(.stagePassed(capture: capture, of: stages))
+            if capture < stages {
+                progress(.liftFinger)
+                try waitForLift()
+            }
+        }
+
+        let template: HostTemplate
+        do {
+            template = try matcher.enroll(images: images)
+        } catch {
+            // (A `catch .case` pattern on this typed throw crashes Swift 6.3's SIL verifier.)
+            guard case .notEnoughUsableImages(let needed, let accepted, _) = error else { throw error }
+            throw HostReaderError.enrollFailed(reason: "libfprint accepted \(accepted) of the \(needed) captures it needs")
+        }
+        let slot = try freeSlot()
+        progress(.storing(slot: slot))
+        let quality = max(0, 100 - 20 * retries)
+        try failpoint("enroll.before-commit")
+        try store.transaction {
+            // Another process may have paired the store with a module since this reader opened it.
+            try HostStoreGuard.check(store, deep: false)
+            if existing == nil {
+                try store.addUser(name: user, displayName: displayName, role: admin ? .admin : .user)
+            } else if admin, existing?.role != .admin {
+                try store.setRole(.admin, for: user)
+            }
+            try store.addFinger(user: user, label: label, slot: slot, template: template.bytes, quality: quality, duress: duress)
+            try StoreReaderKind.record(.imageSensor, in: store)
+            try store.appendAudit(event: "enroll", user: user, slot: slot,
+                                  detail: "enrolled \(label)\(duress ? " (duress finger)" : "") from \(stages) captures (\(retries) retried)")
+        }
+        cachedGallery = nil
+        return EnrollResult(user: user, label: label, slot: slot, captures: stages, retries: retries, newUser: existing == nil)
+    }
+
+    /// One capture of an enrollment: the image when it is good, nil (after a `retryScan`) when
+    /// it must be taken again. A capture that matches an enrolled finger ends the enrollment.
+    private func goodCapture(capture: Int, gallery: HostGallery, enrolling user: String, label: String,
+                             retries: inout Int, progress: (EnrollProgress) -> Void) throws -> GreyImage? {
+        let image: GreyImage
+        switch try self.capture() {
+        case .empty(let reason):
+            retries += 1
+            progress(.retryScan(capture: capture, reason: reason))
+            return nil
+        case .finger(let captured):
+            image = captured
+        }
+        let probe: PairTable
+        do {
+            probe = try matcher.probe(image)
+        } catch {
+            guard case .unusableImage(let reason) = error else { throw error }
+            retries += 1
+            progress(.retryScan(capture: capture, reason: "poor capture (\(reason))"))
+            return nil
+        }
+        if let hit = matcher.identify(probe: probe, gallery: gallery.gallery) {
+            let slot = gallery.slots[hit.index]
+            let owner = try store.finger(atSlot: slot)
+            try store.appendAudit(event: "enroll-duplicate", user: owner?.user, slot: slot, score: hit.score,
+                                  detail: "refused enrolling \(user)'s \(label): already enrolled")
+            throw AdministrationError.duplicateFinger(slot: slot, user: owner?.user, label: owner?.label)
+        }
+        return image
+    }
+
+    /// The lowest host slot the store does not hold (nor a pending operation of a module
+    /// reader's, should one have been left in this store).
+    func freeSlot() throws -> Int {
+        let taken = try store.occupiedSlots().union(store.slotsHeldByIntents())
+        guard let slot = (0..<capacity).first(where: { !taken.contains($0) }) else {
+            throw HostReaderError.libraryFull(capacity: capacity)
+        }
+        return slot
+    }
+}

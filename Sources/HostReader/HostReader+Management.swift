@@ -1,0 +1,39 @@
+import Administration
+import TemplateStore
+
+extension HostReader {
+    /// Deletes one finger of a user, or (label nil) every finger and then the user: one store
+    /// transaction per finger (row and audit row together), as the module path records it.
+    /// Nothing lives on the sensor, so no intent is needed.
+    @discardableResult
+    public func delete(user: String, label: String?) throws -> DeleteResult {
+        let fingers = try store.fingers(of: user)
+        let chosen: [Finger]
+        if let label {
+            guard let finger = fingers.first(where: { $0.label == label }) else {
+                throw AdministrationError.unknownFinger(user: user, label: label)
+            }
+            chosen = [finger]
+        } else {
+            chosen = fingers
+        }
+        // Whatever happens below, the gallery is read again before the next search.
+        defer { cachedGallery = nil }
+        var removed: [RemovedFinger] = []
+        for finger in chosen {
+            try failpoint("delete.before-commit")
+            try store.transaction {
+                try store.deleteFinger(atSlot: finger.slot)
+                try store.appendAudit(event: "delete", user: user, slot: finger.slot, detail: "deleted \(finger.label)")
+            }
+            removed.append(RemovedFinger(label: finger.label, slot: finger.slot))
+        }
+        if label == nil {
+            try store.transaction {
+                try store.deleteUser(user)
+                try store.appendAudit(event: "delete-user", user: user, detail: "deleted user \(user)")
+            }
+        }
+        return DeleteResult(user: user, fingers: removed, userRemoved: label == nil)
+    }
+}

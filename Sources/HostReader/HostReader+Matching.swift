@@ -1,0 +1,129 @@
+import Administration
+import FingerprintModule
+import FingerprintProtocol
+import HostMatching
+import Imaging
+import Posix
+import TemplateStore
+
+/// identify (1:N), verify (1:1) and the service's scan, with the module path's outcomes and
+/// audit rows, so the policy, the event log and the history read the same from either kind.
+extension HostReader {
+    /// What one capture and search gave.
+    enum Scan {
+        /// The image showed no finger (why, from the coverage check).
+        case noFinger(reason: String)
+        /// A finger, but too few minutiae to compare.
+        case poorImage(ConfirmationCode, reason: String)
+        /// The slot and score of the best template at or above the threshold; nil: no match.
+        case searched(slot: Int?, score: Int)
+
+        var poorReason: String? {
+            switch self {
+            case .noFinger(let reason), .poorImage(_, let reason): reason
+            case .searched: nil
+            }
+        }
+    }
+
+    /// Waits up to `fingerTimeout`, captures, extracts and searches the cached gallery.
+    public func identify() throws -> MatchOutcome {
+        let gallery = try currentGallery()
+        guard gallery.count > 0 else { return .nothingEnrolled }
+        guard try waitForFinger(deadline: ContinuousClock.now + fingerTimeout) else { return .noFinger }
+        var timing = IdentifyTiming()
+        let scan = try scan(gallery, timing: &timing)
+        return try audited(try outcome(of: scan, timing: timing), user: nil, reason: scan.poorReason)
+    }
+
+    /// 1:1 against each of the user's fingers (read fresh from the store); the best score wins.
+    public func verify(user: String) throws -> MatchOutcome {
+        let fingers = try store.fingers(of: user)
+        guard !fingers.isEmpty else { throw AdministrationError.noFingersEnrolled(user: user) }
+        let gallery = try HostGallery.build(fingers: fingers, store: store)
+        guard try waitForFinger(deadline: ContinuousClock.now + fingerTimeout) else { return .noFinger }
+        var timing = IdentifyTiming()
+        let scan = try scan(gallery, timing: &timing)
+        return try audited(try outcome(of: scan, timing: timing), user: user, reason: scan.poorReason)
+    }
+
+    /// One capture and search, no waiting: `.noFinger` at once when the image shows none.
+    /// `plan` is a module's search order; the host searches its whole gallery in memory.
+    public func scanOnce(plan: SearchPlan?, timing: inout IdentifyTiming) throws -> IdentifyOutcome {
+        switch try scan(try currentGallery(), timing: &timing) {
+        case .noFinger: return .noFinger
+        case .poorImage(let code, _): return .poorImage(code)
+        case .searched(let slot?, let score): return .match(slot: slot, score: score)
+        case .searched(nil, _): return .noMatch
+        }
+    }
+
+    /// Capture (with the coverage check), extraction, search; each stage stamped in `timing`.
+    func scan(_ gallery: HostGallery, timing: inout IdentifyTiming) throws -> Scan {
+        timing.captureStart = Monotonic.nanoseconds()
+        let image: GreyImage
+        switch try capture() {
+        case .empty(let reason):
+            timing.captureEnd = Monotonic.nanoseconds()
+            return .noFinger(reason: reason)
+        case .finger(let captured):
+            image = captured
+        }
+        timing.captureEnd = Monotonic.nanoseconds()
+        let probe: PairTable
+        do {
+            probe = try matcher.probe(image)
+        } catch {
+            guard case .unusableImage(let reason) = error else { throw error }
+            timing.extractEnd = Monotonic.nanoseconds()
+            return .poorImage(.featureFail, reason: reason)
+        }
+        timing.extractEnd = Monotonic.nanoseconds()
+        let found = matcher.identify(probe: probe, gallery: gallery.gallery)
+        timing.searchEnd = Monotonic.nanoseconds()
+        return .searched(slot: found.map { gallery.slots[$0.index] }, score: found?.score ?? 0)
+    }
+
+    /// The scan as identify/verify report it: they waited for a touch, so an image without a
+    /// finger after it is a poor capture ("place it again"), not "nobody came".
+    private func outcome(of scan: Scan, timing: IdentifyTiming) throws -> MatchOutcome {
+        switch scan {
+        case .noFinger: return .poorImage(.imageMessy)
+        case .poorImage(let code, _): return .poorImage(code)
+        case .searched(let slot?, let score): return try resolve(slot: slot, score: score, times: StageTimes(timing))
+        case .searched(nil, _): return .noMatch(times: StageTimes(timing))
+        }
+    }
+
+    /// A slot becomes a person through the store; a slot the store cannot resolve (its finger
+    /// or user went away behind the gallery) is a tamper finding, never a match.
+    func resolve(slot: Int, score: Int, times: StageTimes) throws -> MatchOutcome {
+        guard let finger = try store.finger(atSlot: slot), let owner = try store.user(named: finger.user) else {
+            return .tamper(unknownSlot: slot, score: score)
+        }
+        return .match(MatchFound(user: owner.name, displayName: owner.displayName, role: owner.role,
+                                 label: finger.label, slot: slot, score: score, times: times))
+    }
+
+    /// Writes the outcome's audit row as the module path does (`Administrator.audited`).
+    /// `reason`: why a capture was poor, appended to the row's detail.
+    func audited(_ outcome: MatchOutcome, user: String?, reason: String? = nil) throws -> MatchOutcome {
+        let kind = user == nil ? "identify" : "verify"
+        switch outcome {
+        case .match(let found):
+            try store.appendAudit(event: "\(kind)-match", user: found.user, slot: found.slot, score: found.score,
+                                  latencyJSON: found.times.json, detail: found.label)
+        case .noMatch(let times):
+            try store.appendAudit(event: "\(kind)-no-match", user: user, latencyJSON: times.json)
+        case .tamper(let slot, let score):
+            try store.appendAudit(event: "tamper", slot: slot, score: score,
+                                  detail: "the host matcher matched slot \(slot), which the store does not know")
+        case .poorImage(let code):
+            try store.appendAudit(event: "\(kind)-retry-scan", user: user,
+                                  detail: "capture code 0x\(String(code.rawValue, radix: 16))" + (reason.map { " (\($0))" } ?? ""))
+        case .noFinger, .nothingEnrolled:
+            break
+        }
+        return outcome
+    }
+}

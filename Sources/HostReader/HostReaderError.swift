@@ -1,0 +1,36 @@
+/// Why a host reader (image sensor + host matcher + store) refused or failed. Errors of the
+/// sensor (`ImageSensorError`), the matcher (`HostMatchingError`), the store (`StoreError`) and
+/// the shared ones of `AdministrationError` (duplicate finger, cancelled…) pass through as they are.
+public enum HostReaderError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The store belongs to a UART module: paired with one, marked so, or holding module templates.
+    case storeBelongsToModule(databasePath: String, reason: String)
+    /// Every host slot 0..<capacity holds a finger.
+    case libraryFull(capacity: Int)
+    /// A stored finger's template cannot be read as a host template.
+    case damagedTemplate(slot: Int, user: String, label: String, reason: String)
+    /// The sensor showed a finger, but the captures could not be merged into a template.
+    case enrollFailed(reason: String)
+    /// The finger stayed on the sensor between two enroll captures until the timeout.
+    case fingerNotLifted
+    /// `close()` was called; the reader has no sensor any more.
+    case closed
+
+    public var description: String {
+        switch self {
+        case let .storeBelongsToModule(path, reason):
+            "the store \(path) belongs to a UART fingerprint module (\(reason)); an image sensor cannot use its fingers, "
+                + "and nothing was changed. Use a separate store for the image sensor (--store PATH, or `store` in the config)"
+        case let .libraryFull(capacity):
+            "enroll-data-full: all \(capacity) host slots hold fingers; nothing was changed. Delete unused fingers (`fpmod list`, `fpmod delete`) first"
+        case let .damagedTemplate(slot, user, label, reason):
+            "the template of \(user)'s \(label) (slot \(slot)) cannot be read as a host template (\(reason)); "
+                + "nothing is matched until it is fixed. Delete that finger (`fpmod delete \(user) --finger \(label)`) and enroll it again"
+        case let .enrollFailed(reason):
+            "enroll-failed: \(reason); nothing was changed. Start again, pressing the whole fingertip flat for each capture"
+        case .fingerNotLifted:
+            "the finger was not lifted between two captures in time; nothing was changed. Start again, lifting the finger off the sensor after each capture"
+        case .closed:
+            "the image sensor reader was closed; open it again"
+        }
+    }
+}
