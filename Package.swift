@@ -65,6 +65,10 @@ let package = Package(
         .target(name: "Administration", dependencies: [
             "FingerprintProtocol", "FingerprintModule", "TemplateStore", "Posix",
         ]),
+        .target(name: "HostReader", dependencies: [
+            "Administration", "ImageSensor", "HostMatching", "Imaging", "TemplateStore", "FingerprintModule",
+            "FingerprintProtocol", "Posix",
+        ]),
         .target(name: "DoorLock", dependencies: [
             "FingerprintProtocol", "FingerprintModule", "ModuleSimulator", "SerialPort", "Posix",
             "GPIO", "TemplateStore", "AccessPolicy", "Administration", "JSONValue", "MQTT",
@@ -75,7 +79,7 @@ let package = Package(
         .executableTarget(name: "fpmod", dependencies: [
             "ArgumentParsing", "FingerprintProtocol", "FingerprintModule", "ModuleSimulator",
             "SerialPort", "Posix", "GPIO", "TemplateStore", "AccessPolicy", "Administration", "DoorLock",
-            "SPI", "ImageSensor", "ImageSensorSimulator", "Imaging", "HostMatching",
+            "SPI", "ImageSensor", "ImageSensorSimulator", "Imaging", "HostMatching", "HostReader",
         ]),
 
         .testTarget(name: "FingerprintProtocolTests", dependencies: ["FingerprintProtocol"]),
