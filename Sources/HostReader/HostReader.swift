@@ -92,8 +92,11 @@ public final class HostReader: FingerprintReader {
         case .wrongHardwareID(let seen, _, _):
             // Nothing drives MISO: the sensor is unplugged or unpowered.
             return seen == 0x0000 || seen == 0xFFFF
-        case .unexpectedInterrupt, .sensorError, .noFinger:
+        case .unexpectedInterrupt, .sensorError, .noFinger, .noImages, .unreadableImage:
             return false
+        case .sensorLink:
+            // The simulated sensor's process went away: reconnect like a lost bus.
+            return true
         }
     }
 
