@@ -55,6 +55,7 @@ extension BenchOutput {
         legend += floor.descriptions.map { "  \($0.stage.rawValue): \($0.text)" }
         legend.append("over = measured − floor; host code = time in this process beyond the matcher (extract, search), the\n"
             + "simulated sensor's image making and the reader's finger check (capture), the bench's lookup (decision).\n"
+            + "Total runs from the call, so it includes the reader's gallery check before the capture (see below).\n"
             + "Extract runs libfprint twice per touch (the reader's, then the floor's): over is their difference, a few ms of\n"
             + "spread either way. Only touches that reached the search are timed, strangers included (they scan it all too).")
         for line in legend { write(line) }
@@ -64,6 +65,10 @@ extension BenchOutput {
             write("1:N search over \(sensor.templates) templates: p50 \(BenchReport.ms(search.measured.p50)) ms = "
                 + "\(measured.map { DurationText.fixed($0, digits: 0) } ?? "–") templates compared per second (the matcher alone: "
                 + "\(alone.map { DurationText.fixed($0, digits: 0) } ?? "–") per second)")
+        }
+        if let check = Distribution(result.beforeCapture) {
+            write("Before the capture (the reader checking its gallery against the store): p50 \(BenchReport.ms(check.p50)) ms, "
+                + "p99 \(BenchReport.ms(check.p99)) ms")
         }
         if let first = result.firstIdentify {
             write("First identify after the library was filled (builds the reader's gallery), not in the table: \(BenchReport.ms(first)) ms")
@@ -88,6 +93,7 @@ extension BenchOutput {
             "templates_compared_per_second": .object([
                 "measured": measured.map { .double($0.rounded()) } ?? .null, "floor": alone.map { .double($0.rounded()) } ?? .null,
             ]),
+            "before_capture": Distribution(result.beforeCapture)?.json ?? .null,
             "first_identify_ms": result.firstIdentify.map { .double(DurationText.milliseconds($0)) } ?? .null,
             "floors": .object(floors),
             "errors": .array(counts.errors.map(JSONValue.string)),

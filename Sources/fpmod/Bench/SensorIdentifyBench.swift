@@ -19,6 +19,10 @@ struct SensorIdentifyBench {
     let owners: [Int: String]
     let place: (String) -> Void
     let lift: () -> Void
+    /// One capture of a finger straight from the sensor, outside the reader: the simulated
+    /// sensor renders a generated finger on its first capture (a real sensor has nothing like
+    /// it), so each finger is captured once before anything is timed.
+    let prepare: (String) -> Void
 
     /// What the touches ended in. Every touch lands in exactly one count of its kind.
     struct Counts {
@@ -36,6 +40,9 @@ struct SensorIdentifyBench {
         var firstIdentify: Int64?
         /// The matcher's own search times (the search floor), for its templates per second.
         var floorSearches: [Int64] = []
+        /// From the call to the capture's start: the reader checking its gallery is current
+        /// (the store's enrolled-set digest). Part of `total`, in no stage.
+        var beforeCapture: [Int64] = []
         /// Touches that did not end as they should: a genuine finger not found (or found as
         /// someone else), a stranger let in. Unusable images are counted apart.
         var misses: Int { counts.genuineMissed + counts.genuineWrongFinger + counts.strangersMatched }
@@ -62,6 +69,8 @@ struct SensorIdentifyBench {
 
     func run(_ touches: [Touch], warmUp: Touch?) throws -> Result {
         var result = Result()
+        var prepared: Set<String> = []
+        for touch in touches where prepared.insert(touch.finger).inserted { prepare(touch.finger) }
         if let warmUp {
             let start = Monotonic.nanoseconds()
             place(warmUp.finger)
@@ -75,6 +84,7 @@ struct SensorIdentifyBench {
             place(touch.finger)
             var timing = IdentifyTiming()
             let outcome: IdentifyOutcome
+            let called = Monotonic.nanoseconds()
             do {
                 outcome = try reader.scanOnce(plan: nil, timing: &timing)
             } catch {
@@ -95,7 +105,8 @@ struct SensorIdentifyBench {
             guard Self.searched(outcome), timing.captureEnd > 0, timing.extractEnd > 0, timing.searchEnd > 0 else { continue }
             let floors = recorder.takeLastImage().flatMap(floor.measure)
             if let floors { result.floorSearches.append(floors.search) }
-            record(timing: timing, decided: decided, floors: floors, into: &result)
+            result.beforeCapture.append(Int64(timing.captureStart) - Int64(called))
+            record(timing: timing, called: called, decided: decided, floors: floors, into: &result)
         }
         return result
     }
@@ -128,8 +139,10 @@ struct SensorIdentifyBench {
 
     /// Capture: all in this process on the simulator (host code = measured), set against the
     /// SPI wire time. Extract and search: the reader's share beyond the matcher alone is both
-    /// 'over' and 'host code'. Decision: the bench's own lookup, all host code.
-    private func record(timing: IdentifyTiming, decided: UInt64, floors: (extract: Int64, search: Int64)?, into result: inout Result) {
+    /// 'over' and 'host code'. Decision: the bench's own lookup, all host code. Total: from the
+    /// call, as the door waits for it (the gallery check before the capture included).
+    private func record(timing: IdentifyTiming, called: UInt64, decided: UInt64, floors: (extract: Int64, search: Int64)?,
+                        into result: inout Result) {
         let capture = Int64(timing.captureEnd - timing.captureStart)
         let extract = Int64(timing.extractEnd - timing.captureEnd)
         let search = Int64(timing.searchEnd - timing.extractEnd)
@@ -142,8 +155,9 @@ struct SensorIdentifyBench {
             StageSample(measured: search, limit: floors?.search, hostCode: search - (floors?.search ?? 0)))
         result.samples[.decision, default: []].append(StageSample(measured: decision, limit: 0, hostCode: decision))
         let totalFloor = floors.map { captureFloor + $0.extract + $0.search }
-        let host = capture + (extract - (floors?.extract ?? 0)) + (search - (floors?.search ?? 0)) + decision
-        result.samples[.total, default: []].append(
-            StageSample(measured: Int64(decided - timing.captureStart), limit: totalFloor, hostCode: host))
+        let total = Int64(decided - called)
+        // Everything but the matcher's own work is this process's: total − extract and search floors.
+        let host = total - (floors.map { $0.extract + $0.search } ?? 0)
+        result.samples[.total, default: []].append(StageSample(measured: total, limit: totalFloor, hostCode: host))
     }
 }
