@@ -66,6 +66,11 @@ extension BenchOutput {
                 + "\(measured.map { DurationText.fixed($0, digits: 0) } ?? "–") templates compared per second (the matcher alone: "
                 + "\(alone.map { DurationText.fixed($0, digits: 0) } ?? "–") per second)")
         }
+        let minutiae = result.probeMinutiae.sorted()
+        if !minutiae.isEmpty {
+            write("Probe minutiae min / median / max: \(minutiae[0]) / \(minutiae[minutiae.count / 2]) / \(minutiae[minutiae.count - 1]) "
+                + "(a comparison's cost grows with the minutiae of probe and template)")
+        }
         if let check = Distribution(result.beforeCapture) {
             write("Before the capture (the reader checking its gallery against the store): p50 \(BenchReport.ms(check.p50)) ms, "
                 + "p99 \(BenchReport.ms(check.p99)) ms")
@@ -93,6 +98,7 @@ extension BenchOutput {
             "templates_compared_per_second": .object([
                 "measured": measured.map { .double($0.rounded()) } ?? .null, "floor": alone.map { .double($0.rounded()) } ?? .null,
             ]),
+            "probe_minutiae": .array(result.probeMinutiae.map { .int(Int64($0)) }),
             "before_capture": Distribution(result.beforeCapture)?.json ?? .null,
             "first_identify_ms": result.firstIdentify.map { .double(DurationText.milliseconds($0)) } ?? .null,
             "floors": .object(floors),

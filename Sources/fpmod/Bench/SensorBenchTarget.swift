@@ -19,6 +19,9 @@ import TemplateStore
 /// its own slot. A search compares the probe with every template of the library (the matcher
 /// never stops early), so a copy costs what a distinct finger of its size costs.
 final class SensorBenchTarget {
+    /// The sensor's side, for fitting filler images (the FPC1020A's 192 × 192).
+    enum FillerImages { static let side = 192 }
+
     /// Synthetic fingers enrolled through the reader (the ones the touches use).
     static let syntheticGenuine = 3
     static let syntheticStrangers = 3
@@ -44,7 +47,7 @@ final class SensorBenchTarget {
 
     init(imagesDirectory: String?, templates requested: Int, progress: (String) -> Void) throws {
         let templates = max(1, requested)
-        let (genuineNames, strangerNames) = try Self.fingers(in: imagesDirectory)
+        let (genuineNames, strangerNames, fillerFolders) = try Self.fingers(in: imagesDirectory)
         self.imagesDirectory = imagesDirectory
         directory = NSTemporaryDirectory() + "fpmod-sensor-bench-" + UUID().uuidString.prefix(8)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
@@ -73,7 +76,9 @@ final class SensorBenchTarget {
 
             let fillStart = Monotonic.nanoseconds()
             fillers = templates - genuine.count
-            let made = try Self.fillerTemplates(min(fillers, Self.distinctFillers), progress: progress)
+            let made = fillerFolders.isEmpty
+                ? try Self.fillerTemplates(min(fillers, Self.distinctFillers), progress: progress)
+                : try Self.fillerTemplates(fromFolders: fillers > 0 ? fillerFolders : [], progress: progress)
             distinctFillers = made.count
             try Self.addFillers(fillers, from: made, to: store, capacity: max(HostReader.defaultCapacity, templates))
             fillNanoseconds = Int64(Monotonic.nanoseconds() - fillStart)
@@ -83,10 +88,12 @@ final class SensorBenchTarget {
         }
     }
 
-    /// Synthetic fingers, or DIR's folders: about a quarter of them held back as strangers.
-    static func fingers(in imagesDirectory: String?) throws -> (genuine: [String], strangers: [String]) {
+    /// Synthetic fingers, or DIR's folders in name order: the last quarter are strangers; of the
+    /// others the first half are enrolled through the reader and the rest (from 3 folders on)
+    /// are the fillers' fingers, so a library of real prints costs what real prints cost.
+    static func fingers(in imagesDirectory: String?) throws -> (genuine: [String], strangers: [String], fillers: [String]) {
         guard let imagesDirectory else {
-            return ((0..<syntheticGenuine).map { "bench-finger-\($0)" }, (0..<syntheticStrangers).map { "bench-stranger-\($0)" })
+            return ((0..<syntheticGenuine).map { "bench-finger-\($0)" }, (0..<syntheticStrangers).map { "bench-stranger-\($0)" }, [])
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: imagesDirectory)) ?? []
         let folders = names.filter { name in
@@ -98,7 +105,41 @@ final class SensorBenchTarget {
             throw CommandFailure(.usage, "--sim-images \(imagesDirectory) holds no finger folders; put each finger's 8-bit grey PNGs in \(imagesDirectory)/NAME/.")
         }
         let held = folders.count >= 2 ? (folders.count + 3) / 4 : 0
-        return (Array(folders.dropLast(held)), Array(folders.suffix(held)))
+        let known = Array(folders.dropLast(held))
+        let enrolled = known.count >= 2 ? (known.count + 1) / 2 : known.count
+        return (Array(known.prefix(enrolled)), Array(folders.suffix(held)), Array(known.dropFirst(enrolled)).map { imagesDirectory + "/" + $0 })
+    }
+
+    /// One template per folder, from its PNGs (fitted to the sensor); a folder with fewer
+    /// images than an enrollment takes gets impressions (turned, moved, noisy) of its first.
+    static func fillerTemplates(fromFolders folders: [String], progress: (String) -> Void) throws -> [HostTemplate] {
+        guard !folders.isEmpty else { return [] }
+        progress("fpmod bench: making \(folders.count) filler templates from \(folders.joined(separator: ", "))…")
+        let matcher = MinutiaeMatcher()
+        let stages = try matcher.enrollStages()
+        var templates: [HostTemplate] = []
+        for (number, folder) in folders.enumerated() {
+            let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+                .filter { $0.lowercased().hasSuffix(".png") && !$0.hasPrefix(".") }.sorted()
+            var images: [GreyImage] = []
+            for file in files {
+                do { images.append(try PNGFile.read(folder + "/" + file).fitted(width: FillerImages.side, height: FillerImages.side)) } catch {
+                    throw CommandFailure(.dataError, "cannot read \(folder)/\(file): \(error); put 8-bit grey PNGs there.")
+                }
+            }
+            guard let first = images.first else {
+                throw CommandFailure(.usage, "\(folder) holds no PNG images; put the finger's 8-bit grey PNGs there.")
+            }
+            if images.count < stages + 3 {
+                images = ImpressionMaker().impressions(of: first, count: stages + 3, seed: UInt64(number + 1))
+            }
+            do {
+                templates.append(try matcher.enroll(images: images))
+            } catch {
+                throw CommandFailure(.dataError, "the matcher cannot enroll \(folder) as a filler finger (\(error)); use clearer prints there.")
+            }
+        }
+        return templates
     }
 
     /// `count` templates of distinct synthetic fingers, made by the matcher from impressions

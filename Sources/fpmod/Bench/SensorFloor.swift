@@ -29,16 +29,16 @@ struct SensorFloor {
     /// 8 bits a byte at the clock, with no gaps between messages: what no sensor can beat.
     var captureNanoseconds: Int64 { Int64(captureBytes) * 8 * 1_000_000_000 / Int64(max(spiClockHz, 1)) }
 
-    /// The matcher's own extract and search on `image`: nil when it finds the image unusable
-    /// (the reader then did not search either).
-    func measure(_ image: SensorImage) -> (extract: Int64, search: Int64)? {
+    /// The matcher's own extract and search on `image`, and the probe's minutiae (a search's
+    /// cost grows with them): nil when it finds the image unusable (the reader did not search).
+    func measure(_ image: SensorImage) -> (extract: Int64, search: Int64, minutiae: Int)? {
         guard let grey = try? GreyImage(width: image.width, height: image.height, pixels: image.pixels) else { return nil }
         let start = Monotonic.nanoseconds()
         guard let probe = try? matcher.probe(grey) else { return nil }
         let extracted = Monotonic.nanoseconds()
         _ = matcher.identify(probe: probe, gallery: gallery)
         let searched = Monotonic.nanoseconds()
-        return (Int64(extracted - start), Int64(searched - extracted))
+        return (Int64(extracted - start), Int64(searched - extracted), probe.minutiaCount)
     }
 
     /// The floors in words, for the text report and the JSON.

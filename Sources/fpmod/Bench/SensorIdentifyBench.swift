@@ -40,6 +40,8 @@ struct SensorIdentifyBench {
         var firstIdentify: Int64?
         /// The matcher's own search times (the search floor), for its templates per second.
         var floorSearches: [Int64] = []
+        /// Minutiae of each timed probe.
+        var probeMinutiae: [Int] = []
         /// From the call to the capture's start: the reader checking its gallery is current
         /// (the store's enrolled-set digest). Part of `total`, in no stage.
         var beforeCapture: [Int64] = []
@@ -104,9 +106,12 @@ struct SensorIdentifyBench {
             count(touch, outcome: outcome, owner: owner, into: &result.counts)
             guard Self.searched(outcome), timing.captureEnd > 0, timing.extractEnd > 0, timing.searchEnd > 0 else { continue }
             let floors = recorder.takeLastImage().flatMap(floor.measure)
-            if let floors { result.floorSearches.append(floors.search) }
+            if let floors {
+                result.floorSearches.append(floors.search)
+                result.probeMinutiae.append(floors.minutiae)
+            }
             result.beforeCapture.append(Int64(timing.captureStart) - Int64(called))
-            record(timing: timing, called: called, decided: decided, floors: floors, into: &result)
+            record(timing: timing, called: called, decided: decided, floors: floors.map { ($0.extract, $0.search) }, into: &result)
         }
         return result
     }
