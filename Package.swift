@@ -50,7 +50,7 @@ let package = Package(
         // SPI through spidev: mode, speed, full-duplex multi-segment messages.
         .target(name: "SPI", dependencies: ["CSpidev", "Posix"]),
         // Bare image sensors (FPC1020 over SPI, IRQ and reset on GPIO) that leave matching to the host.
-        .target(name: "ImageSensor", dependencies: ["SPI", "GPIO", "Posix"]),
+        .target(name: "ImageSensor", dependencies: ["SPI", "GPIO", "Posix", "Imaging"]),
         // A simulated FPC1020: PNG files or generated fingers, driven like the simulated module.
         .target(name: "ImageSensorSimulator", dependencies: ["ImageSensor", "Imaging", "Posix"]),
         // An MQTT client over libmosquitto, driven from the owner's poll loop.
@@ -89,7 +89,7 @@ let package = Package(
         .testTarget(name: "PosixTests", dependencies: ["Posix"]),
         .testTarget(name: "SerialPortTests", dependencies: ["SerialPort", "Transport", "Posix"]),
         .testTarget(name: "GPIOTests", dependencies: ["GPIO"]),
-        .testTarget(name: "ImageSensorTests", dependencies: ["ImageSensor", "SPI", "GPIO"]),
+        .testTarget(name: "ImageSensorTests", dependencies: ["ImageSensor", "Imaging", "SPI", "GPIO"]),
         .testTarget(name: "ImageSensorSimulatorTests", dependencies: ["ImageSensorSimulator", "ImageSensor", "Imaging", "HostMatching", "Posix"]),
         // A real mosquitto broker for the tests (a library of test code, not shipped).
         .target(name: "MQTTTestSupport", dependencies: ["MQTT", "Posix"], path: "Tests/MQTTTestSupport"),
@@ -101,6 +101,6 @@ let package = Package(
         .testTarget(name: "HostMatchingTests", dependencies: ["HostMatching", "Imaging"]),
         .testTarget(name: "AdministrationTests", dependencies: ["Administration", "ModuleSimulator", "FingerprintModule", "TemplateStore", "SerialPort", "FingerprintProtocol"]),
         .testTarget(name: "DoorLockTests", dependencies: ["DoorLock", "JSONValue", "MQTT", "MQTTTestSupport", "GPIO", "AccessPolicy", "ModuleSimulator", "FingerprintModule", "TemplateStore", "Administration", "SerialPort", "Posix"]),
-        .testTarget(name: "fpmodTests", dependencies: ["fpmod", "MQTT", "MQTTTestSupport", "SerialPort", "Posix"]),
+        .testTarget(name: "fpmodTests", dependencies: ["fpmod", "MQTT", "MQTTTestSupport", "SerialPort", "Posix", "ImageSensorSimulator", "ImageSensor", "Imaging"]),
     ]
 )

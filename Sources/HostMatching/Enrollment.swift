@@ -35,7 +35,7 @@ struct Enrollment {
         var rejected: [Int] = []
         for (index, image) in images.enumerated() where !outcome.isFinished {
             // No finger, no minutiae worth keeping: skipped without bothering the device.
-            guard FingerCoverage(of: image).containsFinger() else {
+            guard FingerCoverage().evaluate(image).holdsFinger else {
                 rejected.append(index)
                 continue
             }

@@ -135,9 +135,9 @@ public struct NBISMatcher: Sendable {
     /// An image that shows no finger is never matched (fail closed: an empty sensor, a smear).
     static func requireFinger(in image: GreyImage) throws(HostMatchingError) {
         try LibfprintSession.checkSize(of: image)
-        let coverage = FingerCoverage(of: image)
-        guard coverage.containsFinger() else {
-            let percent = Int((coverage.fraction * 100).rounded())
+        let coverage = FingerCoverage().evaluate(image)
+        guard coverage.holdsFinger else {
+            let percent = Int((coverage.coverage * 100).rounded())
             throw .unusableImage(reason: "only \(percent)% of the image shows ridges, it needs half")
         }
     }

@@ -1,4 +1,5 @@
 import GPIO
+import Imaging
 import Glibc
 import SPI
 
@@ -83,7 +84,10 @@ public final class FPC1020Sensor: ImageSensor {
         // Raw, as the FIFO delivers it: which grey level a ridge reads as is unverified
         // without a sensor (docs/fpc1020.md), so no inversion is guessed here.
         let pixels = try readImage(count: FPC1020Chip.width * FPC1020Chip.height)
-        return SensorImage(width: FPC1020Chip.width, height: FPC1020Chip.height, pixels: pixels)!
+        guard let image = try? SensorImage(width: FPC1020Chip.width, height: FPC1020Chip.height, pixels: pixels) else {
+            preconditionFailure("readImage returns width × height bytes")
+        }
+        return image
     }
 
     // MARK: Sequences

@@ -1,3 +1,5 @@
+import Imaging
+
 /// What an image sensor is: its model, size and resolution, and how it was reached.
 public struct SensorIdentity: Sendable, Equatable, CustomStringConvertible {
     /// "FPC1020A".

@@ -1,4 +1,5 @@
 import GPIO
+import Imaging
 import SPI
 
 /// Why an image sensor could not be used. Each description names the problem and the fix.

@@ -42,6 +42,8 @@ enum FingerImages: Sendable {
             }
             return Self.impressions.impression(of: master, index: index, seed: Self.fingerSeed(finger, seed: seed))
         case let .directory(directory):
+            // A name is one folder under DIR, never a path out of it.
+            guard !finger.contains("/"), finger != ".", finger != ".." else { throw .noImages(folder: directory + "/" + finger) }
             let files = try Self.pngFiles(in: directory + "/" + finger)
             let path = files[index % files.count]
             let image: GreyImage

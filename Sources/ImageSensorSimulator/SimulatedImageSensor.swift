@@ -22,7 +22,7 @@ public final class SimulatedImageSensor: ImageSensor, @unchecked Sendable {
     private var captureCounts: [String: Int] = [:]
     private var captures = 0
     private var masters: [String: GreyImage] = [:]
-    private var presenceObserver: (@Sendable (Bool) -> Void)?
+    private var presenceObservers: [@Sendable (Bool) -> Void] = []
 
     /// `imagesDirectory`: captures of finger NAME come from DIR/NAME/*.png (8-bit grey or any
     /// PNG libpng reads, any size: cropped or scaled to 192×192), the next file per capture in
@@ -58,15 +58,21 @@ public final class SimulatedImageSensor: ImageSensor, @unchecked Sendable {
     /// finger down touches this finger at once, so "lift and place again" and identify just work.
     public var autoTouch: String? {
         get { locked { automaticFinger } }
-        set { locked { automaticFinger = newValue } }
+        set {
+            locked {
+                automaticFinger = newValue
+                // A wait in progress touches it now rather than at its deadline.
+                condition.broadcast()
+            }
+        }
     }
 
     /// `observer` hears every change of "a finger is down" (true) or up (false), on the thread
     /// that made it, outside the lock; it is called once at once with the current state (so a
-    /// simulated touch line starts right). One observer; a second replaces the first.
+    /// simulated touch line starts right). Observers add up (a touch line and a sensor link).
     public func observeFingerPresence(_ observer: @escaping @Sendable (Bool) -> Void) {
         let present = locked { () -> Bool in
-            presenceObserver = observer
+            presenceObservers.append(observer)
             return finger != nil
         }
         observer(present)
@@ -90,9 +96,9 @@ public final class SimulatedImageSensor: ImageSensor, @unchecked Sendable {
             if let automatic = automaticFinger {
                 finger = automatic
                 liftsAfterCapture = true
-                let observer = presenceObserver
+                let observers = presenceObservers
                 condition.unlock()
-                observer?(true)
+                for observer in observers { observer(true) }
                 return true
             }
             let remaining = ContinuousClock.now.duration(to: deadline)
@@ -110,9 +116,9 @@ public final class SimulatedImageSensor: ImageSensor, @unchecked Sendable {
     /// The finger that is down, as the next impression of it; a blank image without one. A
     /// touched finger lifts afterwards, even when its image could not be read.
     public func capture() throws(ImageSensorError) -> SensorImage {
-        let (name, index, cached, lifted, observer) = locked { () -> (String?, Int, GreyImage?, Bool, (@Sendable (Bool) -> Void)?) in
+        let (name, index, cached, lifted, observers) = locked { () -> (String?, Int, GreyImage?, Bool, [@Sendable (Bool) -> Void]) in
             captures += 1
-            guard let name = finger else { return (nil, 0, nil, false, nil) }
+            guard let name = finger else { return (nil, 0, nil, false, []) }
             let index = captureCounts[name, default: 0]
             captureCounts[name] = index + 1
             let lifts = liftsAfterCapture
@@ -120,38 +126,33 @@ public final class SimulatedImageSensor: ImageSensor, @unchecked Sendable {
                 finger = nil
                 liftsAfterCapture = false
             }
-            return (name, index, masters[name], lifts, presenceObserver)
+            return (name, index, masters[name], lifts, presenceObservers)
         }
-        if lifted { observer?(false) }
-        guard let name else { return Self.sensorImage(FingerImages.blank) }
+        if lifted { for observer in observers { observer(false) } }
+        guard let name else { return FingerImages.blank }
         // Rendering and file reads happen outside the lock, so `lift` never waits for them.
         var cache: [String: GreyImage] = cached.map { [name: $0] } ?? [:]
         let image = try source.image(of: name, index: index, masters: &cache)
         if cached == nil, let master = cache[name] { locked { masters[name] = master } }
-        return Self.sensorImage(image)
+        return image
     }
 
     // MARK: Inside
 
     private func setFinger(_ newFinger: String?, liftsAfterCapture lifts: Bool) {
-        let (changed, observer) = locked { () -> (Bool, (@Sendable (Bool) -> Void)?) in
+        let (changed, observers) = locked { () -> (Bool, [@Sendable (Bool) -> Void]) in
             let wasDown = finger != nil
             finger = newFinger
             liftsAfterCapture = newFinger != nil && lifts
             condition.broadcast()
-            return (wasDown != (newFinger != nil), presenceObserver)
+            return (wasDown != (newFinger != nil), presenceObservers)
         }
-        if changed { observer?(newFinger != nil) }
+        if changed { for observer in observers { observer(newFinger != nil) } }
     }
 
     private func locked<T>(_ body: () throws -> T) rethrows -> T {
         condition.lock()
         defer { condition.unlock() }
         return try body()
-    }
-
-    static func sensorImage(_ image: GreyImage) -> SensorImage {
-        // Same layout, so this never fails (until the two types become one).
-        SensorImage(width: image.width, height: image.height, pixels: image.pixels)!
     }
 }

@@ -9,15 +9,14 @@ extension ModuleSimulatorServer {
     static let chunkSize = 16
 
     func serve() {
-        var clients: [UnixConnection] = []
+        var control = listener.map(LineSocketClients.init)
         while true {
             let (stop, nextDue) = core.withLock { core -> (Bool, ContinuousClock.Instant?) in
                 (core.stopRequested, core.outgoing.first?.due)
             }
             if stop { break }
-            var watched: [(FileDescriptor, PollEvents)] = [(terminal.master, .readable), (wakeup.fileDescriptor, .readable)]
-            if let listener { watched.append((listener.fileDescriptor, .readable)) }
-            watched += clients.map { ($0.fileDescriptor, PollEvents.readable) }
+            let watched: [(FileDescriptor, PollEvents)] = [(terminal.master, .readable), (wakeup.fileDescriptor, .readable)]
+                + (control?.pollSet ?? [])
             let events: [PollEvents]
             do {
                 events = try poll(watched, deadline: nextDue.map(Self.earlyWake))
@@ -27,21 +26,12 @@ extension ModuleSimulatorServer {
             }
             if !events[1].isEmpty { _ = wakeup.drain() }
             if events[0].contains(.readable) { receive() }
-            // Serve the clients that were polled before accepting a new one.
-            let firstClient = listener == nil ? 2 : 3
-            var closed: [Int] = []
-            for (index, client) in clients.enumerated() where !events[firstClient + index].isEmpty {
-                if !serveControl(client) { closed.append(index) }
-            }
-            for index in closed.reversed() { clients.remove(at: index).close() }
-            if listener != nil, !events[2].isEmpty, let client = try? listener?.accept(deadline: .now) {
-                clients.append(client)
-            }
+            control?.serve(events.dropFirst(2)) { line, _ in perform(line: line) }
             flushDue()
             answerPending()
             persist()
         }
-        for client in clients { client.close() }
+        control?.closeAll()
     }
 
     /// The kernel lets poll(2) wake up to 0.1 % of its timeout late (timer slack: 0.3 ms on a
@@ -158,18 +148,6 @@ extension ModuleSimulatorServer {
         } catch {
             core.withLock { $0.savedGeneration = generation }
             report("\(error)")
-        }
-    }
-
-    /// One control line in, one reply line out. False when the client is gone.
-    func serveControl(_ client: UnixConnection) -> Bool {
-        while true {
-            let line: String?
-            do { line = try client.readLine(deadline: .now) } catch { return false }
-            guard let line else { return !client.isClosedByPeer }
-            if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
-            let reply = perform(line: line)
-            do { try client.send(line: reply, deadline: .now + .seconds(2)) } catch { return false }
         }
     }
 

@@ -47,7 +47,7 @@ struct NISTMatchingTests {
     @Test func theNISTFilesReadAsFingers() throws {
         for print in try NISTPrints.load(from: NIST.directory) {
             #expect(print.image.width >= 250 && print.image.height >= 234)
-            #expect(FingerCoverage(of: print.image).containsFinger(), "\(print.name) does not read as a finger")
+            #expect(FingerCoverage().evaluate(print.image).holdsFinger, "\(print.name) does not read as a finger")
         }
     }
 }

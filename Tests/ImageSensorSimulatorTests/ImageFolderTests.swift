@@ -45,6 +45,11 @@ import Testing
         #expect(error?.description.contains(scratch.path + "/nobody") == true)
         // The touch is over even though its capture failed.
         #expect(sensor.status.finger == nil)
+        // A name is a folder under DIR, not a way out of it.
+        try FingerImageFolder.write(finger: "outside", captures: 1, directory: scratch.path)
+        let nested = try SimulatedImageSensor(imagesDirectory: scratch.path + "/outside")
+        nested.place("../outside")
+        #expect(expectThrows(ImageSensorError.self) { try nested.capture() } == .noImages(folder: scratch.path + "/outside/../outside"))
         // An empty folder is no better.
         try Fixture.makeFolder(scratch.path + "/empty")
         sensor.place("empty")

@@ -90,6 +90,19 @@ import Testing
         #expect(try !sensor.waitForFinger(deadline: .now))
     }
 
+    @Test func settingAutoTouchWakesAWaitInProgress() throws {
+        let sensor = try SimulatedImageSensor()
+        let setter = Thread {
+            usleep(100_000)
+            sensor.autoTouch = "gus"
+        }
+        setter.start()
+        let deadline = ContinuousClock.now + .seconds(60)
+        #expect(try sensor.waitForFinger(deadline: deadline))
+        #expect(ContinuousClock.now < deadline)
+        #expect(sensor.status.finger == "gus")
+    }
+
     @Test func generatedFingersDependOnTheNameAndSeedOnly() throws {
         func firstCapture(_ finger: String, seed: UInt64) throws -> SensorImage {
             let sensor = try SimulatedImageSensor(seed: seed)

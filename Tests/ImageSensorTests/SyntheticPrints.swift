@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 @testable import ImageSensor
 
 /// Test images: ridges as a sine wave (period 9 px, about a ridge period at 508 dpi) where a
@@ -26,7 +27,7 @@ enum SyntheticPrints {
                 pixels.append(UInt8(max(0, min(255, value.rounded()))))
             }
         }
-        return SensorImage(width: width, height: height, pixels: pixels)!
+        return try! SensorImage(width: width, height: height, pixels: pixels)
     }
 
     static let wholeFinger = image { _, _ in true }

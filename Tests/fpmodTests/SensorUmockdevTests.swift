@@ -123,7 +123,7 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let json = try #require(result.json)
         #expect(json["width"] as? Int == 192)
-        #expect(json["coveredBlocks"] as? Int == 64)
+        #expect(json["coveredBlocks"] as? Int == 144)
         // The PNG holds exactly the scripted pixels (an 8-bit grey PNG written without filters
         // would still need inflating; compare through the file's own size and a decode instead).
         let decoded = try PNGGrey.decode(Data(contentsOf: URL(fileURLWithPath: png)))
@@ -138,7 +138,7 @@ import Testing
                                  script: Self.captureScript(pixels: Self.pixels(finger: false)))
         #expect(result.status == 75)
         #expect(result.stderr.contains("holds no usable finger"))
-        #expect(result.stderr.contains("0 of 64 blocks"))
+        #expect(result.stderr.contains("0 of 144 blocks"))
     }
 
     @Test func aMissingNodeNamesDtparam() throws {

@@ -3,6 +3,7 @@ import FingerprintProtocol
 import Foundation
 import GPIO
 import ImageSensor
+import Imaging
 import SPI
 
 /// `fpmod sensor probe` and `fpmod sensor capture`: an SPI image sensor (FPC1020A) on spidev,

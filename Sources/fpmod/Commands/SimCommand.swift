@@ -1,18 +1,24 @@
 import ArgumentParsing
 import FingerprintProtocol
 import Foundation
+import ImageSensorSimulator
 import ModuleSimulator
 import Posix
 
 /// `fpmod sim`: a simulated module on a pseudo-terminal until SIGINT/SIGTERM. The device path
-/// goes to stdout first (scripts read it), the rest to stderr.
+/// goes to stdout first (scripts read it), the rest to stderr. `--profile fpc1020` serves a
+/// simulated image sensor instead (`runImageSensor`).
 enum SimCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let parsed = invocation.parsed
         var configuration = ModuleSimulatorServer.Configuration()
         let profileName = parsed.string("profile") ?? "r307"
+        if profileName == "fpc1020" { return try runImageSensor(invocation) }
+        for option in ["images"] where parsed.isExplicit(option) {
+            throw CommandFailure(.usage, "--\(option) is for the image sensor: use it with --profile fpc1020.")
+        }
         guard let profile = SimulatorProfile.named(profileName) else {
-            throw CommandFailure(.usage, "Unknown profile '\(profileName)'; use r307, as608 or r503.")
+            throw CommandFailure(.usage, "Unknown profile '\(profileName)'; use r307, as608, r503 or fpc1020.")
         }
         configuration.profile = profile
         configuration.linkPath = parsed.string("link")
@@ -52,11 +58,55 @@ enum SimCommand {
         if let link = configuration.linkPath { where_ += " (link \(link))" }
         if let control = configuration.controlPath { where_ += ", control \(control)" }
         invocation.progress("fpmod sim: \(profile.name) module on \(where_), timing \(configuration.timing.rawValue), search \(configuration.searchModel.rawValue); Ctrl-C to stop")
-        while true {
-            guard let events = try? poll([(signals.fileDescriptor, .readable)], deadline: nil), !events[0].isEmpty else { continue }
-            if let received = try? signals.read(), !received.isEmpty { break }
-        }
+        waitForStopSignal(signals)
         server.stop()
         return .ok
+    }
+
+    /// `fpmod sim --profile fpc1020`: a simulated FPC1020 until SIGINT/SIGTERM, driven through
+    /// its control socket (`place NAME`, `lift`, `touch NAME`, `auto-touch NAME|off`, `status`)
+    /// and used as a sensor by other processes through `--link` (`SocketImageSensor`). Stdout
+    /// gets the control socket's path, then the link's when there is one.
+    static func runImageSensor(_ invocation: Invocation) throws -> ExitCode {
+        let parsed = invocation.parsed
+        for option in ["state", "search-model", "glitch"] where parsed.isExplicit(option) {
+            throw CommandFailure(.usage, "--\(option) is for simulated modules; the fpc1020 image sensor has no such setting.")
+        }
+        let sensor: SimulatedImageSensor
+        do { sensor = try SimulatedImageSensor(imagesDirectory: parsed.string("images")) } catch {
+            throw CommandFailure(.config, error.description)
+        }
+        if let finger = parsed.string("finger") { sensor.place(finger) }
+        let controlPath = parsed.string("control") ?? defaultControlPath()
+        let signals = try SignalWatcher(signals: [SIGINT, SIGTERM])
+        let control: SimulatedSensorControl
+        var link: SimulatedSensorLink?
+        do {
+            control = try SimulatedSensorControl(sensor: sensor, path: controlPath)
+            if let path = parsed.string("link") { link = try SimulatedSensorLink(sensor: sensor, path: path) }
+        } catch {
+            throw CommandFailure(.unavailable, error.description)
+        }
+        StandardStreams.writeOutput(controlPath + "\n" + (link.map { $0.path + "\n" } ?? ""))
+        let images = parsed.string("images").map { "images from \($0)" } ?? "generated fingers"
+        invocation.progress("fpmod sim: fpc1020 image sensor (\(images)), control \(controlPath)"
+            + (link.map { ", sensor link \($0.path)" } ?? "") + "; Ctrl-C to stop")
+        waitForStopSignal(signals)
+        link?.stop()
+        control.stop()
+        return .ok
+    }
+
+    /// Without --control: a socket named after this process in $TMPDIR (or /tmp).
+    static func defaultControlPath() -> String {
+        let directory = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        return directory + "/fpmod-sensor-sim-\(getpid()).control"
+    }
+
+    static func waitForStopSignal(_ signals: SignalWatcher) {
+        while true {
+            guard let events = try? poll([(signals.fileDescriptor, .readable)], deadline: nil), !events[0].isEmpty else { continue }
+            if let received = try? signals.read(), !received.isEmpty { return }
+        }
     }
 }

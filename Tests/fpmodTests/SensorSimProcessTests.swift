@@ -1,0 +1,108 @@
+import Foundation
+import Glibc
+import ImageSensor
+import ImageSensorSimulator
+import Imaging
+import Posix
+import Testing
+
+/// `fpmod sim --profile fpc1020` as its own process: fingers placed on its control socket,
+/// the sensor used from this process through its link (`SocketImageSensor`), stopped by SIGTERM.
+@Suite(.serialized) struct SensorSimProcessTests {
+    /// The simulator, started and waited for until both sockets exist.
+    final class Simulator {
+        let process: LoggedProcess
+        let control: String
+        let link: String
+
+        init(_ cli: CLI, extra: [String] = []) throws {
+            control = cli.directory + "/sensor.ctl"
+            link = cli.directory + "/sensor.link"
+            process = try LoggedProcess(cli, arguments: ["sim", "--profile", "fpc1020", "--control", control, "--link", link] + extra,
+                                        logPath: cli.directory + "/sim.log")
+            for _ in 0..<500 where !(FileSystem.exists(control) && FileSystem.exists(link)) && process.isRunning { usleep(20_000) }
+        }
+
+        func say(_ line: String) throws -> String {
+            let connection = try UnixConnection.connect(path: control)
+            defer { connection.close() }
+            try connection.send(line: line)
+            return try #require(try connection.readLine(deadline: .now + .seconds(10)))
+        }
+
+        func terminate() -> Int32 {
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            return process.process.terminationStatus
+        }
+    }
+
+    /// The sensor error `body` throws; records an issue and returns nil for anything else.
+    static func sensorError(sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> some Any) -> ImageSensorError? {
+        do {
+            _ = try body()
+            Issue.record("expected an ImageSensorError, but nothing was thrown", sourceLocation: sourceLocation)
+            return nil
+        } catch let error as ImageSensorError {
+            return error
+        } catch {
+            Issue.record("expected an ImageSensorError, got \(error)", sourceLocation: sourceLocation)
+            return nil
+        }
+    }
+
+    @Test func capturesOfFilesCrossTheLinkAndSIGTERMEndsItCleanly() throws {
+        let cli = CLI()
+        let images = cli.directory + "/images"
+        try FileSystem.makeDirectory(images, mode: 0o755)
+        let files = try FingerImageFolder.write(finger: "alice-right-index", captures: 3, directory: images)
+        let simulator = try Simulator(cli, extra: ["--images", images])
+        let sensor = try SocketImageSensor(path: simulator.link)
+        #expect(sensor.identity.model == "FPC1020A (simulated)", "\(simulator.process.log)")
+        #expect(sensor.identity.connection.contains(images))
+        #expect(try !sensor.waitForFinger(deadline: .now + .milliseconds(50)))
+
+        #expect(try simulator.say("touch alice-right-index") == "ok touch alice-right-index ×1")
+        #expect(try sensor.waitForFinger(deadline: .now + .seconds(30)))
+        let (image, _) = try sensor.captureFinger()
+        #expect(image.pixels == (try PNGFile.read(files[0]).pixels))
+        // The touch is over after its capture.
+        #expect(try !sensor.waitForFinger(deadline: .now + .milliseconds(50)))
+        #expect(try simulator.say("place alice-right-index") == "ok placed alice-right-index")
+        #expect(try sensor.captureFinger().image.pixels == (try PNGFile.read(files[1]).pixels))
+        #expect(try simulator.say("status").contains("\"finger\":\"alice-right-index\""))
+        // A finger without a folder is an error naming it, not a crash of the simulator.
+        #expect(try simulator.say("place mallory") == "ok placed mallory")
+        #expect(Self.sensorError { try sensor.capture() } == .noImages(folder: images + "/mallory"))
+
+        #expect(simulator.terminate() == 0, "\(simulator.process.log)")
+        #expect(!FileSystem.exists(simulator.control) && !FileSystem.exists(simulator.link))
+        let gone = Self.sensorError { try sensor.capture() }
+        guard case .sensorLink(simulator.link, _)? = gone else { Issue.record("got \(String(describing: gone))"); return }
+    }
+
+    @Test func stdoutNamesTheControlSocketThenTheLink() throws {
+        let cli = CLI()
+        let simulator = try Simulator(cli, extra: ["--finger", "bob"])
+        let sensor = try SocketImageSensor(path: simulator.link)
+        // --finger keeps bob down from the start; generated fingers without --images.
+        #expect(try sensor.waitForFinger(deadline: .now))
+        #expect(FingerCoverage().evaluate(try sensor.capture()).holdsFinger)
+        #expect(sensor.identity.connection.contains("generated fingers"))
+        #expect(simulator.terminate() == 0)
+        let lines = simulator.process.log.split(separator: "\n").map(String.init)
+        #expect(lines.prefix(2) == [simulator.control, simulator.link][...], "\(lines)")
+    }
+
+    @Test func aMissingImagesFolderIsAConfigError() throws {
+        let cli = CLI()
+        let result = try cli.run(["sim", "--profile", "fpc1020", "--images", cli.directory + "/none"])
+        #expect(result.status == 78)
+        #expect(result.stderr.contains(cli.directory + "/none"))
+        let module = try cli.run(["sim", "--profile", "r307", "--images", cli.directory])
+        #expect(module.status == 64)
+        #expect(module.stderr.contains("--profile fpc1020"))
+        let state = try cli.run(["sim", "--profile", "fpc1020", "--state", cli.directory + "/x"])
+        #expect(state.status == 64)
+    }
+}
