@@ -65,6 +65,8 @@ let package = Package(
         .target(name: "Administration", dependencies: [
             "FingerprintProtocol", "FingerprintModule", "TemplateStore", "Posix",
         ]),
+        // An image sensor behind the one reader interface: capture on the sensor, extraction and
+        // matching on the host, templates in the store.
         .target(name: "HostReader", dependencies: [
             "Administration", "ImageSensor", "HostMatching", "Imaging", "TemplateStore", "FingerprintModule",
             "FingerprintProtocol", "Posix",
@@ -100,6 +102,10 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "HostMatchingTests", dependencies: ["HostMatching", "Imaging"]),
         .testTarget(name: "AdministrationTests", dependencies: ["Administration", "ModuleSimulator", "FingerprintModule", "TemplateStore", "SerialPort", "FingerprintProtocol"]),
+        .testTarget(name: "HostReaderTests", dependencies: [
+            "HostReader", "ImageSensorSimulator", "Administration", "ImageSensor", "HostMatching", "Imaging", "TemplateStore",
+            "FingerprintModule", "Posix",
+        ]),
         .testTarget(name: "DoorLockTests", dependencies: ["DoorLock", "JSONValue", "MQTT", "MQTTTestSupport", "GPIO", "AccessPolicy", "ModuleSimulator", "FingerprintModule", "TemplateStore", "Administration", "SerialPort", "Posix"]),
         .testTarget(name: "fpmodTests", dependencies: ["fpmod", "MQTT", "MQTTTestSupport", "SerialPort", "Posix", "ImageSensorSimulator", "ImageSensor", "Imaging"]),
     ]

@@ -10,14 +10,16 @@ extension HostReader {
     ///
     /// Refuses before any capture a label the user already has and a full library; refuses a
     /// finger already enrolled for anyone, naming whose, as soon as a capture matches the
-    /// gallery. Poor captures (no finger on the image, too few minutiae) are asked for again
-    /// (`retryScan`, counted in `retries`).
+    /// gallery. Poor captures (no finger on the image, too few minutiae) and captures that do
+    /// not look like the earlier ones' finger are asked for again (`retryScan`, counted in
+    /// `retries`); a third capture of another finger ends it with `capturesDiffer`.
     ///
     /// No intent: nothing is written anywhere but the store, in one transaction, so a crash
     /// before the commit leaves nothing and one after it leaves the enrollment complete.
     @discardableResult
     public func enroll(user: String, displayName: String?, label: String, captures: Int, admin: Bool, duress: Bool,
                        progress: (EnrollProgress) -> Void) throws -> EnrollResult {
+        _ = try sensor
         let existing = try store.user(named: user)
         if existing != nil, let same = try store.fingers(of: user).first(where: { $0.label == label }) {
             throw AdministrationError.fingerAlreadyEnrolled(user: user, label: label, slot: same.slot)
@@ -27,15 +29,12 @@ extension HostReader {
         let stages = try matcher.enrollStages()
         let gallery = try currentGallery()
 
-        var images: [GreyImage] = []
-        var retries = 0
+        var taken = EnrollCaptures()
         for capture in 1...stages {
             while true {
                 progress(.placeFinger(capture: capture, of: stages))
                 try waitForTouch()
-                if let image = try goodCapture(capture: capture, gallery: gallery, enrolling: user, label: label,
-                                               retries: &retries, progress: progress) {
-                    images.append(image)
+                if try take(capture: capture, into: &taken, gallery: gallery, enrolling: user, label: label, progress: progress) {
                     break
                 }
                 progress(.liftFinger)
@@ -47,6 +46,7 @@ extension HostReader {
                 try waitForLift()
             }
         }
+        let images = taken.images, retries = taken.retries
 
         let template: HostTemplate
         do {
@@ -77,27 +77,27 @@ extension HostReader {
         return EnrollResult(user: user, label: label, slot: slot, captures: stages, retries: retries, newUser: existing == nil)
     }
 
-    /// One capture of an enrollment: the image when it is good, nil (after a `retryScan`) when
-    /// it must be taken again. A capture that matches an enrolled finger ends the enrollment.
-    private func goodCapture(capture: Int, gallery: HostGallery, enrolling user: String, label: String,
-                             retries: inout Int, progress: (EnrollProgress) -> Void) throws -> GreyImage? {
+    /// One capture of an enrollment, kept in `taken` when good (true); after a `retryScan`
+    /// (false) it must be taken again. A capture that matches an enrolled finger ends the
+    /// enrollment, and so does a finger that keeps differing from the earlier captures.
+    private func take(capture: Int, into taken: inout EnrollCaptures, gallery: HostGallery, enrolling user: String,
+                      label: String, progress: (EnrollProgress) -> Void) throws -> Bool {
+        func retry(_ reason: String) -> Bool {
+            taken.retries += 1
+            progress(.retryScan(capture: capture, reason: reason))
+            return false
+        }
         let image: GreyImage
         switch try self.capture() {
-        case .empty(let reason):
-            retries += 1
-            progress(.retryScan(capture: capture, reason: reason))
-            return nil
-        case .finger(let captured):
-            image = captured
+        case .empty(let reason): return retry(reason)
+        case .finger(let captured): image = captured
         }
         let probe: PairTable
         do {
             probe = try matcher.probe(image)
         } catch {
             guard case .unusableImage(let reason) = error else { throw error }
-            retries += 1
-            progress(.retryScan(capture: capture, reason: "poor capture (\(reason))"))
-            return nil
+            return retry("poor capture (\(reason))")
         }
         if let hit = matcher.identify(probe: probe, gallery: gallery.gallery) {
             let slot = gallery.slots[hit.index]
@@ -106,7 +106,14 @@ extension HostReader {
                                   detail: "refused enrolling \(user)'s \(label): already enrolled")
             throw AdministrationError.duplicateFinger(slot: slot, user: owner?.user, label: owner?.label)
         }
-        return image
+        if !taken.probes.isEmpty, taken.bestScore(against: probe) < sameFingerMinimumScore {
+            taken.mismatches += 1
+            if taken.mismatches >= Self.mismatchesBeforeGivingUp { throw AdministrationError.capturesDiffer }
+            return retry("this does not look like the finger of the earlier captures")
+        }
+        taken.images.append(image)
+        taken.probes.append(probe)
+        return true
     }
 
     /// The lowest host slot the store does not hold (nor a pending operation of a module
@@ -117,5 +124,25 @@ extension HostReader {
             throw HostReaderError.libraryFull(capacity: capacity)
         }
         return slot
+    }
+}
+
+/// What an enrollment collected so far.
+struct EnrollCaptures {
+    var images: [GreyImage] = []
+    /// Each good capture's pair table, to check that later captures show the same finger.
+    var probes: [PairTable] = []
+    /// Captures asked for again (poor, empty, or another finger).
+    var retries = 0
+    /// Captures refused as another finger than the earlier ones.
+    var mismatches = 0
+
+    /// The best agreement of `probe` with an earlier capture. Both tables are probe tables
+    /// (each pair stored one way), so pairs whose two minutiae swap order between the images
+    /// are missed: scores run lower than a gallery search's (on the generated fingers: another
+    /// impression of the same finger 19…165, another finger at most 4).
+    func bestScore(against probe: PairTable) -> Int {
+        var matcher = PairMatcher()
+        return probes.map { matcher.score(probe: probe, gallery: $0) }.max() ?? 0
     }
 }

@@ -7,6 +7,7 @@ extension HostReader {
     /// Nothing lives on the sensor, so no intent is needed.
     @discardableResult
     public func delete(user: String, label: String?) throws -> DeleteResult {
+        _ = try sensor  // closed means unusable, also for store-only work
         let fingers = try store.fingers(of: user)
         let chosen: [Finger]
         if let label {

@@ -28,6 +28,7 @@ extension HostReader {
 
     /// Waits up to `fingerTimeout`, captures, extracts and searches the cached gallery.
     public func identify() throws -> MatchOutcome {
+        _ = try sensor
         let gallery = try currentGallery()
         guard gallery.count > 0 else { return .nothingEnrolled }
         guard try waitForFinger(deadline: ContinuousClock.now + fingerTimeout) else { return .noFinger }
@@ -38,12 +39,13 @@ extension HostReader {
 
     /// 1:1 against each of the user's fingers (read fresh from the store); the best score wins.
     public func verify(user: String) throws -> MatchOutcome {
+        _ = try sensor
         let fingers = try store.fingers(of: user)
         guard !fingers.isEmpty else { throw AdministrationError.noFingersEnrolled(user: user) }
         let gallery = try HostGallery.build(fingers: fingers, store: store)
         guard try waitForFinger(deadline: ContinuousClock.now + fingerTimeout) else { return .noFinger }
         var timing = IdentifyTiming()
-        let scan = try scan(gallery, timing: &timing)
+        let scan = try scan(gallery, timing: &timing, oneUser: true)
         return try audited(try outcome(of: scan, timing: timing), user: user, reason: scan.poorReason)
     }
 
@@ -59,7 +61,9 @@ extension HostReader {
     }
 
     /// Capture (with the coverage check), extraction, search; each stage stamped in `timing`.
-    func scan(_ gallery: HostGallery, timing: inout IdentifyTiming) throws -> Scan {
+    /// `oneUser`: the gallery is one user's fingers (verify), so a tie at the top between two
+    /// of them is still that user; across users (1:N) a tie is refused (`MinutiaeMatcher`).
+    func scan(_ gallery: HostGallery, timing: inout IdentifyTiming, oneUser: Bool = false) throws -> Scan {
         timing.captureStart = Monotonic.nanoseconds()
         let image: GreyImage
         switch try capture() {
@@ -79,7 +83,14 @@ extension HostReader {
             return .poorImage(.featureFail, reason: reason)
         }
         timing.extractEnd = Monotonic.nanoseconds()
-        let found = matcher.identify(probe: probe, gallery: gallery.gallery)
+        let found: HostMatch?
+        if oneUser {
+            let scores = matcher.scores(probe: probe, gallery: gallery.gallery)
+            let best = scores.indices.max { scores[$0] < scores[$1] }
+            found = best.flatMap { scores[$0] >= matcher.threshold ? HostMatch(index: $0, score: scores[$0]) : nil }
+        } else {
+            found = matcher.identify(probe: probe, gallery: gallery.gallery)
+        }
         timing.searchEnd = Monotonic.nanoseconds()
         return .searched(slot: found.map { gallery.slots[$0.index] }, score: found?.score ?? 0)
     }

@@ -38,6 +38,13 @@ public final class HostReader: FingerprintReader {
     public var cancellationSlice: Duration = .milliseconds(200)
     /// The pause between two captures while waiting for the finger to lift.
     public var liftPollInterval: Duration = .milliseconds(50)
+    /// How well an enroll capture must agree with one of the earlier captures to count as the
+    /// same finger (see `EnrollCaptures.bestScore`): low, because a refusal only asks for the
+    /// capture again, while another finger scores near 0. Guards against a template that
+    /// mixes two people's fingers (the module path's Match between captures).
+    public var sameFingerMinimumScore = 15
+    /// Captures of another finger in one enrollment before it ends with `capturesDiffer`.
+    static let mismatchesBeforeGivingUp = 3
 
     let identity: SensorIdentity
     private var openSensor: (any ImageSensor)?
@@ -81,22 +88,21 @@ public final class HostReader: FingerprintReader {
         try sensor.reset()
     }
 
-    /// The SPI bus or the GPIO lines failed, or the sensor went silent: drop it and reconnect.
+    /// The SPI bus or the GPIO lines failed, the sensor went silent, or the socket of a sensor
+    /// simulated by another process broke: drop it and reconnect. A simulated finger without
+    /// images is a setup error that reconnecting does not fix.
     /// Refusals (no finger, a poor image, a libfprint failure, a store error) are not losses.
     public func isDeviceLoss(_ error: any Error) -> Bool {
         if let error = error as? HostReaderError { return error == .closed }
         guard let error = error as? ImageSensorError else { return false }
         switch error {
-        case .spi, .gpio, .noResetInterrupt, .interruptStuck, .interruptTimeout:
+        case .spi, .gpio, .noResetInterrupt, .interruptStuck, .interruptTimeout, .sensorLink:
             return true
         case .wrongHardwareID(let seen, _, _):
             // Nothing drives MISO: the sensor is unplugged or unpowered.
             return seen == 0x0000 || seen == 0xFFFF
         case .unexpectedInterrupt, .sensorError, .noFinger, .noImages, .unreadableImage:
             return false
-        case .sensorLink:
-            // The simulated sensor's process went away: reconnect like a lost bus.
-            return true
         }
     }
 
