@@ -24,10 +24,9 @@ struct SensorBenchDescription {
 /// with the sensor's floors where the module bench has its wire-and-module limit.
 extension BenchOutput {
     mutating func describe(sensor: SensorBenchDescription, floor: SensorFloor) {
-        let images = sensor.imagesDirectory.map { "images from \($0)" } ?? "synthetic fingers"
-        let library = "\(sensor.templates) templates of \(sensor.capacity) (\(sensor.enrolledThroughReader) enrolled through the reader"
-            + (sensor.fillers > 0 ? ", \(sensor.fillers) copies of \(sensor.distinctFillers) filler templates)" : ")")
-        write("fpmod bench: \(sensor.model) on \(sensor.connection) in this process, \(images); matching on the host "
+        let library = "\(sensor.templates) templates of \(sensor.capacity): \(sensor.enrolledThroughReader) enrolled through the reader"
+            + (sensor.fillers > 0 ? ", \(sensor.fillers) fillers (copies of \(sensor.distinctFillers) distinct templates)" : "")
+        write("fpmod bench: \(sensor.model), \(sensor.connection), in this process; matching on the host "
             + "(MinutiaeMatcher, threshold \(sensor.threshold)); \(library)\n")
         record("target", .object([
             "simulated": .bool(true), "profile": .string("fpc1020"), "reader": .string("image-sensor"),
@@ -78,8 +77,8 @@ extension BenchOutput {
         if let first = result.firstIdentify {
             write("First identify after the library was filled (builds the reader's gallery), not in the table: \(BenchReport.ms(first)) ms")
         }
-        write("Setup: \(sensor.enrolledThroughReader) finger(s) enrolled through the reader, \(BenchReport.ms(sensor.enrollNanoseconds)) ms each"
-            + (sensor.fillers > 0 ? "; \(sensor.fillers) fillers (\(sensor.distinctFillers) distinct templates made once) in \(BenchReport.ms(sensor.fillNanoseconds)) ms" : ""))
+        write("Setup: enrolling through the reader \(BenchReport.ms(sensor.enrollNanoseconds)) ms a finger"
+            + (sensor.fillers > 0 ? "; \(sensor.distinctFillers) filler templates made and \(sensor.fillers) fillers stored in \(BenchReport.ms(sensor.fillNanoseconds)) ms" : ""))
         for error in counts.errors.prefix(5) { write("  error on a touch: \(error)") }
         write("")
 

@@ -32,9 +32,8 @@ struct SensorFloor {
     /// The matcher's own extract and search on `image`, and the probe's minutiae (a search's
     /// cost grows with them): nil when it finds the image unusable (the reader did not search).
     func measure(_ image: SensorImage) -> (extract: Int64, search: Int64, minutiae: Int)? {
-        guard let grey = try? GreyImage(width: image.width, height: image.height, pixels: image.pixels) else { return nil }
         let start = Monotonic.nanoseconds()
-        guard let probe = try? matcher.probe(grey) else { return nil }
+        guard let probe = try? matcher.probe(image) else { return nil }
         let extracted = Monotonic.nanoseconds()
         _ = matcher.identify(probe: probe, gallery: gallery)
         let searched = Monotonic.nanoseconds()
