@@ -1,4 +1,5 @@
 import Foundation
+import ImageSensorSimulator
 import Testing
 
 /// `fpmod bench --sim --sim-profile fpc1020` as a real subprocess: the simulated image sensor,
@@ -60,5 +61,38 @@ import Testing
 
         let rates = try #require(identify["templates_compared_per_second"] as? [String: Any])
         #expect((Self.number(rates["measured"]) ?? 0) > 0 && (Self.number(rates["floor"]) ?? 0) > 0)
+    }
+
+    /// With --sim-images DIR the folders take roles in name order: the last quarter strangers,
+    /// then of the rest the first half enrolled through the reader, the others the fillers'
+    /// fingers (so a library of real prints is measured at real prints' cost).
+    @Test func imageFoldersAreSplitIntoEnrolledFillersAndStrangers() throws {
+        let cli = CLI()
+        let images = cli.directory + "/images"
+        try FileManager.default.createDirectory(atPath: images, withIntermediateDirectories: true)
+        for finger in ["anna", "ben", "carl", "dora"] { try FingerImageFolder.write(finger: finger, captures: 8, directory: images) }
+        let result = try cli.run(["bench", "--sim", "--sim-profile", "fpc1020", "--sim-images", images,
+                                  "--templates", "4", "--touches", "3", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(result.json, "not JSON: \(result.stdout)")
+        let target = try #require(json["target"] as? [String: Any])
+        #expect(target["images"] as? String == images)
+        #expect(target["enrolled_through_reader"] as? Int == 2, "anna and ben")
+        #expect(target["filler_templates"] as? Int == 2 && target["distinct_filler_templates"] as? Int == 1, "copies of carl")
+        let identify = try #require(json["identify"] as? [String: Any])
+        let touches = try #require(identify["touches"] as? [String: Int])
+        #expect(touches["genuine"] == 2 && touches["strangers"] == 1, "anna, ben, then the stranger dora: \(touches)")
+        #expect(touches["genuine_matched"] == 2 && touches["strangers_rejected"] == 1, "\(touches)")
+        let stages = try #require(identify["stages"] as? [[String: Any]])
+        for stage in stages { #expect((stage["measured"] as? [String: Any])?["count"] as? Int == 3, "\(stage["stage"] ?? "?")") }
+    }
+
+    @Test func aFolderlessImageDirectoryIsAUsageErrorNamingTheLayout() throws {
+        let cli = CLI()
+        let empty = cli.directory + "/no-fingers"
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        let result = try cli.run(["bench", "--sim", "--sim-profile", "fpc1020", "--sim-images", empty, "--templates", "2", "--touches", "1"])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains(empty + "/NAME/"), "\(result.stderr)")
     }
 }
