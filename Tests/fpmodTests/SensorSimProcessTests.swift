@@ -94,6 +94,23 @@ import Testing
         #expect(lines.prefix(2) == [simulator.control, simulator.link][...], "\(lines)")
     }
 
+    @Test func withoutControlASocketInTMPDIRIsPrinted() throws {
+        let cli = CLI()
+        cli.environment["TMPDIR"] = cli.directory
+        let process = try LoggedProcess(cli, arguments: ["sim", "--profile", "fpc1020"], logPath: cli.directory + "/sim.log")
+        let expected = cli.directory + "/fpmod-sensor-sim-\(process.processIdentifier).control"
+        for _ in 0..<500 where !FileSystem.exists(expected) && process.isRunning { usleep(20_000) }
+        let connection = try UnixConnection.connect(path: expected)
+        try connection.send(line: "place ida")
+        #expect(try connection.readLine(deadline: .now + .seconds(10)) == "ok placed ida")
+        connection.close()
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.process.terminationStatus == 0)
+        #expect(process.log.hasPrefix(expected + "\n"), "\(process.log)")
+        #expect(!FileSystem.exists(expected))
+    }
+
     @Test func aMissingImagesFolderIsAConfigError() throws {
         let cli = CLI()
         let result = try cli.run(["sim", "--profile", "fpc1020", "--images", cli.directory + "/none"])
