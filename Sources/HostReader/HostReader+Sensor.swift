@@ -30,14 +30,12 @@ extension HostReader {
     /// Captures one image and keeps it only when it holds a finger (`captureFinger`'s coverage
     /// check), so an empty or smeared sensor never reaches the matcher.
     func capture() throws -> Capture {
-        let image: SensorImage
         do {
-            image = try sensor.captureFinger().image
+            return .finger(try sensor.captureFinger().image)
         } catch let error as ImageSensorError {
             if case .noFinger(let coverage) = error { return .empty("no finger on the image: \(coverage)") }
             throw error
         }
-        return .finger(try GreyImage(width: image.width, height: image.height, pixels: image.pixels))
     }
 
     /// Waits up to `fingerTimeout` for a touch (enroll); no touch is `noFingerPlaced`.

@@ -38,6 +38,8 @@ import Testing
                                    progress: { _ in })
         otherSensor.autoTouch = nil
         #expect(bob.slot == 1)
+        try bench.reader.prepareGallery()
+        #expect(bench.reader.cachedGallery?.slots == [0, 1])
         #expect(try bench.identify("bob-right-index").matched?.user == "bob")
         // And the other reader sees a delete made through this one.
         try bench.reader.delete(user: "bob", label: "right-index")
