@@ -19,9 +19,6 @@ import TemplateStore
 /// its own slot. A search compares the probe with every template of the library (the matcher
 /// never stops early), so a copy costs what a distinct finger of its size costs.
 final class SensorBenchTarget {
-    /// The sensor's side, for fitting filler images (the FPC1020A's 192 × 192).
-    enum FillerImages { static let side = 192 }
-
     /// Synthetic fingers enrolled through the reader (the ones the touches use).
     static let syntheticGenuine = 3
     static let syntheticStrangers = 3
@@ -78,7 +75,8 @@ final class SensorBenchTarget {
             fillers = templates - genuine.count
             let made = fillerFolders.isEmpty
                 ? try Self.fillerTemplates(min(fillers, Self.distinctFillers), progress: progress)
-                : try Self.fillerTemplates(fromFolders: fillers > 0 ? fillerFolders : [], progress: progress)
+                : try Self.fillerTemplates(fromFolders: fillers > 0 ? fillerFolders : [], width: sensor.identity.width,
+                                           height: sensor.identity.height, progress: progress)
             distinctFillers = made.count
             try Self.addFillers(fillers, from: made, to: store, capacity: max(HostReader.defaultCapacity, templates))
             fillNanoseconds = Int64(Monotonic.nanoseconds() - fillStart)
@@ -112,7 +110,7 @@ final class SensorBenchTarget {
 
     /// One template per folder, from its PNGs (fitted to the sensor); a folder with fewer
     /// images than an enrollment takes gets impressions (turned, moved, noisy) of its first.
-    static func fillerTemplates(fromFolders folders: [String], progress: (String) -> Void) throws -> [HostTemplate] {
+    static func fillerTemplates(fromFolders folders: [String], width: Int, height: Int, progress: (String) -> Void) throws -> [HostTemplate] {
         guard !folders.isEmpty else { return [] }
         progress("fpmod bench: making \(folders.count) filler templates from \(folders.joined(separator: ", "))…")
         let matcher = MinutiaeMatcher()
@@ -123,7 +121,7 @@ final class SensorBenchTarget {
                 .filter { $0.lowercased().hasSuffix(".png") && !$0.hasPrefix(".") }.sorted()
             var images: [GreyImage] = []
             for file in files {
-                do { images.append(try PNGFile.read(folder + "/" + file).fitted(width: FillerImages.side, height: FillerImages.side)) } catch {
+                do { images.append(try PNGFile.read(folder + "/" + file).fitted(width: width, height: height)) } catch {
                     throw CommandFailure(.dataError, "cannot read \(folder)/\(file): \(error); put 8-bit grey PNGs there.")
                 }
             }
@@ -131,7 +129,10 @@ final class SensorBenchTarget {
                 throw CommandFailure(.usage, "\(folder) holds no PNG images; put the finger's 8-bit grey PNGs there.")
             }
             if images.count < stages + 3 {
-                images = ImpressionMaker().impressions(of: first, count: stages + 3, seed: UInt64(number + 1))
+                var maker = ImpressionMaker()
+                maker.sensorWidth = width
+                maker.sensorHeight = height
+                images = maker.impressions(of: first, count: stages + 3, seed: UInt64(number + 1))
             }
             do {
                 templates.append(try matcher.enroll(images: images))
