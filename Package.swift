@@ -81,7 +81,7 @@ let package = Package(
         .executableTarget(name: "fpmod", dependencies: [
             "ArgumentParsing", "FingerprintProtocol", "FingerprintModule", "ModuleSimulator",
             "SerialPort", "Posix", "GPIO", "TemplateStore", "AccessPolicy", "Administration", "DoorLock",
-            "SPI", "ImageSensor", "ImageSensorSimulator", "Imaging", "HostReader",
+            "SPI", "ImageSensor", "ImageSensorSimulator", "Imaging", "HostMatching", "HostReader",
         ]),
 
         .testTarget(name: "FingerprintProtocolTests", dependencies: ["FingerprintProtocol"]),

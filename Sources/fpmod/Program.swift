@@ -163,7 +163,11 @@ enum Program {
                     Without --port, runs against a simulator in this process (datasheet timing, replies paced at \
                     --baud) with --templates templates written straight into its library. Each stage is set against \
                     its limit: wire time of the bytes (bytes × 10 / baud) plus the module's own time (the simulator's \
-                    timing model; unknown on real hardware). The default run takes about 30 s; --sweep adds a few minutes.
+                    timing model; unknown on real hardware). The default run takes about 30 s; --sweep adds a few minutes. \
+                    With --sim --sim-profile fpc1020: identify on the simulated image sensor through the host reader \
+                    (capture, extract, 1:N search) over --templates templates, --touches touches of enrolled fingers and \
+                    strangers, each stage set against its floor (the SPI wire time of a capture at --speed; the matcher \
+                    alone on the same image for extract and search).
                     """,
                 options: [
                     .option("cycles", short: "n", valueName: "N", help: "Identify cycles (0 skips them).", default: "50"),
@@ -177,7 +181,8 @@ enum Program {
                             default: "best-match", choices: ["best-match", "first-match", "both"]),
                     .option("workload", valueName: "NAME", help: "Identify workloads: touches drawn uniform, regulars (80 % from 20 fingers), zipf (s = 1), strangers (a finger enrolled nowhere) or all; hot set first vs whole-range search.",
                             choices: ["uniform", "regulars", "zipf", "strangers", "all"]),
-                    .option("touches", valueName: "N", help: "Measured touches per workload.", default: "40"),
+                    .option("touches", valueName: "N", help: "Measured touches per workload, or of the image-sensor bench (--sim-profile fpc1020).", default: "40"),
+                    .option("speed", valueName: "HZ", help: "With --sim-profile fpc1020: the SPI clock the capture floor is computed at (the FPC1020A takes up to 8 MHz).", default: "4000000"),
                     .option("history", valueName: "N", help: "Touches of warm-up history the hot-set planner sees per workload.", default: "2000"),
                     .flag("layout", help: "Also measure the layout cost: bring a shuffled library into hot-set order, then follow a new set of regulars."),
                     .flag("throughput", help: "Also measure restore and sync of a full library against the wire limit at 57600 and 115200 baud."),

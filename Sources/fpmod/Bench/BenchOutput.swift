@@ -108,6 +108,9 @@ struct BenchOutput {
     /// Text for the terminal (nothing with --json).
     func write(_ text: String) { print(text) }
 
+    /// Puts `json` under `key` for a part that prints its own text (the image-sensor bench).
+    mutating func record(_ key: String, _ json: JSONValue) { object[key] = json }
+
     /// Adds `items` to the JSON array under `key` (several runs of one part add up).
     mutating func append(_ items: [JSONValue], to key: String) {
         var list: [JSONValue] = []

@@ -9,7 +9,8 @@ import ModuleSimulator
 /// baud / packet-size sweeps and transfers, with --idle the service's idle CPU; with
 /// --workload the regulars-first search order against whole-range search, with --layout the
 /// cost of the layout, with --throughput restore and sync, with --auto-identify the module's
-/// one-command identify against the three-command cycle.
+/// one-command identify against the three-command cycle. With --sim-profile fpc1020, identify
+/// on the simulated image sensor through the host reader instead (`SensorBench`).
 enum BenchCommand {
     struct Settings {
         var cycles: Int
@@ -41,6 +42,12 @@ enum BenchCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let parsed = invocation.parsed
         let profileName = parsed.string("sim-profile") ?? "r307"
+        if profileName == "fpc1020" {
+            var output = BenchOutput(json: invocation.json)
+            try SensorBench.run(invocation, into: &output)
+            output.finish()
+            return .ok
+        }
         let sizes = try sizes(parsed.string("templates"))
         let workloadName = parsed.string("workload")
         let workloads: [Workload] = workloadName == "all" ? Workload.allCases : workloadName.flatMap(Workload.init(rawValue:)).map { [$0] } ?? []
