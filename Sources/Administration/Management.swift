@@ -33,16 +33,7 @@ extension Administrator {
     /// Each finger: intent → DeletChar → confirm → store row and intent removed together.
     @discardableResult
     public func delete(user: String, label: String? = nil) throws -> DeleteResult {
-        let fingers = try store.fingers(of: user)
-        let chosen: [Finger]
-        if let label {
-            guard let finger = fingers.first(where: { $0.label == label }) else {
-                throw AdministrationError.unknownFinger(user: user, label: label)
-            }
-            chosen = [finger]
-        } else {
-            chosen = fingers
-        }
+        let chosen = try MatchRecording.fingersToDelete(of: user, label: label, in: store)
         var removed: [RemovedFinger] = []
         for finger in chosen {
             let intent = try store.beginIntent(.delete, user: user, label: finger.label, slot: finger.slot)

@@ -150,31 +150,12 @@ extension Administrator {
 
     /// Turns a module slot into a person, or into a tamper finding.
     func resolve(slot: Int, score: Int, times: StageTimes) throws -> MatchOutcome {
-        guard let finger = try store.finger(atSlot: slot), let owner = try store.user(named: finger.user) else {
-            return .tamper(unknownSlot: slot, score: score)
-        }
-        return .match(MatchFound(user: owner.name, displayName: owner.displayName, role: owner.role,
-                                 label: finger.label, slot: slot, score: score, times: times))
+        try MatchRecording.resolve(slot: slot, score: score, times: times, in: store)
     }
 
     /// Writes the outcome's audit row and returns it.
     func audited(_ outcome: MatchOutcome, user: String? = nil) throws -> MatchOutcome {
-        let kind = user == nil ? "identify" : "verify"
-        switch outcome {
-        case .match(let found):
-            try store.appendAudit(event: "\(kind)-match", user: found.user, slot: found.slot, score: found.score,
-                                  latencyJSON: found.times.json, detail: found.label)
-        case .noMatch(let times):
-            try store.appendAudit(event: "\(kind)-no-match", user: user, latencyJSON: times.json)
-        case .tamper(let slot, let score):
-            try store.appendAudit(event: "tamper", slot: slot, score: score,
-                                  detail: "the module matched slot \(slot), which the store does not know")
-        case .poorImage(let code):
-            try store.appendAudit(event: "\(kind)-retry-scan", user: user, detail: "capture code 0x\(String(code.rawValue, radix: 16))")
-        case .noFinger, .nothingEnrolled:
-            break
-        }
-        return outcome
+        try MatchRecording.audited(outcome, user: user, matchedBy: "the module", in: store)
     }
 
     /// Monotonic nanoseconds, as `IdentifyTiming` stamps them.

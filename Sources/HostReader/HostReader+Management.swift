@@ -8,16 +8,7 @@ extension HostReader {
     @discardableResult
     public func delete(user: String, label: String?) throws -> DeleteResult {
         _ = try sensor  // closed means unusable, also for store-only work
-        let fingers = try store.fingers(of: user)
-        let chosen: [Finger]
-        if let label {
-            guard let finger = fingers.first(where: { $0.label == label }) else {
-                throw AdministrationError.unknownFinger(user: user, label: label)
-            }
-            chosen = [finger]
-        } else {
-            chosen = fingers
-        }
+        let chosen = try MatchRecording.fingersToDelete(of: user, label: label, in: store)
         // Whatever happens below, the gallery is read again before the next search.
         defer { cachedGallery = nil }
         var removed: [RemovedFinger] = []

@@ -106,35 +106,13 @@ extension HostReader {
         }
     }
 
-    /// A slot becomes a person through the store; a slot the store cannot resolve (its finger
-    /// or user went away behind the gallery) is a tamper finding, never a match.
+    /// Whose finger the slot is; unknown to the store (or its user gone behind the gallery): tamper.
     func resolve(slot: Int, score: Int, times: StageTimes) throws -> MatchOutcome {
-        guard let finger = try store.finger(atSlot: slot), let owner = try store.user(named: finger.user) else {
-            return .tamper(unknownSlot: slot, score: score)
-        }
-        return .match(MatchFound(user: owner.name, displayName: owner.displayName, role: owner.role,
-                                 label: finger.label, slot: slot, score: score, times: times))
+        try MatchRecording.resolve(slot: slot, score: score, times: times, in: store)
     }
 
-    /// Writes the outcome's audit row as the module path does (`Administrator.audited`).
-    /// `reason`: why a capture was poor, appended to the row's detail.
+    /// Writes the outcome's audit row as the module path does. `reason`: why a capture was poor.
     func audited(_ outcome: MatchOutcome, user: String?, reason: String? = nil) throws -> MatchOutcome {
-        let kind = user == nil ? "identify" : "verify"
-        switch outcome {
-        case .match(let found):
-            try store.appendAudit(event: "\(kind)-match", user: found.user, slot: found.slot, score: found.score,
-                                  latencyJSON: found.times.json, detail: found.label)
-        case .noMatch(let times):
-            try store.appendAudit(event: "\(kind)-no-match", user: user, latencyJSON: times.json)
-        case .tamper(let slot, let score):
-            try store.appendAudit(event: "tamper", slot: slot, score: score,
-                                  detail: "the host matcher matched slot \(slot), which the store does not know")
-        case .poorImage(let code):
-            try store.appendAudit(event: "\(kind)-retry-scan", user: user,
-                                  detail: "capture code 0x\(String(code.rawValue, radix: 16))" + (reason.map { " (\($0))" } ?? ""))
-        case .noFinger, .nothingEnrolled:
-            break
-        }
-        return outcome
+        try MatchRecording.audited(outcome, user: user, matchedBy: "the host matcher", reason: reason, in: store)
     }
 }
