@@ -22,20 +22,26 @@ enum StatusCommand {
         default: lockout
         }
         let pinRequired = (reply["pinRequired"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")
-        return ([
-            "Service:     running (control \(socket))",
-            "Lock:        \(locked ? "locked" : "unlocked"), relay \(reply["relay"]?.boolValue == true ? "on" : "off"), door \(reply["door"]?.stringValue ?? "unknown")",
-            "Module:      \(reply["module"]?.stringValue ?? "unknown")\(reply["scanInFlight"]?.boolValue == true ? ", scanning" : "")",
-        ] + (reply["reader"]?.stringValue.map { ["Reader:      \($0)"] } ?? []) + [
-            "Fingerprint: \(lockoutText) (\(reply["failures"]?.intValue ?? 0) failures in a row)",
-            "PIN:         \(reply["pinFailures"]?.intValue ?? 0) wrong in a row" + (pinRequired.isEmpty ? "" : "; required: \(pinRequired)")
-                + (reply["pinOnly"]?.stringValue.map { "; PIN only: \($0)" } ?? ""),
-            "Tamper:      \(reply["tamper"]?.boolValue == true ? "ACTIVE" : "quiet")",
-            "Events:      \(reply["events"]?.intValue ?? 0) since start",
-            // An image sensor's library is searched whole, in memory: there is no order to plan.
-            "Search:      \(reply["readerKind"]?.stringValue == "image-sensor" ? "the whole host library, in memory" : searchText(reply["search"]))",
-        ] + (reply["configWarnings"]?.arrayValue ?? []).compactMap(\.stringValue).map { "Warning:     \($0)" })
-            .joined(separator: "\n")
+        // Built line by line: one big literal is more than Swift 6.0's type checker will take.
+        let relay = reply["relay"]?.boolValue == true ? "on" : "off"
+        let scanning = reply["scanInFlight"]?.boolValue == true ? ", scanning" : ""
+        var pinText = "\(reply["pinFailures"]?.intValue ?? 0) wrong in a row"
+        if !pinRequired.isEmpty { pinText += "; required: \(pinRequired)" }
+        if let pinOnly = reply["pinOnly"]?.stringValue { pinText += "; PIN only: \(pinOnly)" }
+        // An image sensor's library is searched whole, in memory: there is no order to plan.
+        let search = reply["readerKind"]?.stringValue == "image-sensor" ? "the whole host library, in memory" : searchText(reply["search"])
+        var lines: [String] = []
+        lines.append("Service:     running (control \(socket))")
+        lines.append("Lock:        \(locked ? "locked" : "unlocked"), relay \(relay), door \(reply["door"]?.stringValue ?? "unknown")")
+        lines.append("Module:      \(reply["module"]?.stringValue ?? "unknown")\(scanning)")
+        if let reader = reply["reader"]?.stringValue { lines.append("Reader:      \(reader)") }
+        lines.append("Fingerprint: \(lockoutText) (\(reply["failures"]?.intValue ?? 0) failures in a row)")
+        lines.append("PIN:         \(pinText)")
+        lines.append("Tamper:      \(reply["tamper"]?.boolValue == true ? "ACTIVE" : "quiet")")
+        lines.append("Events:      \(reply["events"]?.intValue ?? 0) since start")
+        lines.append("Search:      \(search)")
+        for warning in (reply["configWarnings"]?.arrayValue ?? []).compactMap(\.stringValue) { lines.append("Warning:     \(warning)") }
+        return lines.joined(separator: "\n")
     }
 
     /// `regulars-first: 20 regulars answer 81 % of the last 500 touches; …` or `whole (…)`.
