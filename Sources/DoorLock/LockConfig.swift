@@ -11,6 +11,10 @@ public struct LockConfig: Sendable, Equatable {
     public var board: String = "usb-serial"
     /// Serial device of the module; nil = the preset's.
     public var serialPort: String?
+    /// The spidev node of an FPC1020A image sensor (`/dev/spidev0.0`): set, the sensor is the
+    /// reader instead of a module and matching runs on the host; its IRQ/reset lines come from
+    /// the board preset's `spi` section. nil = a UART module on `serialPort`.
+    public var spiDevice: String?
     public var baudRate: Int?
     /// Module address and password; nil = the store's pairing, else the factory values.
     public var address: UInt32?

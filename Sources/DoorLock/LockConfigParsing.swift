@@ -22,7 +22,7 @@ public struct LockConfigError: Error, Sendable, Equatable, CustomStringConvertib
 }
 
 extension LockConfig {
-    static let topLevelKeys = ["board", "serialPort", "baudRate", "address", "password", "family", "gpio", "touch",
+    static let topLevelKeys = ["board", "serialPort", "spiDevice", "baudRate", "address", "password", "family", "gpio", "touch",
                                "scanIntervalMs", "policy", "relayPulseSeconds", "events", "control", "hooks", "store", "leds", "mqtt",
                                "privacy", "library"]
     static let policyNumberKeys = ["relayPulseSeconds", "idleTimeoutSeconds", "backgroundTimeoutSeconds", "graceSeconds",
@@ -81,6 +81,11 @@ extension LockConfig {
         r.rejectUnknownKeys(root, known: Self.topLevelKeys, at: "")
         if let v = root["board"] { board = r.string(v, "board") ?? board }
         if let v = root["serialPort"] { serialPort = r.string(v, "serialPort") }
+        if let v = root["spiDevice"], let path = r.string(v, "spiDevice") {
+            if path.hasPrefix("/dev/spidev") { spiDevice = path } else {
+                r.problem("spiDevice", "'\(path)' is no spidev node; use /dev/spidevB.C, e.g. /dev/spidev0.0 (CE0 of SPI0)")
+            }
+        }
         if let v = root["baudRate"], let rate = r.integer(v, "baudRate") {
             if Self.baudRates.contains(rate) { baudRate = rate } else {
                 r.problem("baudRate", "\(rate) is not a module baud rate; use one of \(Self.baudRates.map(String.init).joined(separator: ", "))")

@@ -23,8 +23,8 @@ struct ImageSensorSession {
             }
             sensor.autoTouch = virtualFinger ?? invocation.parsed.string("sim-finger")
             return ImageSensorSession(sensor: sensor, hardware: nil)
-        case .spiSensor:
-            let session = try SensorSession.open(invocation)
+        case .spiSensor(let device):
+            let session = try SensorSession.open(invocation, device: device)
             return ImageSensorSession(sensor: session.sensor, hardware: session)
         case .socketSensor(let path):
             do {

@@ -79,3 +79,11 @@ struct Invocation {
 
     func positional(_ index: Int) -> String? { parsed.positional(index) }
 }
+
+extension Invocation {
+    /// The reader this command line names, with the config file's `spiDevice` as the fall-back
+    /// (see `ReaderChoice`).
+    func readerChoice(moduleCommand: Bool = false) throws -> ReaderChoice {
+        try ReaderChoice(parsed, moduleCommand: moduleCommand, configuredSPI: configFile?.spiDevice)
+    }
+}

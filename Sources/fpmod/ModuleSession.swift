@@ -144,7 +144,7 @@ final class ModuleSession {
         init(_ invocation: Invocation, virtualFinger: String?) throws {
             let parsed = invocation.parsed
             // Every module-only command comes through here: on an image sensor it is refused, naming why.
-            let choice = try ReaderChoice(parsed, moduleCommand: true)
+            let choice = try invocation.readerChoice(moduleCommand: true)
             if choice.isImageSensor { throw choice.moduleOnlyRefusal(command: parsed.path) }
             guard parsed.flag("sim") else {
                 guard let configured = parsed.string("port") else {

@@ -23,7 +23,9 @@ enum ReaderChoice: Equatable {
     /// The reader the options select. --sim wins over the others, as it always won over --port;
     /// two of --port, --spi and --sensor-socket together are refused, since either could be
     /// meant — unless the command needs a module anyway (`moduleCommand`), where --port says which.
-    init(_ parsed: ParsedCommand, moduleCommand: Bool = false) throws {
+    /// `configuredSPI`: the config file's `spiDevice`, the reader when no option names one (so a
+    /// module-only command on a sensor's config is refused, not sent to a port nobody wired).
+    init(_ parsed: ParsedCommand, moduleCommand: Bool = false, configuredSPI: String? = nil) throws {
         if parsed.flag("sim") {
             if parsed.string("sim-profile") == Self.imageSensorProfile {
                 self = .simulatedSensor(imagesDirectory: parsed.string("sim-images"))
@@ -52,7 +54,13 @@ enum ReaderChoice: Equatable {
                 Leave out the one you do not mean.
                 """)
         }
-        self = named.first?.1 ?? .module
+        if let choice = named.first?.1 {
+            self = choice
+        } else if let configuredSPI {
+            self = .spiSensor(device: configuredSPI)
+        } else {
+            self = .module
+        }
     }
 
     /// How the reader is named in messages.

@@ -32,7 +32,7 @@ final class ReaderSession {
     /// `<user>-<label>`).
     static func open(_ invocation: Invocation, store: TemplateStore, virtualFinger: String? = nil,
                      allowUntrusted: Bool = false) throws -> ReaderSession {
-        let choice = try ReaderChoice(invocation.parsed)
+        let choice = try invocation.readerChoice()
         guard choice.isImageSensor else {
             let (session, administrator) = try ModuleSession.openAdministrator(
                 invocation, store: store, virtualFinger: virtualFinger, allowUntrusted: allowUntrusted)

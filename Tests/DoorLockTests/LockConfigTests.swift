@@ -87,6 +87,12 @@ struct LockConfigTests {
         #expect(firstProblem(#"{"relayPulseSeconds": 5, "policy": {"relayPulseSeconds": 4}}"#).hasPrefix("relayPulseSeconds: differs"))
     }
 
+    @Test func spiDeviceNamesAnImageSensorOrIsRefused() throws {
+        #expect(try LockConfig.parse(Data(#"{"spiDevice": "/dev/spidev0.1"}"#.utf8)).spiDevice == "/dev/spidev0.1")
+        #expect(try LockConfig.parse(Data("{}".utf8)).spiDevice == nil)
+        #expect(firstProblem(#"{"spiDevice": "/dev/ttyAMA0"}"#).hasPrefix("spiDevice: '/dev/ttyAMA0' is no spidev node; use /dev/spidevB.C"))
+    }
+
     @Test func everyProblemIsReportedNotJustTheFirst() {
         #expect(problems(#"{"scanIntervalMs": 1, "leds": 3, "hooks": {"onLockout": "x"}}"#).count == 3)
     }

@@ -41,7 +41,7 @@ enum AdminCommand {
     /// pairing, reconciling at open, or an image sensor with the host matching.
     static func openReader(_ invocation: Invocation, virtualFinger: String? = nil,
                            createStore: Bool = false) throws -> (TemplateStore, ReaderSession) {
-        _ = try ReaderChoice(invocation.parsed)  // a contradictory command line is refused before a store is made
+        _ = try invocation.readerChoice()  // a contradictory command line is refused before a store is made
         let store = try invocation.openStore(create: createStore)
         return (store, try ReaderSession.open(invocation, store: store, virtualFinger: virtualFinger))
     }
@@ -50,7 +50,7 @@ enum AdminCommand {
     /// commands that need a UART module (sync, restore, pair…), refused on an image sensor.
     static func open(_ invocation: Invocation, virtualFinger: String? = nil, allowUntrusted: Bool = false,
                      createStore: Bool = false) throws -> (TemplateStore, ModuleSession, Administrator) {
-        let choice = try ReaderChoice(invocation.parsed, moduleCommand: true)
+        let choice = try invocation.readerChoice(moduleCommand: true)
         if choice.isImageSensor { throw choice.moduleOnlyRefusal(command: invocation.parsed.path) }
         let store = try invocation.openStore(create: createStore)
         let (session, administrator) = try ModuleSession.openAdministrator(

@@ -13,7 +13,7 @@ enum CaptureCommand {
         // Checked before anybody is asked for a finger.
         try AdminCommand.requireSimFinger(invocation)
         try checkWritable(path)
-        let choice = try ReaderChoice(parsed)
+        let choice = try invocation.readerChoice()
         if choice.isImageSensor {
             let sensor = try ImageSensorSession.open(invocation, choice: choice, virtualFinger: nil)
             defer { sensor.close() }

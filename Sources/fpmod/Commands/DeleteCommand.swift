@@ -8,7 +8,7 @@ enum DeleteCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let name = try invocation.parsed.require("name")
         let label = invocation.parsed.string("finger")
-        let library = try ReaderChoice(invocation.parsed).isImageSensor ? "the host library" : "the module"
+        let library = try invocation.readerChoice().isImageSensor ? "the host library" : "the module"
         try Confirmation.ask(invocation, "Delete " + (label.map { "\(name)'s \($0)" } ?? "\(name) and every finger of \(name)")
                              + " from \(library) and the store")
         if let service = try ServiceControl.connectIfRunning(invocation) {

@@ -10,7 +10,7 @@ import TemplateStore
 /// sensor's identity.
 enum InfoCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
-        let choice = try ReaderChoice(invocation.parsed)
+        let choice = try invocation.readerChoice()
         if choice.isImageSensor { return try imageSensor(invocation, choice) }
         let session = try ModuleSession.openVerified(invocation)
         defer { session.close() }

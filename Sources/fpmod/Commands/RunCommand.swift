@@ -93,8 +93,8 @@ enum RunCommand {
                 reader = .module(.serial(port: port, baudRate: baud, family: family, unpairedAddress: address, unpairedPassword: password))
                 invocation.progress("Simulated \(profile.name) on \(port); control it with lines such as 'touch NAME'\(gpioVerbs) on \(controlPath).")
             }
-        } else if let spi = parsed.string("spi"), parsed.string("port") == nil {
-            // An FPC1020A on spidev: the service matches on the host.
+        } else if parsed.string("port") == nil, let spi = parsed.string("spi") ?? config.spiDevice {
+            // An FPC1020A on spidev (--spi, else the config's spiDevice): the service matches on the host.
             port = spi
             reader = RunImageSensor.fpc1020(device: spi, wiring: preset.spi, chip: chip)
         } else {

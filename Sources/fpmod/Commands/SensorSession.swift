@@ -26,11 +26,14 @@ struct SensorSession {
         return "\(irqText), \(resetText)"
     }
 
-    static func open(_ invocation: Invocation) throws -> SensorSession {
+    /// `device`: the spidev node the reader choice named (--spi, or the config's spiDevice);
+    /// nil: --spi, else the preset's, else CE0 of SPI0.
+    static func open(_ invocation: Invocation, device: String? = nil) throws -> SensorSession {
         let parsed = invocation.parsed
         let preset = try boardPreset(declared("board", parsed) ? parsed.string("board") : nil, invocation)
         let wiring = preset?.spi
-        let path = parsed.string("spi") ?? wiring?.device ?? SPIDiagnostics.devicePath(bus: 0, chipSelect: 0)
+        let path = device ?? parsed.string("spi") ?? invocation.configFile?.spiDevice ?? wiring?.device
+            ?? SPIDiagnostics.devicePath(bus: 0, chipSelect: 0)
         let speed = try (declared("speed", parsed) ? parsed.int("speed", range: 100_000...8_000_000) : nil) ?? defaultSpeedHz
 
         // SPI first: without dtparam=spi=on nothing else matters yet.
