@@ -76,7 +76,7 @@ enum RunCommand {
             // The service creates its socket directory later; the simulator listens first.
             try FileManager.default.createDirectory(atPath: Options.socketDirectory(config), withIntermediateDirectories: true)
             let gpioVerbs = simGPIO ? ", 'exit', 'door open'" : ""
-            if RunImageSensor.isImageSensorProfile(parsed.string("sim-profile")) {
+            if parsed.string("sim-profile") == ReaderChoice.imageSensorProfile {
                 let simulation = try RunImageSensor.simulate(imagesDirectory: parsed.string("sim-images"), controlPath: controlPath)
                 simulatedSensor = simulation
                 port = simulation.connection

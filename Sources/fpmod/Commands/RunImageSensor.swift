@@ -20,13 +20,6 @@ enum RunImageSensor {
         var connection: String { sensor.identity.connection }
     }
 
-    static let profile = "fpc1020"
-
-    /// Whether `--sim-profile` names the image sensor rather than a module.
-    static func isImageSensorProfile(_ name: String?) -> Bool {
-        name?.lowercased() == profile
-    }
-
     /// The simulated sensor (captures from `imagesDirectory`/NAME/*.png, else generated fingers)
     /// with its control socket at `controlPath`, serving until `control.stop()`.
     static func simulate(imagesDirectory: String?, controlPath: String) throws -> Simulation {
