@@ -92,17 +92,20 @@ let package = Package(
         .testTarget(name: "SerialPortTests", dependencies: ["SerialPort", "Transport", "Posix"]),
         .testTarget(name: "GPIOTests", dependencies: ["GPIO"]),
         .testTarget(name: "ImageSensorTests", dependencies: ["ImageSensor", "Imaging", "SPI", "GPIO"]),
-        .testTarget(name: "ImageSensorSimulatorTests", dependencies: ["ImageSensorSimulator", "ImageSensor", "Imaging", "HostMatching", "Posix"]),
+        .testTarget(name: "ImageSensorSimulatorTests", dependencies: ["TestSupport", "ImageSensorSimulator", "ImageSensor", "Imaging", "HostMatching", "Posix"]),
         // A real mosquitto broker for the tests (a library of test code, not shipped).
+        // What several test targets share: expectThrows (Swift 6.0's #expect(throws:) returns no
+        // error) and a scratch folder.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .target(name: "MQTTTestSupport", dependencies: ["MQTT", "Posix"], path: "Tests/MQTTTestSupport"),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTestSupport", "Posix"]),
-        .testTarget(name: "FingerprintModuleTests", dependencies: ["FingerprintModule", "ModuleSimulator", "SerialPort", "FingerprintProtocol"]),
+        .testTarget(name: "FingerprintModuleTests", dependencies: ["TestSupport", "FingerprintModule", "ModuleSimulator", "SerialPort", "FingerprintProtocol"]),
         .testTarget(name: "ModuleSimulatorTests", dependencies: ["ModuleSimulator", "SerialPort", "FingerprintProtocol"]),
         .testTarget(name: "TemplateStoreTests", dependencies: ["TemplateStore"]),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
-        .testTarget(name: "HostMatchingTests", dependencies: ["HostMatching", "Imaging"]),
+        .testTarget(name: "ImagingTests", dependencies: ["TestSupport", "Imaging"]),
+        .testTarget(name: "HostMatchingTests", dependencies: ["TestSupport", "HostMatching", "Imaging"]),
         .testTarget(name: "AdministrationTests", dependencies: ["Administration", "ModuleSimulator", "FingerprintModule", "TemplateStore", "SerialPort", "FingerprintProtocol"]),
-        .testTarget(name: "HostReaderTests", dependencies: [
+        .testTarget(name: "HostReaderTests", dependencies: ["TestSupport", 
             "HostReader", "ImageSensorSimulator", "Administration", "ImageSensor", "HostMatching", "Imaging", "TemplateStore",
             "FingerprintModule", "Posix",
         ]),

@@ -2,6 +2,7 @@ import FingerprintModule
 import FingerprintProtocol
 import ModuleSimulator
 import Testing
+import TestSupport
 
 /// `identifyAutomatically`: the module's one-command identify (R50x AutoIdentify, AS608
 /// AutoSearch) against the simulator, mapped to the same outcomes as the three-command cycle.

@@ -3,6 +3,7 @@ import FingerprintModule
 import FingerprintProtocol
 import SerialPort
 import Testing
+import TestSupport
 
 @Suite struct ConnectionTests {
     @Test func connectsToAnR503AfterItsBootByteAndLearnsEverything() throws {

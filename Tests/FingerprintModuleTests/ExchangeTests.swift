@@ -2,6 +2,7 @@ import FingerprintModule
 import FingerprintProtocol
 import SerialPort
 import Testing
+import TestSupport
 
 /// The receive path of protocol.md §9.1 against a scripted far end.
 @Suite struct ExchangeTests {

@@ -3,6 +3,7 @@ import FingerprintProtocol
 import SerialPort
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite struct IdentifyTests {
     static func module(search: [UInt8], capture: UInt8 = 0x00, extract: UInt8 = 0x00) throws -> (ScriptedModule, FingerprintModule) {

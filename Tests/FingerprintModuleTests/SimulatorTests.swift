@@ -3,6 +3,7 @@ import FingerprintProtocol
 import ModuleSimulator
 import SerialPort
 import Testing
+import TestSupport
 
 /// The driver end to end against the simulated module, over real pseudo-terminals.
 @Suite struct SimulatorTests {

@@ -3,6 +3,7 @@ import FingerprintProtocol
 import SerialPort
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite struct TransferTests {
     static let template: [UInt8] = (0..<1536).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }

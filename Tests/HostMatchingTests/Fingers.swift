@@ -35,20 +35,3 @@ enum NIST {
         or set FPMOD_NIST_PRINTS to a folder holding arch.png, loop-right.png, tented_arch.png, whorl.png
         """
 }
-
-/// The error `body` throws, when it is an `E`; records an issue and returns nil otherwise.
-/// (Swift Testing returns the error from `#expect(throws:)` only from Swift 6.1 on.)
-func expectThrows<E: Error, R>(
-    _ type: E.Type, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> R
-) -> E? {
-    do {
-        _ = try body()
-        Issue.record("expected an error of type \(E.self), but nothing was thrown", sourceLocation: sourceLocation)
-        return nil
-    } catch let error as E {
-        return error
-    } catch {
-        Issue.record("expected an error of type \(E.self), got \(error)", sourceLocation: sourceLocation)
-        return nil
-    }
-}

@@ -1,6 +1,7 @@
 import Imaging
 import Testing
 @testable import HostMatching
+import TestSupport
 
 /// Minutiae read out of libfprint's prints, and the Swift matcher on generated fingers.
 @Suite struct MinutiaeMatcherTests {

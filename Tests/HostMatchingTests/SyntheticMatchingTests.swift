@@ -1,6 +1,7 @@
 import Imaging
 import Testing
 @testable import HostMatching
+import TestSupport
 
 /// Enroll, verify and identify through libfprint's NBIS on generated fingers: runs everywhere
 /// libfprint does, no image files needed.

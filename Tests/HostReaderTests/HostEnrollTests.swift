@@ -3,6 +3,7 @@ import Administration
 import HostReader
 import TemplateStore
 import Testing
+import TestSupport
 
 /// Enroll and match through the real matcher (libfprint's NBIS extraction, MinutiaeMatcher)
 /// on the simulated FPC1020, with a real store file.

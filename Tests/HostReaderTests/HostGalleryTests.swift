@@ -4,6 +4,7 @@ import ImageSensorSimulator
 import TemplateStore
 import Testing
 @testable import HostReader
+import TestSupport
 
 /// The cached gallery follows the store: this reader's deletes, another process's enrolls; a
 /// damaged template is an error naming its slot; a slot the store cannot resolve is tamper.

@@ -4,6 +4,7 @@ import ImageSensor
 import Posix
 import Testing
 @testable import HostReader
+import TestSupport
 
 /// Waiting, the service's scan, cancellation and the device-loss classification.
 @Suite(.serialized) struct HostReaderDeviceTests {

@@ -4,6 +4,7 @@ import HostReader
 import ImageSensorSimulator
 import TemplateStore
 import Testing
+import TestSupport
 
 /// A host reader refuses a module's store (and marks the stores it uses), so the two kinds of
 /// reader never share slots or templates.

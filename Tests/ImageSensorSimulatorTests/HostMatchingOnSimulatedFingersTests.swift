@@ -3,6 +3,7 @@ import ImageSensor
 import Imaging
 import Testing
 @testable import ImageSensorSimulator
+import TestSupport
 
 /// The simulated sensor's impressions are ones the host matcher (threshold 45) matches: the
 /// same finger identifies, another does not. What the door service and the CLI rely on.

@@ -2,6 +2,7 @@ import ImageSensor
 import Imaging
 import Testing
 @testable import ImageSensorSimulator
+import TestSupport
 
 /// Captures from DIR/NAME/*.png: name order, cycling, any size fitted to 192×192, and errors
 /// that name the missing folder.

@@ -4,6 +4,7 @@ import Imaging
 import Posix
 import Testing
 @testable import ImageSensorSimulator
+import TestSupport
 
 /// A simulated sensor served on a real Unix socket and used through `SocketImageSensor`, as
 /// another process would: identity, waits, captures and errors cross the link unchanged.

@@ -4,6 +4,7 @@ import Imaging
 import Synchronization
 import Testing
 @testable import ImageSensorSimulator
+import TestSupport
 
 /// The simulated FPC1020: fingers go down and up, captures show them or a blank sensor, and
 /// waiting for a finger wakes when one is placed from another thread.

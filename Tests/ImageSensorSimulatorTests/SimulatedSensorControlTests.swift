@@ -4,6 +4,7 @@ import Imaging
 import Posix
 import Testing
 @testable import ImageSensorSimulator
+import TestSupport
 
 /// The control socket, through a real Unix socket: the module simulator's finger verbs, JSON
 /// status, extra verbs for the GPIO simulation, and clean stops.

@@ -2,6 +2,7 @@ import CPNG
 import Glibc
 import Testing
 @testable import Imaging
+import TestSupport
 
 /// Real PNG files written and read back, in the colour types a user's image folder may hold.
 @Suite struct PNGFileTests {

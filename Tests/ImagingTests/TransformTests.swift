@@ -1,5 +1,6 @@
 import Testing
 @testable import Imaging
+import TestSupport
 
 @Suite struct TransformTests {
     @Test func cropTakesTheWindowAndFillsOutside() {

@@ -4,7 +4,7 @@ import Testing
 ///
 /// Stands in for using the value of `#expect(throws: E.self) { … }`, which Swift Testing
 /// returns only from Swift 6.1 on; Debian 13's toolchain is 6.0.
-func expectThrows<E: Error, R>(
+public func expectThrows<E: Error, R>(
     _ type: E.Type, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> R
 ) -> E? {
     do {
