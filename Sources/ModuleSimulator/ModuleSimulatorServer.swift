@@ -15,8 +15,6 @@ public final class ModuleSimulatorServer: Sendable {
     public struct Configuration: Sendable {
         public var profile: SimulatorProfile
         public var timing: TimingMode
-        /// Symlink to the PTY slave (e.g. `sim0`), removed on stop.
-        public var linkPath: String?
         /// Unix socket for the control line protocol.
         public var controlPath: String?
         /// JSON file holding the flash; loaded at start, rewritten after every flash change.
@@ -38,14 +36,13 @@ public final class ModuleSimulatorServer: Sendable {
         /// Which template a Search answers and how long it takes.
         public var searchModel: SearchModel
 
-        public init(profile: SimulatorProfile = .r307, timing: TimingMode = .instant, linkPath: String? = nil,
+        public init(profile: SimulatorProfile = .r307, timing: TimingMode = .instant,
                     controlPath: String? = nil, statePath: String? = nil, finger: String? = nil,
                     password: UInt32? = nil, address: UInt32? = nil, baudRate: Int? = nil,
                     bootGlitch: Bool = false, enforceBaudRate: Bool = true, seed: UInt64 = 1,
                     searchModel: SearchModel = .bestMatch) {
             self.profile = profile
             self.timing = timing
-            self.linkPath = linkPath
             self.controlPath = controlPath
             self.statePath = statePath
             self.finger = finger
@@ -86,7 +83,7 @@ public final class ModuleSimulatorServer: Sendable {
         var reportedPresence: Bool?
     }
 
-    /// Creates the PTY (and link, control socket), loads the state file. Call `start()` next.
+    /// Creates the PTY (and control socket), loads the state file. Call `start()` next.
     public init(_ configuration: Configuration) throws(SimulatorError) {
         self.configuration = configuration
         let profile = configuration.profile
@@ -116,12 +113,6 @@ public final class ModuleSimulatorServer: Sendable {
             throw .system(error, operation: "create wakeup pipe")
         }
         devicePath = terminal.slavePath
-        if let link = configuration.linkPath {
-            do { try terminal.link(at: link) } catch {
-                terminal.close()
-                throw .terminal(error)
-            }
-        }
         if let control = configuration.controlPath {
             do { listener = try UnixListener(path: control, mode: 0o660) } catch {
                 terminal.close()
@@ -138,7 +129,11 @@ public final class ModuleSimulatorServer: Sendable {
 
     deinit { stop() }
 
-    /// Starts the serving thread; the module "powers up" and sends its boot byte.
+    /// Starts the serving thread; the module "powers up" and sends its boot byte. With instant
+    /// timing the boot byte is on the wire when this returns, so a client that opens the port
+    /// afterwards (told by `publishLink` or the printed device path) never finds it in front of
+    /// its first reply: a module powered long before. Libraries that read a reply as exactly
+    /// 12 bytes (Adafruit's) would take `55 EF 01 …` for a bad start code.
     public func start() {
         let first = core.withLock { core -> Bool in
             defer { core.started = true }
@@ -146,12 +141,20 @@ public final class ModuleSimulatorServer: Sendable {
             return !core.started
         }
         guard first else { return }
+        flushDue()
         let thread = Thread { [self] in
             serve()
             finished.signal()
         }
         thread.name = "fpmod-sim"
         thread.start()
+    }
+
+    /// Makes the PTY reachable at `path` too (a symlink such as `sim0`, removed on stop). Call it
+    /// after `start()`: the link appearing is what scripts wait for, so it must not appear
+    /// while the boot byte of an instant boot is still to be written.
+    public func publishLink(at path: String) throws(SimulatorError) {
+        do { try terminal.link(at: path) } catch { throw .terminal(error) }
     }
 
     /// Stops serving, removes the link and control socket, closes the PTY. Idempotent.

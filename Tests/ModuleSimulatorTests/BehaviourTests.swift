@@ -2,6 +2,7 @@ import Foundation
 import FingerprintProtocol
 import ModuleSimulator
 import Posix
+import SerialPort
 import Testing
 
 /// What drivers trip over: password, address, baud, boot byte, faults, persistence, control.
@@ -49,6 +50,28 @@ import Testing
         #expect(host.bootBytes == [0x00, 0x55])
         host.server.powerCycle()
         #expect(try host.readUntilBoot() == [0x00, 0x55])
+    }
+
+    /// A client that opens the port once `start()` has returned (as a script does when the link
+    /// appears) meets a module powered long before: its first reply is exactly the 12-byte ack,
+    /// with no boot byte in front. Adafruit's library reads exactly 12 bytes and refuses
+    /// `55 EF 01 …` as "Incorrect packet data" (it did, under qemu-user, when the serving thread
+    /// wrote the boot byte only after the client had opened).
+    @Test func aClientOpeningAfterStartGetsNoBootByteInFrontOfItsFirstReply() throws {
+        for _ in 0..<20 {
+            let server = try ModuleSimulatorServer(.init())
+            server.start()
+            let port = try SerialPort.open(path: server.devicePath, baudRate: 57600, exclusive: false)
+            defer { port.close(); server.stop() }
+            try port.send(Command.verifyPassword(0).frame().encoded())
+            let expected = Acknowledgement(code: .success).frame().encoded()
+            var bytes: [UInt8] = []
+            let deadline = ContinuousClock.now + .seconds(2)
+            while bytes.count < expected.count, ContinuousClock.now < deadline {
+                bytes += try port.receive(maxCount: expected.count - bytes.count, deadline: deadline)
+            }
+            #expect(bytes == expected)
+        }
     }
 
     @Test func faults() throws {

@@ -21,7 +21,7 @@ enum SimCommand {
             throw CommandFailure(.usage, "Unknown profile '\(profileName)'; use r307, as608, r503 or fpc1020.")
         }
         configuration.profile = profile
-        configuration.linkPath = parsed.string("link")
+        let linkPath = parsed.string("link")
         configuration.controlPath = parsed.string("control")
         configuration.statePath = parsed.string("state")
         configuration.finger = parsed.string("finger")
@@ -52,10 +52,12 @@ enum SimCommand {
         // Block the signals before the server thread exists, so they reach the signalfd.
         let signals = try SignalWatcher(signals: [SIGINT, SIGTERM])
         let server = try ModuleSimulatorServer(configuration)
-        StandardStreams.writeOutput(server.devicePath + "\n")
+        // Started before anyone is told where it is: the boot byte is already out.
         server.start()
+        if let linkPath { try server.publishLink(at: linkPath) }
+        StandardStreams.writeOutput(server.devicePath + "\n")
         var where_ = server.devicePath
-        if let link = configuration.linkPath { where_ += " (link \(link))" }
+        if let linkPath { where_ += " (link \(linkPath))" }
         if let control = configuration.controlPath { where_ += ", control \(control)" }
         invocation.progress("fpmod sim: \(profile.name) module on \(where_), timing \(configuration.timing.rawValue), search \(configuration.searchModel.rawValue); Ctrl-C to stop")
         waitForStopSignal(signals)
