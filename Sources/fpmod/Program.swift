@@ -53,7 +53,7 @@ enum Program {
                 discussion: "Prints the device path first, then serves until SIGINT/SIGTERM. The global --password, --address and --baud set the module's. Control it through --control with: place NAME [poor], lift, touch NAME [N], power-cycle, fault corrupt|drop|garbage|noise|silence|delay MS|none, status. With --profile fpc1020 it serves an FPC1020 image sensor instead: it prints its control socket's path (then --link's), takes place NAME, lift, touch NAME, auto-touch NAME|off, status on it, and serves the sensor to other processes on --link.",
                 options: [
                     .option("profile", valueName: "NAME", help: "Module (or image sensor) to simulate.", default: "r307", choices: ["r307", "as608", "r503", "fpc1020"]),
-                    .option("link", valueName: "PATH", help: "Symlink to the pseudo-terminal (fpc1020: Unix socket serving the sensor)."),
+                    .option("link", valueName: "PATH", help: "Symlink to the pseudo-terminal, made once the module has booted: wait for it, not the control socket (fpc1020: Unix socket serving the sensor)."),
                     .option("control", valueName: "PATH", help: "Unix socket for the control line protocol."),
                     .option("state", valueName: "FILE", help: "Keep the module's flash in this file across restarts."),
                     .option("timing", valueName: "MODE", help: "Reply timing: instant, wire (baud pacing) or datasheet (module times + pacing).", default: "instant", choices: ["instant", "wire", "datasheet"]),

@@ -20,7 +20,7 @@ import Testing
             kill(simulator.processIdentifier, SIGKILL)
             simulator.waitUntilExit()
         }
-        for _ in 0..<500 where !FileManager.default.fileExists(atPath: controlPath) { usleep(20_000) }
+        for _ in 0..<500 where !FileManager.default.fileExists(atPath: controlPath) || !FileManager.default.fileExists(atPath: link) { usleep(20_000) }
         try #require(FileManager.default.fileExists(atPath: link))
 
         let info = try cli.run(["--port", link, "info"])

@@ -73,7 +73,10 @@ struct ResetModuleFindingTests {
             simulator.standardOutput = FileHandle.nullDevice
             simulator.standardError = FileHandle.nullDevice
             try simulator.run()
-            try waitFor("the simulator's control socket") { FileManager.default.fileExists(atPath: controlPath) }
+            // The link appears once the module has booted, after the control socket.
+            try waitFor("the simulator's control socket and link") {
+                FileManager.default.fileExists(atPath: controlPath) && FileManager.default.fileExists(atPath: link)
+            }
             return simulator
         }
         let port = ["--port", link]

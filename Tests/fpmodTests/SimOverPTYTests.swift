@@ -41,7 +41,7 @@ import Testing
             simulator.terminate()
             simulator.waitUntilExit()
         }
-        for _ in 0..<200 where !FileManager.default.fileExists(atPath: controlPath) { usleep(20_000) }
+        for _ in 0..<200 where !FileManager.default.fileExists(atPath: controlPath) || !FileManager.default.fileExists(atPath: link) { usleep(20_000) }
         #expect(FileManager.default.fileExists(atPath: link))
 
         let port = ["--port", link]
