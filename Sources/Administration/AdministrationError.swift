@@ -29,6 +29,8 @@ public enum AdministrationError: Error, Equatable, CustomStringConvertible, Send
     /// than the attached module's: they would load but never match. `slots` are the unusable ones.
     case templatesDoNotFit(holder: String, family: String?, sizes: [Int], moduleFamily: String,
                            moduleTemplateSize: Int?, slots: [Int])
+    /// The backup is of an image sensor's store: host templates, which no module can load.
+    case backupFromImageSensor
     /// A backup slot lies beyond this module's capacity.
     case backupDoesNotFit(slot: Int, capacity: Int)
     /// The store holds users and restoring would replace them.
@@ -76,8 +78,10 @@ public enum AdministrationError: Error, Equatable, CustomStringConvertible, Send
                 ? "Attach the module the store was enrolled on, or re-enroll these users on this one (`fpmod delete NAME`, then `fpmod enroll NAME`; `fpmod list` marks their fingers)"
                 : "Restore it onto a module of the \(family ?? "same") family, or re-enroll the users on this module (`fpmod enroll NAME`)"
             return "\(holder) holds templates of \(bytes) bytes \(made), but \(module): they cannot be used for matching here (slots \(slots.map(String.init).joined(separator: ", "))), so nothing was written. \(fix)"
+        case .backupFromImageSensor:
+            return "this backup is of an image sensor's store: its templates were made for matching on the host, and a UART module cannot load them, so nothing was written. Restore it with the image sensor (--spi PATH, or `spiDevice` in the config) into a store of its own, or re-enroll the users on this module (`fpmod enroll NAME`)"
         case .backupDoesNotFit(let slot, let capacity):
-            return "the backup uses slot \(slot) but this module has only \(capacity) slots; restore onto a module with a larger library"
+            return "the backup uses slot \(slot) but this reader's library has only \(capacity) slots, so nothing was written; restore onto a module with a larger library"
         case .restoreNeedsConfirmation(let users):
             return "the store holds \(users) user(s) that the restore would replace; confirm with --yes (make a backup first)"
         case .verificationFailed(let slot, let detail):

@@ -65,6 +65,11 @@ public protocol FingerprintReader: AnyObject {
     /// Deletes one finger of a user, or (label nil) every finger and then the user.
     @discardableResult
     func delete(user: String, label: String?) throws -> DeleteResult
+    /// Replaces the store's users and fingers (and the device's library) with a backup's;
+    /// `replacing` confirms that existing users go. Templates the other kind of reader made
+    /// are refused before anything changes.
+    @discardableResult
+    func restore(_ contents: BackupContents, replacing: Bool) throws -> RestoreResult
 
     /// The door service's scan: one capture and search, without waiting. `.noFinger` at once
     /// when nothing is on the sensor. `plan` orders a module's search (regulars first); a host

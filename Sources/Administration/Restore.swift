@@ -5,8 +5,14 @@ import TemplateStore
 /// What a restore wrote.
 public struct RestoreResult: Equatable, Sendable {
     public var users: Int
-    /// Slots written and read back (LoadChar, then UpChar compared byte for byte).
+    /// Slots written and read back: from a module, LoadChar then UpChar compared byte for byte;
+    /// on a host reader, from the store (decrypted) compared byte for byte.
     public var slotsVerified: [Int]
+
+    public init(users: Int, slotsVerified: [Int]) {
+        self.users = users
+        self.slotsVerified = slotsVerified
+    }
 }
 
 extension Administrator {
@@ -17,6 +23,7 @@ extension Administrator {
     /// Crash-safe through a `.restore` intent: an interrupted restore is redone by `reconcile()`.
     @discardableResult
     public func restore(_ contents: BackupContents, replacing: Bool) throws -> RestoreResult {
+        if contents.readerKind == ReaderDescription.Kind.imageSensor.rawValue { throw AdministrationError.backupFromImageSensor }
         // Another family's or another size's templates would be written, read back wrong and
         // never match: refused before the store or the module changes.
         let templates = contents.users.flatMap { $0.fingers.map { (slot: $0.slot, bytes: $0.template.count) } }

@@ -8,7 +8,7 @@ import TemplateStore
 /// into flash). So each opener refuses a store the other kind wrote, before touching anything.
 public enum StoreReaderKind {
     /// The kv key; its value is a `ReaderDescription.Kind` raw value ("module", "image-sensor").
-    public static let key = "reader.kind"
+    public static let key = TemplateStore.readerKindKey
 
     /// The kind recorded in the store, nil when none is (a store from before this mark, or empty).
     public static func recorded(in store: TemplateStore) throws -> ReaderDescription.Kind? {

@@ -8,6 +8,10 @@ public enum HostReaderError: Error, Equatable, Sendable, CustomStringConvertible
     case libraryFull(capacity: Int)
     /// A stored finger's template cannot be read as a host template.
     case damagedTemplate(slot: Int, user: String, label: String, reason: String)
+    /// A backup to restore holds a UART module's templates (`reason` says how that is known).
+    case backupFromModule(reason: String)
+    /// A backup's template cannot be read as a host template.
+    case unreadableBackupTemplate(slot: Int, user: String, label: String, reason: String)
     /// The sensor showed a finger, but the captures could not be merged into a template.
     case enrollFailed(reason: String)
     /// The finger stayed on the sensor between two enroll captures until the timeout.
@@ -25,6 +29,12 @@ public enum HostReaderError: Error, Equatable, Sendable, CustomStringConvertible
         case let .damagedTemplate(slot, user, label, reason):
             "the template of \(user)'s \(label) (slot \(slot)) cannot be read as a host template (\(reason)); "
                 + "nothing is matched until it is fixed. Delete that finger (`fpmod delete \(user) --finger \(label)`) and enroll it again"
+        case let .backupFromModule(reason):
+            "this backup is of a UART module's store (\(reason)); an image sensor cannot match a module's templates, so nothing was changed. "
+                + "Restore it onto a module of that family (`fpmod restore FILE --port PATH`, into the module's own store), or re-enroll the users on the image sensor (`fpmod enroll NAME`)"
+        case let .unreadableBackupTemplate(slot, user, label, reason):
+            "the backup's template of \(user)'s \(label) (slot \(slot)) cannot be read as a host template (\(reason)); the file may be damaged, "
+                + "and nothing was changed. Restore an older backup, or re-enroll that finger after restoring without it"
         case let .enrollFailed(reason):
             "enroll-failed: \(reason); nothing was changed. Start again, pressing the whole fingertip flat for each capture"
         case .fingerNotLifted:

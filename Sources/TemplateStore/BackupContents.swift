@@ -6,11 +6,16 @@ public struct BackupContents: Equatable, Sendable, Codable {
     public var createdAt: Date
     /// The module family the templates were made by; templates only fit a module of the same family.
     public var moduleFamily: String?
+    /// The kind of reader the store was marked with (`TemplateStore.readerKindKey`: "module" or
+    /// "image-sensor"), so a restore can refuse templates the other kind made. Nil in backups
+    /// written before the mark existed, and of stores never marked.
+    public var readerKind: String?
     public var users: [BackupUser]
 
-    public init(createdAt: Date, moduleFamily: String?, users: [BackupUser]) {
+    public init(createdAt: Date, moduleFamily: String?, readerKind: String? = nil, users: [BackupUser]) {
         self.createdAt = createdAt
         self.moduleFamily = moduleFamily
+        self.readerKind = readerKind
         self.users = users
     }
 }

@@ -4,6 +4,9 @@ extension TemplateStore {
     /// The kv key of the family whose module made the store's templates (recorded at enroll and
     /// restore), so a backup of an unpaired store still says which modules its templates fit.
     public static let templateFamilyKey = "templates.family"
+    /// The kv key of the kind of reader the store's fingers were enrolled with (see
+    /// `StoreReaderKind` in Administration, which reads and writes it).
+    public static let readerKindKey = "reader.kind"
 
     /// Every user and finger with decrypted templates, as a backup holds them.
     public func backupContents(createdAt: Date = Date()) throws -> BackupContents {
@@ -21,7 +24,8 @@ extension TemplateStore {
                            })
             }
             let family = try moduleIdentity()?.family ?? value(forKey: Self.templateFamilyKey)
-            return BackupContents(createdAt: createdAt, moduleFamily: family, users: users)
+            return BackupContents(createdAt: createdAt, moduleFamily: family, readerKind: try value(forKey: Self.readerKindKey),
+                                  users: users)
         }
     }
 

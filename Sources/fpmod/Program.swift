@@ -116,7 +116,7 @@ enum Program {
                 options: [.option("passphrase", valueName: "TEXT", help: "Passphrase (else typed, hidden, or read from stdin).", env: "FPMOD_BACKUP_PASSPHRASE"),
                           .flag("force", help: "Replace FILE if it exists (on a terminal you are asked instead).")]),
             CommandSpec(
-                name: "restore", abstract: "Restore a backup into the store and the module, checking every template.",
+                name: "restore", abstract: "Restore a backup into the store and the module (or an image sensor's store), checking every template.",
                 arguments: [.positional("file", help: "Backup file to read.")],
                 options: [.option("passphrase", valueName: "TEXT", help: "Passphrase (else typed, hidden, or read from stdin).", env: "FPMOD_BACKUP_PASSPHRASE"),
                           .flag("yes", help: "Replace the users already in the store.")]),

@@ -98,6 +98,5 @@ enum ReaderChoice: Equatable {
         "pair": "it gives a module a password and address, and an image sensor has neither",
         "layout": "it moves templates within a module's flash, and an image sensor's library is searched on the host, in memory, where order costs nothing",
         "raw": "it sends one instruction of the modules' packet protocol, which an image sensor does not speak (`fpmod sensor probe` talks to the FPC1020 directly)",
-        "restore": "it writes a backup's templates into a module's flash; restoring a backup for an image sensor is not supported yet (`fpmod backup` of its store works)",
     ]
 }

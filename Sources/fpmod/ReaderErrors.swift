@@ -10,7 +10,7 @@ import HostReader
 extension HostReaderError: CLIError {
     public var exitCode: ExitCode {
         switch self {
-        case .storeBelongsToModule, .damagedTemplate: return .dataError
+        case .storeBelongsToModule, .damagedTemplate, .backupFromModule, .unreadableBackupTemplate: return .dataError
         case .libraryFull: return .denied
         case .enrollFailed, .fingerNotLifted: return .tryLater
         case .closed: return .ioError

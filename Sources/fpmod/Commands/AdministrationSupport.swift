@@ -11,7 +11,7 @@ extension AdministrationError: CLIError {
         switch self {
         case .duplicateFinger, .fingerAlreadyEnrolled, .libraryFull:
             return .denied
-        case .familyMismatch, .templatesDoNotFit, .backupDoesNotFit:
+        case .familyMismatch, .templatesDoNotFit, .backupDoesNotFit, .backupFromImageSensor:
             return .dataError
         case .verificationFailed: return .ioError
         case .noFingerPlaced, .capturesDiffer, .cancelled: return .tryLater
