@@ -69,6 +69,8 @@ extension HostReader {
                 try store.setRole(.admin, for: user)
             }
             try store.addFinger(user: user, label: label, slot: slot, template: template.bytes, quality: quality, duress: duress)
+            // A kill here, with the transaction open, must leave no trace (SQLite rolls it back).
+            try failpoint("enroll.inside-transaction")
             try StoreReaderKind.record(.imageSensor, in: store)
             try store.appendAudit(event: "enroll", user: user, slot: slot,
                                   detail: "enrolled \(label)\(duress ? " (duress finger)" : "") from \(stages) captures (\(retries) retried)")

@@ -21,6 +21,8 @@ extension HostReader {
         try failpoint("restore.before-store")
         let digest = try store.transaction {
             try store.replaceAll(with: contents)
+            // Every old user is deleted by now: a kill here must leave them all in place.
+            try failpoint("restore.inside-transaction")
             try StoreReaderKind.record(.imageSensor, in: store)
             return try store.enrolledSetDigest()
         }
