@@ -83,7 +83,7 @@ extension LockRuntime {
         }
         pinChecker.start()
         if let interval = notifier.watchdogInterval { watchdogAt = .now + interval }
-        notifier.notify("READY=1\nSTATUS=locked; waiting for the fingerprint module")
+        notifier.notify("READY=1\nSTATUS=locked; waiting for the fingerprint reader")
         prepared = true
         publishSnapshot(running: true)
         startHomeAssistant(identity: identity)
@@ -255,7 +255,7 @@ extension LockRuntime {
             }
         case .disconnected(let reason):
             moduleConnected = false
-            notifier.notify("STATUS=locked; fingerprint module not answering, retrying")
+            notifier.notify("STATUS=locked; fingerprint \(readerDescription?.kind == .imageSensor ? "sensor" : "module") not answering, retrying")
             decide(.moduleDisconnected)
             log("fingerprint reader: \(reason)")
         case .scanned(let outcome, var timing):

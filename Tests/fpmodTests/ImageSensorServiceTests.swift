@@ -140,6 +140,8 @@ struct ImageSensorServiceTests {
         #expect((status["reader"] as? String)?.contains("matching on the host") == true, "\(status)")
         let text = try cli.run(["--config", service.config, "status"])
         #expect(text.stdout.contains("FPC1020A (simulated)"), "\(text.stdout)")
+        #expect(text.stdout.contains("Sensor:      connected"), "\(text.stdout)")
+        #expect(!text.stdout.contains("Module:"), "\(text.stdout)")
 
         // Enrolled through the service: the host matcher's five captures, one touch each.
         let replies = try service.enroll("alice", "right-index")

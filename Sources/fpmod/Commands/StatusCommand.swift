@@ -33,7 +33,9 @@ enum StatusCommand {
         var lines: [String] = []
         lines.append("Service:     running (control \(socket))")
         lines.append("Lock:        \(locked ? "locked" : "unlocked"), relay \(relay), door \(reply["door"]?.stringValue ?? "unknown")")
-        lines.append("Module:      \(reply["module"]?.stringValue ?? "unknown")\(scanning)")
+        // The status field is still called "module" (scripts read it); the label says what is there.
+        let device = reply["readerKind"]?.stringValue == "image-sensor" ? "Sensor:     " : "Module:     "
+        lines.append("\(device) \(reply["module"]?.stringValue ?? "unknown")\(scanning)")
         if let reader = reply["reader"]?.stringValue { lines.append("Reader:      \(reader)") }
         lines.append("Fingerprint: \(lockoutText) (\(reply["failures"]?.intValue ?? 0) failures in a row)")
         lines.append("PIN:         \(pinText)")
