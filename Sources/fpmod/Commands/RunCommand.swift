@@ -93,6 +93,10 @@ enum RunCommand {
                 reader = .module(.serial(port: port, baudRate: baud, family: family, unpairedAddress: address, unpairedPassword: password))
                 invocation.progress("Simulated \(profile.name) on \(port); control it with lines such as 'touch NAME'\(gpioVerbs) on \(controlPath).")
             }
+        } else if case .socketSensor(let path) = try ReaderChoice(parsed, configuredSPI: config.spiDevice) {
+            // A simulated FPC1020 served by another process (`fpmod sim --profile fpc1020 --link PATH`).
+            port = path
+            reader = RunImageSensor.socket(path: path)
         } else if parsed.string("port") == nil, let spi = parsed.string("spi") ?? config.spiDevice {
             // An FPC1020A on spidev (--spi, else the config's spiDevice): the service matches on the host.
             port = spi

@@ -40,6 +40,16 @@ enum RunImageSensor {
         .hostMatching(prepare: prepareGallery) { store in try HostReader(sensor: sensor, store: store) }
     }
 
+    /// `--sensor-socket PATH` (FPMOD_SENSOR_SOCKET): the simulated sensor another process serves
+    /// on its link. Connected at every (re)connect; it waits for a finger itself (over the link),
+    /// so the service needs no touch line. When that process ends the link breaks, and the
+    /// service drops the reader and connects again with backoff, as it does for a sensor unplugged.
+    static func socket(path: String) -> ReaderConnection {
+        .hostMatching(detectsFingerItself: true, prepare: prepareGallery) { store in
+            try HostReader(sensor: try SocketImageSensor(path: path), store: store)
+        }
+    }
+
     /// `--spi PATH` (FPMOD_SPI): a real FPC1020A on spidev, its IRQ and reset on the service's
     /// GPIO chip as the board preset's `spi` section says (without one: soft reset, and the
     /// interrupt register polled). Opened at every (re)connect; a sensor that stops answering
