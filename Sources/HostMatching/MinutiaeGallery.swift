@@ -27,6 +27,31 @@ public struct MinutiaeGallery: Sendable {
         self.firstTable = firstTable
     }
 
+    /// This gallery with `template` added at the end (position `count`): only its own pair
+    /// tables are built, so an enroll costs one template, not the whole library again.
+    public func appending(_ template: HostTemplate) throws(HostMatchingError) -> MinutiaeGallery {
+        let images = try Self.minutiae(of: template, index: count)
+        let added = images.map { PairTable($0, bothWays: true) }
+        return MinutiaeGallery(tables: tables + added, firstTable: firstTable + [tables.count + added.count])
+    }
+
+    /// This gallery without the template at `index`; the later ones move down one position.
+    public func removing(at index: Int) -> MinutiaeGallery {
+        precondition((0..<count).contains(index), "no template at gallery position \(index)")
+        let range = firstTable[index]..<firstTable[index + 1]
+        var tables = tables
+        tables.removeSubrange(range)
+        var firstTable = firstTable
+        firstTable.remove(at: index + 1)
+        for position in (index + 1)..<firstTable.count { firstTable[position] -= range.count }
+        return MinutiaeGallery(tables: tables, firstTable: firstTable)
+    }
+
+    private init(tables: [PairTable], firstTable: [Int]) {
+        self.tables = tables
+        self.firstTable = firstTable
+    }
+
     /// The best score over template `index`'s images.
     func score(_ probe: PairTable, template index: Int, using matcher: inout PairMatcher) -> Int {
         var best = 0

@@ -12,6 +12,19 @@ struct HostGallery {
 
     var count: Int { slots.count }
 
+    /// This gallery with one more finger, tagged with the store's digest after its enroll.
+    func adding(slot: Int, template: HostTemplate, digest: String) throws -> HostGallery {
+        HostGallery(slots: slots + [slot], gallery: try gallery.appending(template), digest: digest)
+    }
+
+    /// This gallery without the finger of `slot` (unchanged but re-tagged if it had none).
+    func removing(slot: Int, digest: String) -> HostGallery {
+        guard let position = slots.firstIndex(of: slot) else { return HostGallery(slots: slots, gallery: gallery, digest: digest) }
+        var slots = slots
+        slots.remove(at: position)
+        return HostGallery(slots: slots, gallery: gallery.removing(at: position), digest: digest)
+    }
+
     /// Every finger of the store. Read in one transaction, so the digest describes exactly the
     /// fingers read. A damaged template is an error naming its slot, never a silently smaller
     /// gallery (a finger that quietly stops matching looks like a broken sensor).

@@ -60,9 +60,10 @@ extension HostReader {
         progress(.storing(slot: slot))
         let quality = max(0, 100 - 20 * retries)
         try failpoint("enroll.before-commit")
-        try store.transaction {
+        let digests = try store.transaction { () -> (before: String, after: String) in
             // Another process may have paired the store with a module since this reader opened it.
             try HostStoreGuard.check(store, deep: false)
+            let before = try store.enrolledSetDigest()
             if existing == nil {
                 try store.addUser(name: user, displayName: displayName, role: admin ? .admin : .user)
             } else if admin, existing?.role != .admin {
@@ -74,8 +75,14 @@ extension HostReader {
             try StoreReaderKind.record(.imageSensor, in: store)
             try store.appendAudit(event: "enroll", user: user, slot: slot,
                                   detail: "enrolled \(label)\(duress ? " (duress finger)" : "") from \(stages) captures (\(retries) retried)")
+            return (before, try store.enrolledSetDigest())
         }
-        cachedGallery = nil
+        // The one new finger is added to the gallery in place, when the gallery was exactly the
+        // store's set before it (else the next search rebuilds it whole).
+        // The enroll is committed: a gallery that cannot take the template is only dropped.
+        cachedGallery = cachedGallery.flatMap { cached in
+            cached.digest == digests.before ? try? cached.adding(slot: slot, template: template, digest: digests.after) : nil
+        }
         return EnrollResult(user: user, label: label, slot: slot, captures: stages, retries: retries, newUser: existing == nil)
     }
 

@@ -9,15 +9,20 @@ extension HostReader {
     public func delete(user: String, label: String?) throws -> DeleteResult {
         _ = try sensor  // closed means unusable, also for store-only work
         let chosen = try MatchRecording.fingersToDelete(of: user, label: label, in: store)
-        // Whatever happens below, the gallery is read again before the next search.
-        defer { cachedGallery = nil }
         var removed: [RemovedFinger] = []
         for finger in chosen {
+            // Should anything fail, the next search builds the gallery again from the store.
+            let cached = cachedGallery
+            cachedGallery = nil
             try failpoint("delete.before-commit")
-            try store.transaction {
+            let digests = try store.transaction { () -> (before: String, after: String) in
+                let before = try store.enrolledSetDigest()
                 try store.deleteFinger(atSlot: finger.slot)
                 try store.appendAudit(event: "delete", user: user, slot: finger.slot, detail: "deleted \(finger.label)")
+                return (before, try store.enrolledSetDigest())
             }
+            // Taken out of the gallery in place, when the gallery was the store's set before.
+            if let cached, cached.digest == digests.before { cachedGallery = cached.removing(slot: finger.slot, digest: digests.after) }
             removed.append(RemovedFinger(label: finger.label, slot: finger.slot))
         }
         if label == nil {

@@ -50,6 +50,9 @@ public final class HostReader: FingerprintReader {
     private var openSensor: (any ImageSensor)?
     /// The gallery as last built; nil: build on next use.
     var cachedGallery: HostGallery?
+    /// How many times the gallery was built whole from the store (a diagnostic: enroll and
+    /// delete update it in place, so this grows only when another process changed the store).
+    public private(set) var galleryBuilds = 0
 
     /// Checks the store is not a module's (paired with one, marked so, or holding module
     /// templates): throws `HostReaderError.storeBelongsToModule` naming the fix. A store that
@@ -124,6 +127,7 @@ public final class HostReader: FingerprintReader {
     func currentGallery() throws -> HostGallery {
         if let cachedGallery, try store.enrolledSetDigest() == cachedGallery.digest { return cachedGallery }
         let built = try HostGallery.build(from: store)
+        galleryBuilds += 1
         cachedGallery = built
         return built
     }

@@ -39,8 +39,10 @@ import TestSupport
                                    progress: { _ in })
         otherSensor.autoTouch = nil
         #expect(bob.slot == 1)
+        let builds = bench.reader.galleryBuilds
         try bench.reader.prepareGallery()
         #expect(bench.reader.cachedGallery?.slots == [0, 1])
+        #expect(bench.reader.galleryBuilds == builds + 1, "a change by another process is a rebuild")
         #expect(try bench.identify("bob-right-index").matched?.user == "bob")
         // And the other reader sees a delete made through this one.
         try bench.reader.delete(user: "bob", label: "right-index")
@@ -48,6 +50,33 @@ import TestSupport
         guard case .noMatch = try other.identify() else {
             Issue.record("the other reader still matched a deleted finger")
             return
+        }
+    }
+
+    /// This reader's own enrolls and deletes change the gallery in place (one template's pair
+    /// tables, not the library's), and the result is what a build from the store gives.
+    @Test func enrollAndDeleteUpdateTheGalleryInPlaceAsAFreshBuildWouldBe() throws {
+        let bench = try ReaderBench()
+        for user in ["alice", "bob", "carol"] { try bench.enroll(user) }
+        #expect(try bench.identify("alice-right-index").matched?.user == "alice")
+        try bench.enroll("dave")
+        try bench.reader.delete(user: "bob", label: nil)
+        #expect(try bench.identify("dave-right-index").matched?.user == "dave")
+        if case .match(let found) = try bench.identify("bob-right-index") { Issue.record("deleted bob matched as \(found.user)") }
+        #expect(try bench.identify("carol-right-index").matched?.user == "carol")
+        #expect(bench.reader.galleryBuilds == 1, "only the first enroll built the (empty) gallery")
+
+        let kept = try #require(bench.reader.cachedGallery)
+        let fresh = try HostGallery.build(from: bench.store)
+        #expect(kept.digest == fresh.digest)
+        #expect(kept.slots.sorted() == fresh.slots.sorted())
+        let matcher = MinutiaeMatcher()
+        for finger in ["alice-right-index", "carol-right-index", "dave-right-index", "erin-right-index"] {
+            bench.sensor.touch(finger)
+            let probe = try matcher.probe(try bench.sensor.capture())
+            let keptScores = Dictionary(uniqueKeysWithValues: zip(kept.slots, matcher.scores(probe: probe, gallery: kept.gallery)))
+            let freshScores = Dictionary(uniqueKeysWithValues: zip(fresh.slots, matcher.scores(probe: probe, gallery: fresh.gallery)))
+            #expect(keptScores == freshScores, "\(finger)")
         }
     }
 
