@@ -22,6 +22,22 @@ import Testing
         }
     }
 
+    /// IRQ an edge-reporting input, RST an active-low output left released (high: the sensor
+    /// runs); when RST is taken by someone else, IRQ is given back rather than kept.
+    @Test func requestLinesTakesBothOrNeither() throws {
+        let chip = MemoryChip(lineCount: 40)
+        let (irq, reset) = try FPC1020Sensor.requestLines(on: chip, irqOffset: Self.irqOffset, resetOffset: Self.resetOffset)
+        #expect(chip.level(offset: Self.resetOffset), "RST released at request")
+        #expect(chip.debounceMicroseconds(offset: Self.irqOffset) == 0, "IRQ held")
+        irq.release()
+        reset.release()
+
+        let holder = try chip.requestOutput(offset: Self.resetOffset, consumer: "someone else", initialValue: false, activeLow: false)
+        defer { holder.release() }
+        #expect(throws: GPIOError.self) { try FPC1020Sensor.requestLines(on: chip, irqOffset: Self.irqOffset, resetOffset: Self.resetOffset) }
+        #expect(chip.debounceMicroseconds(offset: Self.irqOffset) == nil, "IRQ given back")
+    }
+
     @Test func openResetsChecksTheIDAndWritesTheSetup() throws {
         let rig = try Rig()
         let sensor = try FPC1020Sensor.open(bus: rig.simulator, irqLine: rig.irq, resetLine: nil)

@@ -61,10 +61,7 @@ enum RunImageSensor {
             var reset: (any OutputLine)?
             do {
                 if let wiring {
-                    irq = try chip.requestInput(offset: wiring.irq.offset, consumer: "fpmod-sensor-irq", edges: .rising,
-                                                bias: .asIs, activeLow: false)
-                    reset = try chip.requestOutput(offset: wiring.reset.offset, consumer: "fpmod-sensor-reset",
-                                                   initialValue: false, activeLow: true)
+                    (irq, reset) = try FPC1020Sensor.requestLines(on: chip, irqOffset: wiring.irq.offset, resetOffset: wiring.reset.offset)
                 }
                 let sensor = try FPC1020Sensor.open(bus: device, irqLine: irq, resetLine: reset)
                 return try HostReader(sensor: sensor, store: store)

@@ -100,8 +100,7 @@ struct SensorSession {
         }
         do {
             let chip = try LibgpiodChip(chipName)
-            let irq = try chip.requestInput(offset: irqOffset, consumer: "fpmod-sensor-irq", edges: .rising, bias: .asIs, activeLow: false)
-            let reset = try chip.requestOutput(offset: resetOffset, consumer: "fpmod-sensor-reset", initialValue: false, activeLow: true)
+            let (irq, reset) = try FPC1020Sensor.requestLines(on: chip, irqOffset: irqOffset, resetOffset: resetOffset)
             return Lines(chip: chip, irq: irq, reset: reset)
         } catch {
             throw failure(.gpio(error))
