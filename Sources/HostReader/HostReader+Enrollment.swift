@@ -78,8 +78,8 @@ extension HostReader {
             return (before, try store.enrolledSetDigest())
         }
         // The one new finger is added to the gallery in place, when the gallery was exactly the
-        // store's set before it (else the next search rebuilds it whole).
-        // The enroll is committed: a gallery that cannot take the template is only dropped.
+        // store's set before it; else (or if it cannot take the template: the enroll is
+        // committed by now, so that is no error) the next search rebuilds it whole.
         cachedGallery = cachedGallery.flatMap { cached in
             cached.digest == digests.before ? try? cached.adding(slot: slot, template: template, digest: digests.after) : nil
         }
