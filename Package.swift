@@ -110,6 +110,6 @@ let package = Package(
             "FingerprintModule", "Posix",
         ]),
         .testTarget(name: "DoorLockTests", dependencies: ["DoorLock", "JSONValue", "MQTT", "MQTTTestSupport", "GPIO", "AccessPolicy", "ModuleSimulator", "FingerprintModule", "TemplateStore", "Administration", "SerialPort", "Posix"]),
-        .testTarget(name: "fpmodTests", dependencies: ["fpmod", "MQTT", "MQTTTestSupport", "SerialPort", "Posix", "ImageSensorSimulator", "ImageSensor", "Imaging"]),
+        .testTarget(name: "fpmodTests", dependencies: ["fpmod", "TestSupport", "MQTT", "MQTTTestSupport", "SerialPort", "Posix", "ImageSensorSimulator", "ImageSensor", "Imaging"]),
     ]
 )

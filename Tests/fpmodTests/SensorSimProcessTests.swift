@@ -5,6 +5,7 @@ import ImageSensorSimulator
 import Imaging
 import Posix
 import Testing
+import TestSupport
 
 /// `fpmod sim --profile fpc1020` as its own process: fingers placed on its control socket,
 /// the sensor used from this process through its link (`SocketImageSensor`), stopped by SIGTERM.
@@ -37,20 +38,6 @@ import Testing
         }
     }
 
-    /// The sensor error `body` throws; records an issue and returns nil for anything else.
-    static func sensorError(sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> some Any) -> ImageSensorError? {
-        do {
-            _ = try body()
-            Issue.record("expected an ImageSensorError, but nothing was thrown", sourceLocation: sourceLocation)
-            return nil
-        } catch let error as ImageSensorError {
-            return error
-        } catch {
-            Issue.record("expected an ImageSensorError, got \(error)", sourceLocation: sourceLocation)
-            return nil
-        }
-    }
-
     @Test func capturesOfFilesCrossTheLinkAndSIGTERMEndsItCleanly() throws {
         let cli = CLI()
         let images = cli.directory + "/images"
@@ -75,11 +62,11 @@ import Testing
         #expect(try simulator.say("status").contains("\"finger\":\"alice-right-index\""))
         // A finger without a folder is an error naming it, not a crash of the simulator.
         #expect(try simulator.say("place mallory") == "ok placed mallory")
-        #expect(Self.sensorError { try sensor.capture() } == .noImages(folder: images + "/mallory"))
+        #expect(expectThrows(ImageSensorError.self) { try sensor.capture() } == .noImages(folder: images + "/mallory"))
 
         #expect(simulator.terminate() == 0, "\(simulator.process.log)")
         #expect(!FileSystem.exists(simulator.control) && !FileSystem.exists(simulator.link))
-        let gone = Self.sensorError { try sensor.capture() }
+        let gone = expectThrows(ImageSensorError.self) { try sensor.capture() }
         guard case .sensorLink(simulator.link, _)? = gone else { Issue.record("got \(String(describing: gone))"); return }
     }
 
