@@ -44,15 +44,13 @@ extension HostReader {
     /// returns the gallery of the backup's templates, in `fingers` order.
     static func checkedGallery(of contents: BackupContents, fingers: [(user: String, finger: BackupFinger)],
                                capacity: Int) throws -> MinutiaeGallery {
-        if contents.readerKind == ReaderDescription.Kind.module.rawValue {
-            throw HostReaderError.backupFromModule(reason: "it is marked as a module's store")
-        }
-        if let family = contents.moduleFamily {
-            throw HostReaderError.backupFromModule(reason: "its templates were made by a \(family) module")
+        // The same signs of a module's fingers as the store guard reads in a store.
+        if let reason = HostStoreGuard.moduleReason(kind: contents.readerKind, family: contents.moduleFamily) {
+            throw HostReaderError.backupFromModule(reason: reason)
         }
         for (user, finger) in fingers {
-            guard finger.template.starts(with: HostStoreGuard.hostTemplateMagic) else {
-                throw HostReaderError.backupFromModule(reason: "slot \(finger.slot), \(user)'s \(finger.label), holds a module template")
+            if let reason = HostStoreGuard.moduleReason(slot: finger.slot, user: user, label: finger.label, template: finger.template) {
+                throw HostReaderError.backupFromModule(reason: reason)
             }
             guard finger.slot >= 0, finger.slot < capacity else {
                 throw AdministrationError.backupDoesNotFit(slot: finger.slot, capacity: capacity)

@@ -15,19 +15,30 @@ enum HostStoreGuard {
         func refuse(_ reason: String) -> HostReaderError {
             .storeBelongsToModule(databasePath: store.databasePath, reason: reason)
         }
-        switch try StoreReaderKind.recorded(in: store) {
-        case .module?: throw refuse("it is marked as a module's store")
-        case .imageSensor?, nil: break
-        }
+        if let reason = moduleReason(kind: try store.value(forKey: StoreReaderKind.key), family: nil) { throw refuse(reason) }
         if let identity = try store.moduleIdentity() {
             throw refuse("it is paired with a \(identity.family) module")
         }
-        if let family = try store.value(forKey: TemplateStore.templateFamilyKey) {
-            throw refuse("its templates were made by a \(family) module")
-        }
+        if let reason = moduleReason(kind: nil, family: try store.value(forKey: TemplateStore.templateFamilyKey)) { throw refuse(reason) }
         guard deep else { return }
-        for finger in try store.allFingers() where !(try store.template(atSlot: finger.slot)).starts(with: hostTemplateMagic) {
-            throw refuse("slot \(finger.slot), \(finger.user)'s \(finger.label), holds a module template")
+        for finger in try store.allFingers() {
+            if let reason = moduleReason(slot: finger.slot, user: finger.user, label: finger.label,
+                                         template: try store.template(atSlot: finger.slot)) {
+                throw refuse(reason)
+            }
         }
+    }
+
+    /// Why a kind mark or a module family (of a store, or of a backup) makes the fingers a
+    /// module's; nil when neither does.
+    static func moduleReason(kind: String?, family: String?) -> String? {
+        if kind == ReaderDescription.Kind.module.rawValue { return "it is marked as a module's store" }
+        if let family { return "its templates were made by a \(family) module" }
+        return nil
+    }
+
+    /// Why one finger's template is a module's (it lacks the host header); nil when it is a host one.
+    static func moduleReason(slot: Int, user: String, label: String, template: [UInt8]) -> String? {
+        template.starts(with: hostTemplateMagic) ? nil : "slot \(slot), \(user)'s \(label), holds a module template"
     }
 }
