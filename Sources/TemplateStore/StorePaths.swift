@@ -14,6 +14,13 @@ public enum StorePaths {
     public static func defaults(euid: UInt32, environment: [String: String],
                                 systemStoreUsable: Bool = false) -> (database: String, key: String) {
         if euid == 0 || systemStoreUsable { return system }
+        return personal(environment: environment)
+    }
+
+    /// The per-user store: `$XDG_DATA_HOME/fpmod/fpmod.db` and `$XDG_CONFIG_HOME/fpmod/store.key`
+    /// (defaults `~/.local/share`, `~/.config`), whoever runs fpmod. `--sim` uses it even for
+    /// root, so a trial never makes or pairs the installed store.
+    public static func personal(environment: [String: String]) -> (database: String, key: String) {
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "/"
         // The XDG spec says relative values are invalid and must be ignored.
         func base(_ variable: String, _ fallback: String) -> String {
@@ -26,12 +33,21 @@ public enum StorePaths {
 
     /// The defaults for this process.
     public static func defaults() -> (database: String, key: String) {
+        let usable = FileSystem.isAccessible(parent(system.database), R_OK | W_OK | X_OK)
+        return defaults(euid: CurrentProcess.effectiveUserID, environment: processEnvironment(), systemStoreUsable: usable)
+    }
+
+    /// The per-user store of this process's user (see `personal(environment:)`).
+    public static func personal() -> (database: String, key: String) {
+        personal(environment: processEnvironment())
+    }
+
+    private static func processEnvironment() -> [String: String] {
         var environment: [String: String] = [:]
         for name in ["HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME"] {
             if let value = getenv(name) { environment[name] = String(cString: value) }
         }
-        let usable = FileSystem.isAccessible(parent(system.database), R_OK | W_OK | X_OK)
-        return defaults(euid: CurrentProcess.effectiveUserID, environment: environment, systemStoreUsable: usable)
+        return environment
     }
 
     private static func parent(_ path: String) -> String {

@@ -41,6 +41,10 @@ enum Commands {
     /// The commands that start a new store when none exists at the store path.
     static let storeCreators: Set<String> = ["enroll", "restore", "setup", "pair"]
 
+    /// The commands that never open the store at the store path (the simulator, demo and bench
+    /// make their own), so --sim asks nothing of it.
+    static let ownStores: Set<String> = ["sim", "demo", "bench", "config check"]
+
     static func run(_ invocation: Invocation) -> ExitCode {
         let name = invocation.parsed.path.joined(separator: " ")
         guard let command = table[name] else {
@@ -52,6 +56,7 @@ enum Commands {
         let footprint = storeCreators.contains(name) ? StoreFootprint(invocation) : nil
         do {
             try OptionCheck.validate(invocation.parsed)
+            if !ownStores.contains(name) { try invocation.refuseProductionStoreForSimulator() }
             let code = try command(invocation)
             if code != .ok { footprint?.undoIfNothingKept() }
             return code

@@ -30,12 +30,38 @@ struct Invocation {
 
     /// The store's database and key file, the same way for every command (and `fpmod run`):
     /// --store/--key (FPMOD_STORE/FPMOD_STORE_KEY), else the config's `store.database`/`store.key`
-    /// (--config FILE, else /etc/fpmod/config.json when it exists), else `StorePaths.defaults()`.
+    /// (--config FILE, else /etc/fpmod/config.json when it exists), else `StorePaths.defaults()`
+    /// — with --sim the per-user store, even for root. A database named without its key has its
+    /// key beside it (`StorePaths.choose`).
     var storePaths: (database: String, key: String) {
-        let defaults = StorePaths.defaults()
-        let configured = configuredStore
-        return (parsed.string("store") ?? configured.database ?? defaults.database,
-                parsed.string("key") ?? configured.key ?? defaults.key)
+        StorePaths.choose(named: (parsed.string("store"), parsed.string("key")),
+                          configured: configuredStore, defaults: defaultStore)
+    }
+
+    /// The same with the config `fpmod run` loaded itself (its own refusal of a broken one).
+    func storePaths(configured config: LockConfig) -> (database: String, key: String) {
+        StorePaths.choose(named: (parsed.string("store"), parsed.string("key")),
+                          configured: (config.storeDatabase, config.storeKey), defaults: defaultStore)
+    }
+
+    private var defaultStore: (database: String, key: String) {
+        parsed.flag("sim") ? StorePaths.personal() : StorePaths.defaults()
+    }
+
+    /// With --sim, refuses a store or key in the installed service's directories before anything
+    /// is opened: a simulated module paired with the door's store, or a key made in /etc/fpmod,
+    /// would outlive the trial.
+    func refuseProductionStoreForSimulator() throws {
+        guard parsed.flag("sim") else { return }
+        let paths = storePaths
+        guard let inProduction = [paths.database, paths.key].first(where: StorePaths.isInProductionDirectory) else { return }
+        throw CommandFailure(.config, """
+            --sim would use \(inProduction), which belongs to the installed service \
+            (\(StorePaths.productionDirectories.joined(separator: " and ")) hold nothing simulated): a store paired \
+            with a simulated module, or a key made for one, would outlive the trial. Give the simulator a store of \
+            its own, e.g. --store ~/fpmod-trial.db (its key goes beside it), or leave --store, --key and the \
+            config's store out to use your personal store (~/.local/share/fpmod).
+            """)
     }
 
     /// The store paths of the config file, when one is given or installed and it says them. An
@@ -64,8 +90,9 @@ struct Invocation {
     }
 
     /// Where `--sim` keeps its module's flash, beside the store, so consecutive commands see the
-    /// same simulated module as they would a real one. (The simulated image sensor keeps no
-    /// state: its library is the store.)
+    /// same simulated module as they would a real one (never in a production directory:
+    /// `refuseProductionStoreForSimulator`). (The simulated image sensor keeps no state: its
+    /// library is the store.)
     var simulatorStatePath: String {
         let directory = (storePaths.database as NSString).deletingLastPathComponent
         return directory + "/sim-" + (parsed.string("sim-profile") ?? "r307") + ".state"

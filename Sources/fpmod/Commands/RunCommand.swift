@@ -54,9 +54,7 @@ enum RunCommand {
             throw CommandFailure(.config, LockConfigError(source: configPath ?? "configuration", problems: problems).description)
         }
 
-        let defaults = invocation.storePaths
-        let storeDatabase = parsed.string("store") ?? config.storeDatabase ?? defaults.database
-        let storeKey = parsed.string("key") ?? config.storeKey ?? defaults.key
+        let (storeDatabase, storeKey) = invocation.storePaths(configured: config)
         let store = try TemplateStore(databasePath: storeDatabase, keyPath: storeKey)
         let identity = try store.moduleIdentity()
 
