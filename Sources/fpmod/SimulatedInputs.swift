@@ -58,6 +58,13 @@ struct SimulatedInputs: Sendable {
         }
     }
 
+    /// Puts every input at rest: no finger, exit button up, door closed, tamper switch closed.
+    /// Each is driven to its inactive level, whatever the line's polarity; left floating, a
+    /// line with a pull-up (the Pi presets' door contact and tamper switch) would read active.
+    func rest() {
+        for role in LineRole.allCases where !role.isOutput { set(role, active: false) }
+    }
+
     /// Drives the line's physical level for the logical state `active`; false when the board has no such line.
     @discardableResult
     func set(_ role: LineRole, active: Bool) -> Bool {

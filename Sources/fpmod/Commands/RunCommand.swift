@@ -110,12 +110,12 @@ enum RunCommand {
         if let simulatedChip {
             // The service's polarity (family from the store as well), so "no finger" reads as such.
             let lines = config.resolvedLines(preset: preset, family: config.family ?? identity.flatMap { ModuleFamily(rawValue: $0.family) })
+            // Before the service reads them: no finger, door closed, tamper switch quiet.
+            SimulatedInputs(chip: simulatedChip, lines: lines).rest()
             if let simulator {
                 SimulatedInputs.connect(simulator, chip: simulatedChip, lines: lines)
             } else if let simulatedSensor {
                 SimulatedInputs.connect(simulatedSensor.sensor, control: simulatedSensor.control, chip: simulatedChip, lines: lines)
-            } else if let touch = lines[.touch] {
-                simulatedChip.drive(offset: touch.offset, level: touch.activeLow)  // no finger
             }
         }
 
