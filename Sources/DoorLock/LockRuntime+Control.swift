@@ -20,6 +20,8 @@ extension LockRuntime {
     }
 
     func serviceClient(_ client: UnixConnection) {
+        // Polled for hang-up only since it finished sending: the peer is gone altogether.
+        if closingClients.contains(ObjectIdentifier(client)) { return dropClient(client) }
         while true {
             let line: String?
             do { line = try client.readLine(deadline: .now) } catch {
@@ -29,11 +31,29 @@ extension LockRuntime {
             guard let line else { break }
             handleCommand(line, from: client)
         }
-        if client.isClosedByPeer { dropClient(client) }
+        guard client.isClosedByPeer else { return }
+        // A one-shot client (`socat`, `nc -N`) shuts down its sending side after its line and
+        // reads until the server closes: a PIN check or an enroll still running is answered
+        // first. Only a full hang-up (`closingClients`: poll's POLLHUP) drops it unanswered.
+        if awaitsAnswer(client) {
+            closingClients.insert(ObjectIdentifier(client))
+        } else {
+            dropClient(client)
+        }
+    }
+
+    func awaitsAnswer(_ client: UnixConnection) -> Bool {
+        pendingReplies.values.contains { $0 === client }
+    }
+
+    /// After a final reply: a client that is done sending is closed once nothing more is owed.
+    func closeIfAnswered(_ client: UnixConnection) {
+        if closingClients.contains(ObjectIdentifier(client)), !awaitsAnswer(client) { dropClient(client) }
     }
 
     func dropClient(_ client: UnixConnection) {
         client.close()
+        closingClients.remove(ObjectIdentifier(client))
         clients.removeAll { $0 === client }
         for (id, waiting) in pendingReplies where waiting === client {
             pendingReplies[id] = nil
@@ -177,6 +197,7 @@ extension LockRuntime {
     /// started while this check ran, and says when this PIN started a lockout.
     func finishPinCheck(_ check: LockService.PinCheck) {
         let client = pendingReplies.removeValue(forKey: check.requestID)
+        defer { if let client { closeIfAnswered(client) } }
         let remote = remoteRequests.pinChecks.removeValue(forKey: check.requestID)
         if let problem = check.problem {
             if let client { replyError(client, "PIN check failed: \(problem)", code: "failed") }

@@ -106,7 +106,10 @@ extension LockRuntime {
             descriptors.append((events.listener.fileDescriptor, .readable))
             let clientList = clients
             let subscriberList = events.subscribers
-            for client in clientList { descriptors.append((client.fileDescriptor, .readable)) }
+            for client in clientList {
+                // A client that is done sending is at end of file for good: only its hang-up counts.
+                descriptors.append((client.fileDescriptor, closingClients.contains(ObjectIdentifier(client)) ? [] : .readable))
+            }
             for subscriber in subscriberList { descriptors.append((subscriber.fileDescriptor, .readable)) }
             let inputList = inputs.filter { $0.value.fileDescriptor >= 0 }.sorted { $0.key.rawValue < $1.key.rawValue }
             for (_, line) in inputList { descriptors.append((FileDescriptor(rawValue: line.fileDescriptor), .readable)) }
@@ -269,6 +272,7 @@ extension LockRuntime {
             adminInFlight = false
             if let client = pendingReplies.removeValue(forKey: id) {
                 reply(client, answer)
+                closeIfAnswered(client)
             } else if let command = remoteRequests.adminJobs.removeValue(forKey: id) {
                 finishRemoteAdmin(command, reply: answer)
             }
@@ -337,6 +341,7 @@ extension LockRuntime {
         for client in clients { client.close() }
         clients.removeAll()
         pendingReplies.removeAll()
+        closingClients.removeAll()
         control.close()
         events.close()
         worker.stop(timeout: .seconds(1))

@@ -23,6 +23,9 @@ final class LockRuntime {
     let hooks = HookRunner()
     let notifier: SystemdNotifier
     var pendingReplies: [Int: UnixConnection] = [:]
+    /// Clients that shut down their sending side while an answer was still coming (a one-shot
+    /// client such as `socat`): polled for hang-up only, closed once answered.
+    var closingClients: Set<ObjectIdentifier> = []
     var nextRequestID = 1
     var touchArmed = true
     var scanInFlight = false

@@ -90,6 +90,12 @@ public final class UnixConnection: Sendable {
         }
     }
 
+    /// `shutdown(2)` of the sending side: the peer reads end of file after what was sent, and
+    /// this end can still read its answer (what a one-shot client such as `socat` does).
+    public func finishSending() throws(Errno) {
+        _ = try retryingOnInterrupt { shutdown(fileDescriptor.rawValue, Int32(SHUT_WR)) }
+    }
+
     /// Shuts the socket down and closes it. Idempotent.
     public func close() {
         let wasClosed = closed.withLock { closed in
