@@ -11,6 +11,7 @@
 #   makes the certificates of the TLS tests).
 # - umockdev, whose umockdev-run replays scripted spidev sessions for the SPI sensor tests
 #   (no SPI hardware or kernel support needed).
+# - socat, with which the tests run the README's control-socket examples as printed.
 # - A Swift toolchain when none is on PATH: Debian 13 has one (`swiftlang`, Swift 6.0), so it is
 #   installed from apt; Debian 12 has none, so the script says where to get one and stops.
 set -euo pipefail
@@ -30,7 +31,7 @@ apt_install() {
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
 
 need=()
-for pkg in pkg-config libsqlite3-dev libsodium-dev libgpiod-dev libmosquitto-dev mosquitto mosquitto-clients openssl python3-venv umockdev; do
+for pkg in pkg-config libsqlite3-dev libsodium-dev libgpiod-dev libmosquitto-dev mosquitto mosquitto-clients openssl python3-venv umockdev socat; do
   installed "$pkg" || need+=("$pkg")
 done
 # libpng (fingerprint images as PNG files) and libfprint with GLib's headers (the host-side
