@@ -71,6 +71,10 @@ extension LockConfig {
             let offset = chip.map { chip in line.name.flatMap { chip.lineOffset(named: $0) } ?? line.offset } ?? line.offset
             if let chip, offset >= chip.lineCount {
                 problems.append("gpio.lines.\(role.rawValue).offset: \(offset) is beyond \(chip.name)'s \(chip.lineCount) lines; use 0 to \(chip.lineCount - 1)")
+            } else if gpio.chip == nil, let board = preset.gpio,
+                      let problem = board.wiringProblem(key: "gpio.lines.\(role.rawValue).offset", offset: offset) {
+                // The preset's chip, present or not: its line count and its header say what can be wired.
+                problems.append(problem)
             }
             if let other = taken[offset] {
                 problems.append("gpio.lines.\(role.rawValue).offset: line \(offset) is already used for \(other.rawValue); give each role its own line")

@@ -35,34 +35,58 @@ extension LockConfig {
 
     /// Reads the file at `path` (see `parse`).
     public static func load(path: String) throws(LockConfigError) -> LockConfig {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read (check its permissions)" : "does not exist"
-            throw LockConfigError(source: path, problems: ["\(path) \(reason); give another file with --config, or start from tools/config.example.json"])
+        let (config, problems) = loadPartially(path: path)
+        guard let config, problems.isEmpty else { throw LockConfigError(source: path, problems: problems) }
+        return config
+    }
+
+    /// Reads the file at `path` as far as it can (see `parsePartially`); a file that cannot be
+    /// read is one problem saying why (missing, a directory, no permission).
+    public static func loadPartially(path: String) -> (config: LockConfig?, problems: [String]) {
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        guard !isDirectory.boolValue else {
+            let inside = (path as NSString).appendingPathComponent("config.json")
+            let hint = FileManager.default.fileExists(atPath: inside) ? "; did you mean \(inside)?" : ", e.g. /etc/fpmod/config.json"
+            return (nil, ["\(path) is a directory; give the config file itself (a JSON file)\(hint)"])
         }
-        return try parse(data, source: path)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let reason = exists ? "cannot be read (check its permissions)" : "does not exist"
+            return (nil, ["\(path) \(reason); give another file with --config, or start from tools/config.example.json"])
+        }
+        return parsePartially(data, source: path)
     }
 
     /// Parses and checks a config; throws every problem found, each naming its key path.
     /// Checks that need the machine (the preset file, the GPIO chip) are in `problems(preset:chip:)`.
     public static func parse(_ data: Data, source: String = "configuration") throws(LockConfigError) -> LockConfig {
+        let (config, problems) = parsePartially(data, source: source)
+        guard let config, problems.isEmpty else { throw LockConfigError(source: source, problems: problems) }
+        return config
+    }
+
+    /// Parses what it can: every problem found, each naming its key path, and the config with
+    /// every key that was right (a bad key keeps its default), so the checks that need the
+    /// board can still run and report theirs (`LockConfigCheck`). The config is nil only when
+    /// the text is no JSON or its top level no object. Never use a config with problems.
+    public static func parsePartially(_ data: Data, source: String = "configuration") -> (config: LockConfig?, problems: [String]) {
         let syntax = LockConfigJSONSyntax(data)
-        if let error = syntax.syntaxError { throw LockConfigError(source: source, problems: [error]) }
+        if let error = syntax.syntaxError { return (nil, [error]) }
         let root: Any
         do {
             root = try JSONSerialization.jsonObject(with: data, options: [])
         } catch {
-            throw LockConfigError(source: source, problems: ["(file): not valid JSON (\(error.localizedDescription)); check commas, quotes and braces"])
+            return (nil, ["(file): not valid JSON (\(error.localizedDescription)); check commas, quotes and braces"])
         }
         var reader = ConfigReader()
         for duplicate in syntax.duplicateKeys {
             reader.problem(String(duplicate.prefix { $0 != ":" }), String(duplicate.drop { $0 != ":" }.dropFirst(2)))
         }
         var config = LockConfig()
-        if let object = reader.object(root, "(top level)") {
-            config.read(object, &reader)
-        }
+        guard let object = reader.object(root, "(top level)") else { return (nil, reader.problems) }
+        config.read(object, &reader)
         do {
-            let topLevelPulse = (root as? [String: Any])?["relayPulseSeconds"] != nil
+            let topLevelPulse = object["relayPulseSeconds"] != nil
             for problem in config.policy.validate(keyPath: "policy") {
                 var fixed = topLevelPulse && problem.hasPrefix("policy.relayPulseSeconds:")
                     ? String(problem.dropFirst("policy.".count)) : problem
@@ -73,8 +97,7 @@ extension LockConfig {
                 reader.problem(String(fixed.prefix { $0 != ":" }), String(fixed.drop { $0 != ":" }.dropFirst(2)))
             }
         }
-        guard reader.problems.isEmpty else { throw LockConfigError(source: source, problems: reader.problems) }
-        return config
+        return (config, reader.problems)
     }
 
     private mutating func read(_ root: [String: Any], _ r: inout ConfigReader) {

@@ -50,13 +50,18 @@ public struct GPIOAssignment: Sendable, Codable, Equatable {
     public var chipLabel: String?
     /// The connector, for validation: `rpi-40pin` checks each pin against its BCM offset.
     public var header: String?
+    /// How many lines the chip has (54 on the BCM2835/2837 and the Pi 5's RP1, 58 on the Pi 4's
+    /// BCM2711), so an offset can be checked on a machine without the chip; nil = unknown.
+    public var lineCount: Int?
     /// Line per role.
     public var lines: [LineRole: LineAssignment]
 
-    public init(chip: String, chipLabel: String? = nil, header: String? = nil, lines: [LineRole: LineAssignment]) {
+    public init(chip: String, chipLabel: String? = nil, header: String? = nil, lineCount: Int? = nil,
+                lines: [LineRole: LineAssignment]) {
         self.chip = chip
         self.chipLabel = chipLabel
         self.header = header
+        self.lineCount = lineCount
         self.lines = lines
     }
 

@@ -14,12 +14,14 @@ extension BoardPreset {
         if let header = gpio.header, header != RaspberryPiHeader.name {
             problems.append("gpio.header: '\(header)' is unknown; the only one is \(RaspberryPiHeader.name)")
         }
+        if let count = gpio.lineCount, count < 1 { problems.append("gpio.lineCount: \(count) must be at least 1") }
         var offsets: [Int: LineRole] = [:]
         var pins: [Int: LineRole] = [:]
         for role in LineRole.allCases {
             guard let line = gpio.lines[role] else { continue }
             let key = "gpio.lines.\(role.rawValue)"
             if line.offset < 0 { problems.append("\(key).offset: \(line.offset) is negative") }
+            if let beyond = gpio.lineCountProblem(offset: line.offset) { problems.append("\(key).offset: " + beyond) }
             if let other = offsets.updateValue(role, forKey: line.offset) {
                 problems.append("\(key).offset: \(line.offset) is also \(other.rawValue)")
             }
@@ -34,6 +36,24 @@ extension BoardPreset {
             }
         }
         return problems
+    }
+}
+
+extension GPIOAssignment {
+    /// Why `offset` cannot be a line of this board's chip (beyond its `lineCount`), or nil.
+    public func lineCountProblem(offset: Int) -> String? {
+        guard let lineCount, offset >= lineCount else { return nil }
+        return "\(offset) is beyond \(chip)'s \(lineCount) lines\(chipLabel.map { " (\($0))" } ?? ""); use 0 to \(lineCount - 1)"
+    }
+
+    /// Why a line at `offset` cannot be wired on this board: beyond the chip's line count, or,
+    /// on a Raspberry Pi, a line of the chip that is not on the 40-pin header. Starts with
+    /// `key`, the offset's key path; nil when it can be wired.
+    public func wiringProblem(key: String, offset: Int) -> String? {
+        if let beyond = lineCountProblem(offset: offset) { return "\(key): " + beyond }
+        guard header == RaspberryPiHeader.name, RaspberryPiHeader.pinOfGPIO[offset] == nil else { return nil }
+        return "\(key): GPIO\(offset) is a line of \(chip) but not on the 40-pin header, so nothing can be wired to it; "
+            + "use a header GPIO, BCM 0 to 27"
     }
 }
 

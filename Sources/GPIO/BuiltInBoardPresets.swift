@@ -14,6 +14,7 @@ extension BoardPreset {
             "chip": "gpiochip0",
             "chipLabel": "pinctrl-bcm2835",
             "header": "rpi-40pin",
+            "lineCount": 54,
             "lines": {
               "touch": {
                 "offset": 17,
@@ -113,6 +114,7 @@ extension BoardPreset {
             "chip": "gpiochip0",
             "chipLabel": "pinctrl-bcm2711",
             "header": "rpi-40pin",
+            "lineCount": 58,
             "lines": {
               "touch": {
                 "offset": 17,
@@ -212,6 +214,7 @@ extension BoardPreset {
             "chip": "gpiochip0",
             "chipLabel": "pinctrl-bcm2835",
             "header": "rpi-40pin",
+            "lineCount": 54,
             "lines": {
               "touch": {
                 "offset": 17,
@@ -311,6 +314,7 @@ extension BoardPreset {
             "chip": "gpiochip0",
             "chipLabel": "pinctrl-rp1",
             "header": "rpi-40pin",
+            "lineCount": 54,
             "lines": {
               "touch": {
                 "offset": 17,
@@ -422,6 +426,7 @@ extension BoardPreset {
           "gpio": {
             "chip": "gpiochip0",
             "chipLabel": "gpio-vm",
+            "lineCount": 16,
             "lines": {
               "touch": {
                 "offset": 0,

@@ -58,6 +58,18 @@ let boardsFolder = URL(fileURLWithPath: #filePath)
         }
     }
 
+    @Test func eachChipSaysHowManyLinesItHas() throws {
+        let counts = ["rpi3": 54, "rpi4": 58, "rpi-zero2w": 54, "rpi5": 54, "gpio-vm": 16]
+        for (name, count) in counts {
+            #expect(try BoardPreset.load(name: name, searchPaths: []).gpio?.lineCount == count, "\(name)")
+        }
+        var preset = try BoardPreset.load(name: "gpio-vm", searchPaths: [])
+        preset.gpio?.lines[.buzzer] = LineAssignment(offset: 16, name: "buzzer")
+        #expect(preset.problems() == ["gpio.lines.buzzer.offset: 16 is beyond gpiochip0's 16 lines (gpio-vm); use 0 to 15"])
+        preset.gpio?.lineCount = 0
+        #expect(preset.problems().contains("gpio.lineCount: 0 must be at least 1"))
+    }
+
     @Test func usbSerialHasNoGPIO() throws {
         let usb = try BoardPreset.load(name: "usb-serial", searchPaths: [])
         #expect(usb.gpio == nil && usb.serialPort == "/dev/ttyUSB0")

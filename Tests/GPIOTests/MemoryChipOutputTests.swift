@@ -122,13 +122,14 @@ import Testing
 
     @Test func presetLayoutNamesEachRoleAtItsOffset() throws {
         let vm = MemoryChip(preset: try BoardPreset.load(name: "gpio-vm", searchPaths: []))
-        #expect(vm.lineCount == 9)
+        #expect(vm.lineCount == 16, "as many lines as the VM's chip, not just up to the last role")
         for role in LineRole.allCases {
             #expect(vm.lineOffset(named: role.rawValue) != nil)
         }
         #expect(vm.lineOffset(named: "exit-button") == 2)
         let pi = MemoryChip(preset: try BoardPreset.load(name: "rpi4", searchPaths: []))
         #expect(pi.lineOffset(named: "exit-button") == 27)
+        #expect(pi.lineCount == 58)
         #expect(MemoryChip(preset: try BoardPreset.load(name: "usb-serial", searchPaths: [])).lineCount == 0)
     }
 }

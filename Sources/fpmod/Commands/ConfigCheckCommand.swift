@@ -8,20 +8,26 @@ enum ConfigCheckCommand {
         guard let path = invocation.positional(0) ?? invocation.parsed.string("config") else {
             throw CommandFailure(.usage, "Name the file: fpmod config check FILE (or --config FILE); tools/config.example.json is a starting point.")
         }
-        var problems: [String] = []
+        // Lines are checked on the real chip when this machine has it, else against the preset.
+        var chip: (any GPIOChip)?
+        let check = LockConfigCheck(path: path) { config, preset in
+            chip = config.chipName(preset: preset).flatMap { try? LibgpiodChip($0) }
+            return chip
+        }
+        var problems = check.problems
         var summary = ""
-        do {
-            let config = try LockConfig.load(path: path)
-            let preset = try config.loadBoard()
-            // Check lines against the real chip when this machine has it; otherwise only the layout.
-            let chip = config.chipName(preset: preset).flatMap { try? LibgpiodChip($0) }
-            problems = config.problems(preset: preset, chip: chip) + config.hookProblems() + config.mqttProblems()
-            let lines = config.resolvedLines(preset: preset, family: config.family)
-            summary = "board \(preset.name), port \(config.serialPort(preset: preset)), "
-                + (lines.isEmpty ? "no GPIO" : "\(lines.count) GPIO lines" + (chip.map { " on \($0.name)" } ?? " (chip not present here, offsets not checked)"))
-                + (lines[.touch] == nil ? ", GenImg polling every \(config.scanIntervalMs) ms" : ", touch line")
-        } catch {
-            problems = error.problems
+        if let config = check.config {
+            problems += config.hookProblems() + config.mqttProblems()
+            if let preset = check.preset {
+                let lines = config.resolvedLines(preset: preset, family: config.family)
+                let presetLines = config.gpio.chip == nil ? preset.gpio?.lineCount : nil
+                let checkedOn = chip.map { " on \($0.name)" }
+                    ?? presetLines.map { " (chip not present here; offsets checked against its \($0) lines)" }
+                    ?? " (chip not present here, offsets not checked)"
+                summary = "board \(preset.name), port \(config.serialPort(preset: preset)), "
+                    + (lines.isEmpty ? "no GPIO" : "\(lines.count) GPIO lines" + checkedOn)
+                    + (lines[.touch] == nil ? ", GenImg polling every \(config.scanIntervalMs) ms" : ", touch line")
+            }
         }
         if invocation.json {
             JSONOutput.print(.object(["ok": .bool(problems.isEmpty), "file": .string(path),

@@ -23,20 +23,21 @@ enum RunCommand {
         let simGPIO = parsed.flag("sim-gpio")
         let configPath = parsed.string("config") ?? (FileManager.default.fileExists(atPath: defaultConfigPath) ? defaultConfigPath : nil)
         var config: LockConfig
+        let preset: BoardPreset
         do {
             if let configPath {
-                config = try LockConfig.load(path: configPath)
+                // Every problem of the file at once (keys, board, lines against the preset), as `config check` lists them.
+                (config, preset) = try LockConfigCheck(path: configPath).usable(source: configPath)
             } else if parsed.flag("sim") || simGPIO {
                 config = LockConfig()
                 if simGPIO { config.board = "gpio-vm" }
+                preset = try config.loadBoard()
             } else {
                 throw CommandFailure(.config, "No configuration: give --config FILE (or FPMOD_CONFIG), or create \(defaultConfigPath) from tools/config.example.json; try without hardware with --sim --sim-gpio.")
             }
         } catch let error as LockConfigError {
             throw CommandFailure(.config, error.description)
         }
-        let preset: BoardPreset
-        do { preset = try config.loadBoard() } catch { throw CommandFailure(.config, error.description) }
 
         let chip: any GPIOChip
         var simulatedChip: MemoryChip?

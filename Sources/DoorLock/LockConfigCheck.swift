@@ -1,0 +1,46 @@
+import Foundation
+import GPIO
+
+/// Everything that keeps a config file from being used, found in one pass: every bad key (the
+/// rest still read), the board preset, and the lines against the preset's chip (its layout,
+/// its line count, a Raspberry Pi's header) or the chip itself when there is one. `fpmod config
+/// check` lists them all, and `fpmod run` refuses to start on any of them.
+public struct LockConfigCheck: Sendable {
+    /// The config as read: only usable when `problems` is empty.
+    public private(set) var config: LockConfig?
+    /// The board preset, when `board` named one that loads.
+    public private(set) var preset: BoardPreset?
+    public private(set) var problems: [String]
+
+    /// Checks the file at `path`. `chip` returns the chip to check the lines on, given the
+    /// config as read and its preset (nil: the preset's knowledge of its chip only).
+    public init(path: String, chip: (LockConfig, BoardPreset) -> (any GPIOChip)? = { _, _ in nil }) {
+        let (config, problems) = LockConfig.loadPartially(path: path)
+        self.init(config: config, problems: problems, chip: chip)
+    }
+
+    /// The same for config text.
+    public init(data: Data, chip: (LockConfig, BoardPreset) -> (any GPIOChip)? = { _, _ in nil }) {
+        let (config, problems) = LockConfig.parsePartially(data)
+        self.init(config: config, problems: problems, chip: chip)
+    }
+
+    private init(config: LockConfig?, problems: [String], chip: (LockConfig, BoardPreset) -> (any GPIOChip)?) {
+        self.config = config
+        self.problems = problems
+        guard let config else { return }
+        do {
+            let preset = try config.loadBoard()
+            self.preset = preset
+            self.problems += config.problems(preset: preset, chip: chip(config, preset))
+        } catch {
+            self.problems += error.problems
+        }
+    }
+
+    /// The usable config, or the error naming every problem (`source`: the file's path).
+    public func usable(source: String) throws(LockConfigError) -> (config: LockConfig, preset: BoardPreset) {
+        guard problems.isEmpty, let config, let preset else { throw LockConfigError(source: source, problems: problems) }
+        return (config, preset)
+    }
+}
