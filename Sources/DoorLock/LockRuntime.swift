@@ -68,7 +68,7 @@ final class LockRuntime {
     var readerConnection: ReaderConnection { front.readerConnection }
     var wakeup: WakeupPipe { front.wakeup }
     var onEvent: (@Sendable (LockEvent) -> Void)? { front.onEvent }
-    var log: @Sendable (String) -> Void { front.log }
+    var log: @Sendable (String) -> Void { { [front] in front.writeLog($0) } }
 
     func post(_ message: LockService.Inbound) { front.post(message) }
 

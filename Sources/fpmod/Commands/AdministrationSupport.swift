@@ -2,6 +2,7 @@ import Administration
 import ArgumentParsing
 import Foundation
 import TemplateStore
+import PrintableText
 
 /// Exit codes of the administration errors (architecture.md: sysexits).
 extension AdministrationError: CLIError {
@@ -108,7 +109,7 @@ enum AdminCommand {
         let code: ExitCode
         switch outcome {
         case .match(let found):
-            text = "verify-match: \(found.displayName) (\(found.user)), \(found.label), slot \(found.slot), score \(found.score)\n"
+            text = "verify-match: \(Printable.escaped(found.displayName)) (\(Printable.escaped(found.user))), \(Printable.escaped(found.label)), slot \(found.slot), score \(found.score)\n"
                 + "  \(timesText(found.times))"
             code = .ok
         case .noMatch(let times):

@@ -7,6 +7,7 @@ import GPIO
 import Glibc
 import ModuleSimulator
 import Posix
+import PrintableText
 import Synchronization
 import TemplateStore
 
@@ -144,7 +145,8 @@ enum RunCommand {
             if json {
                 StandardStreams.writeOutput(event.jsonLine + "\n")
             } else {
-                let fields = event.fields.keys.sorted().map { "\($0)=\(event.fields[$0] ?? "")" }.joined(separator: " ")
+                // A field holds a name: escaped, so one event stays one line of plain text.
+                let fields = event.fields.keys.sorted().map { "\($0)=\(Printable.escaped(event.fields[$0] ?? ""))" }.joined(separator: " ")
                 StandardStreams.writeOutput("\(event.name)\(fields.isEmpty ? "" : " " + fields)\n")
             }
         }

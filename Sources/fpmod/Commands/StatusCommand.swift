@@ -1,4 +1,5 @@
 import ArgumentParsing
+import PrintableText
 
 /// `fpmod status`: the running service's state, from its control socket (exit 69 without one).
 enum StatusCommand {
@@ -43,7 +44,8 @@ enum StatusCommand {
         lines.append("Events:      \(reply["events"]?.intValue ?? 0) since start")
         lines.append("Search:      \(search)")
         for warning in (reply["configWarnings"]?.arrayValue ?? []).compactMap(\.stringValue) { lines.append("Warning:     \(warning)") }
-        return lines.joined(separator: "\n")
+        // One line each, whatever the service's strings hold (a module's model, a config path).
+        return lines.map { Printable.escaped($0) }.joined(separator: "\n")
     }
 
     /// `regulars-first: 20 regulars answer 81 % of the last 500 touches; …` or `whole (…)`.
