@@ -46,6 +46,8 @@ final class LockRuntime {
     var libraryStatus: LibraryStatus?
     /// What the worker last opened (kind, model, capacity), for `status`; nil until it did.
     var readerDescription: ReaderDescription?
+    /// The signal that ended the loop ("SIGTERM"), for the stopping line; nil for `stop()`.
+    var stopReason: String?
 
     init(front: LockService) {
         self.front = front

@@ -151,7 +151,12 @@ enum RunCommand {
             }
         }
         let readerKind = simulatedSensor != nil || reader.detectsFingerItself ? "image sensor" : "module"
-        invocation.progress("fpmod run: board \(preset.name), \(readerKind) on \(port), control \(options.controlSocket), events \(options.eventsSocket)")
+        // Which files this service uses, so a journal shows at once whether it is the intended
+        // store and config (paths only: the key's contents never appear).
+        let simulated = [parsed.flag("sim") ? "--sim" : nil, simGPIO ? "--sim-gpio" : nil].compactMap { $0 }.joined(separator: " ")
+        let configText = configPath.map { "config \($0)" } ?? "no config file (the defaults of \(simulated))"
+        invocation.progress("fpmod run: board \(preset.name), \(configText); \(readerKind) on \(port); store \(storeDatabase) "
+                            + "with key \(storeKey); control \(options.controlSocket), events \(options.eventsSocket)")
         do {
             try service.run()
         } catch let error as LockServiceError {
