@@ -34,12 +34,15 @@ import TemplateStore
                 try StoreAdministration.setPIN(bench.store, user: "alice", pin: bad)
             }
         }
-        #expect(try bench.store.user(named: "alice")?.hasPIN == false)
-        #expect(try bench.store.auditEntries(limit: 100).allSatisfy { $0.event != "pin-set" })
+        let alice = try bench.store.user(named: "alice")
+        #expect(alice?.hasPIN == false)
+        let refusedEntries = try bench.store.auditEntries(limit: 100)
+        #expect(refusedEntries.allSatisfy { $0.event != "pin-set" })
         let refusal = StoreAdministration.PINError.refused(PINRule.problem("1234") ?? "")
         #expect(refusal.description.contains("Choose 4 to 12 digits without an obvious pattern"), "\(refusal)")
         try StoreAdministration.setPIN(bench.store, user: "alice", pin: "4826")
-        #expect(try bench.store.auditEntries(limit: 10).contains { $0.event == "pin-set" && $0.user == "alice" })
+        let entries = try bench.store.auditEntries(limit: 10)
+        #expect(entries.contains { $0.event == "pin-set" && $0.user == "alice" })
     }
 
     /// Only choosing a PIN is checked: one set before the rule (here written by the store
@@ -48,8 +51,10 @@ import TemplateStore
         let bench = try Bench()
         try bench.store.addUser(name: "alice")
         try bench.store.setPIN("1234", for: "alice")
-        #expect(try bench.store.verifyPIN("1234", for: "alice"))
+        let opens = try bench.store.verifyPIN("1234", for: "alice")
+        #expect(opens)
         try StoreAdministration.setPIN(bench.store, user: "alice", pin: nil)
-        #expect(try bench.store.user(named: "alice")?.hasPIN == false)
+        let cleared = try bench.store.user(named: "alice")
+        #expect(cleared?.hasPIN == false)
     }
 }

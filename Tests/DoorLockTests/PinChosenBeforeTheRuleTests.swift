@@ -5,6 +5,7 @@ import Testing
 @Suite struct PinChosenBeforeTheRuleTests {
     @Test func aTrivialPINFromAnOlderStoreStillUnlocks() throws {
         let lock = try LockHarness(setUpStore: { store in try store.setPIN("1234", for: "alice") })
-        #expect(try lock.control("pin alice 1234")["result"] as? String == "unlocked")
+        let reply = try lock.control("pin alice 1234")
+        #expect(reply["result"] as? String == "unlocked", "\(reply)")
     }
 }

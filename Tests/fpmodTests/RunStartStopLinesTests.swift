@@ -41,7 +41,8 @@ struct RunStartStopLinesTests {
         #expect(lines[stopping].contains("fingerprint reader"), "what it waits for: \(lines[stopping])")
         #expect(lines.last == "stopped", "\(service.log)")
         // The audit log agrees: the service stopped with the door locked.
-        #expect(try cli.auditEvents().last == "stopped")
+        let events = try cli.auditEvents()
+        #expect(events.last == "stopped", "\(events)")
     }
 
     @Test func withoutAConfigFileTheStartLineSaysWhichDefaultsApply() throws {

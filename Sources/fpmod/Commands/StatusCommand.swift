@@ -1,3 +1,4 @@
+import AccessPolicy
 import ArgumentParsing
 import PrintableText
 
@@ -20,14 +21,17 @@ enum StatusCommand {
         let lockoutText = switch lockout {
         case "timed": "locked out for \(reply["lockoutRemainingSeconds"]?.intValue ?? 0) s more"
         case "permanent": "disabled until a PIN or an admin clears it"
+        case "none": "not locked out"
         default: lockout
         }
-        let pinRequired = (reply["pinRequired"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")
+        // The reply names reasons by key (`enrolledSetChanged`, for scripts); people read why.
+        let pinRequired = (reply["pinRequired"]?.arrayValue ?? []).compactMap(\.stringValue)
+            .map { PinRequiredReason(rawValue: $0)?.description ?? $0 }.joined(separator: "; ")
         // Built line by line: one big literal is more than Swift 6.0's type checker will take.
         let relay = reply["relay"]?.boolValue == true ? "on" : "off"
         let scanning = reply["scanInFlight"]?.boolValue == true ? ", scanning" : ""
         var pinText = "\(reply["pinFailures"]?.intValue ?? 0) wrong in a row"
-        if !pinRequired.isEmpty { pinText += "; required: \(pinRequired)" }
+        if !pinRequired.isEmpty { pinText += "; required because \(pinRequired)" }
         if let pinOnly = reply["pinOnly"]?.stringValue { pinText += "; PIN only: \(pinOnly)" }
         // An image sensor's library is searched whole, in memory: there is no order to plan.
         let search = reply["readerKind"]?.stringValue == "image-sensor" ? "the whole host library, in memory" : searchText(reply["search"])
