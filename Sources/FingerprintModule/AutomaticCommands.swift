@@ -34,7 +34,7 @@ extension FingerprintModule {
         try requireGrowLayout(.autoIdentify)
         let range = if let range { range } else { try defaultSearchRange() }
         guard range.lowerBound >= 0, range.upperBound <= 0xFF, !range.isEmpty else {
-            throw .invalidArgument("AutoIdentify searches slots 0 to 255 (one-byte start and count), not slot \(range.lowerBound) up to slot \(range.upperBound) (not included).")
+            throw .invalidArgument("AutoIdentify covers one or more slots within 0 to 255 (one-byte start and count); it was asked for \(SlotText.of(range)).")
         }
         let level = securityLevel ?? systemParameters?.securityLevel ?? 3
         let command = Command.growAutoIdentify(securityLevel: UInt8(clamping: level), start: UInt8(range.lowerBound),

@@ -46,7 +46,7 @@ extension FingerprintModule {
     public func search(buffer: UInt8 = CharBuffer.one, range: Range<Int>? = nil) throws(ModuleError) -> SearchResult {
         let range = if let range { range } else { try defaultSearchRange() }
         guard !range.isEmpty, range.lowerBound >= 0, range.upperBound <= 0xFFFF else {
-            throw .invalidArgument("A search from slot \(range.lowerBound) up to slot \(range.upperBound) (not included) is empty or outside slots 0 to 65535.")
+            throw .invalidArgument("A Search covers one or more slots within 0 to 65535; it was asked for \(SlotText.of(range)).")
         }
         let ack = try perform(.search(buffer: buffer, start: range.lowerBound, count: range.count))
         if ack.code == .success {

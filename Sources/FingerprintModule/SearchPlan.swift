@@ -23,9 +23,6 @@ public struct SearchPlan: Sendable, Equatable, CustomStringConvertible {
 
     /// `slots 0 to 19, then slots 20 to 999` (the slot numbers a user sees in `fpmod list`).
     public var description: String {
-        guard !searchedRanges.isEmpty else { return "nothing" }
-        return searchedRanges.map { range in
-            range.count == 1 ? "slot \(range.lowerBound)" : "slots \(range.lowerBound) to \(range.upperBound - 1)"
-        }.joined(separator: ", then ")
+        searchedRanges.isEmpty ? "nothing" : searchedRanges.map(SlotText.of).joined(separator: ", then ")
     }
 }
