@@ -34,11 +34,13 @@ let package = Package(
         // Pure logic.
         .target(name: "FingerprintProtocol"),
         .target(name: "AccessPolicy"),
+        // User text made safe to show on a terminal or in a log: controls and bidi overrides escaped visibly.
+        .target(name: "PrintableText"),
         // JSON written by hand: stable key order, exact escaping, no Foundation encoder quirks.
-        .target(name: "JSONValue"),
+        .target(name: "JSONValue", dependencies: ["PrintableText"]),
         // Grey fingerprint images: PNG files, sensor-size crops, rotation, noise, coverage.
         .target(name: "Imaging", dependencies: ["CPNG"]),
-        .target(name: "ArgumentParsing", dependencies: ["JSONValue"]),
+        .target(name: "ArgumentParsing", dependencies: ["JSONValue", "PrintableText"]),
 
         // I/O layers.
         // Posix: thin typed wrappers over file descriptors, poll, sockets, signals, clocks.
@@ -57,13 +59,13 @@ let package = Package(
         .target(name: "MQTT", dependencies: ["CMosquitto", "Posix"]),
         .target(name: "FingerprintModule", dependencies: ["FingerprintProtocol", "Transport", "SerialPort", "Posix"]),
         .target(name: "ModuleSimulator", dependencies: ["FingerprintProtocol", "SerialPort", "Posix"]),
-        .target(name: "TemplateStore", dependencies: ["CSQLite", "CSodium", "Posix"]),
+        .target(name: "TemplateStore", dependencies: ["CSQLite", "CSodium", "Posix", "PrintableText"]),
         // Enroll / identify / verify on the host for image sensors that do not match by themselves.
         .target(name: "HostMatching", dependencies: ["CLibfprint", "Imaging", "Posix"]),
         // Admin operations that keep the store and the module in step: enroll, delete, sync,
         // backup/restore, pair, reconcile. Used by the CLI and by the service's control socket.
         .target(name: "Administration", dependencies: [
-            "FingerprintProtocol", "FingerprintModule", "TemplateStore", "Posix",
+            "FingerprintProtocol", "FingerprintModule", "TemplateStore", "Posix", "PrintableText",
         ]),
         // An image sensor behind the one reader interface: capture on the sensor, extraction and
         // matching on the host, templates in the store.
@@ -73,7 +75,7 @@ let package = Package(
         ]),
         .target(name: "DoorLock", dependencies: [
             "FingerprintProtocol", "FingerprintModule", "ModuleSimulator", "SerialPort", "Posix",
-            "GPIO", "TemplateStore", "AccessPolicy", "Administration", "JSONValue", "MQTT",
+            "GPIO", "TemplateStore", "AccessPolicy", "Administration", "JSONValue", "MQTT", "PrintableText",
         ]),
 
         // Accuracy and speed of the host matcher (tools/bench-host-match.sh).
@@ -81,13 +83,14 @@ let package = Package(
         .executableTarget(name: "fpmod", dependencies: [
             "ArgumentParsing", "FingerprintProtocol", "FingerprintModule", "ModuleSimulator",
             "SerialPort", "Posix", "GPIO", "TemplateStore", "AccessPolicy", "Administration", "DoorLock",
-            "SPI", "ImageSensor", "ImageSensorSimulator", "Imaging", "HostMatching", "HostReader",
+            "SPI", "ImageSensor", "ImageSensorSimulator", "Imaging", "HostMatching", "HostReader", "PrintableText",
         ]),
 
         .testTarget(name: "FingerprintProtocolTests", dependencies: ["FingerprintProtocol"]),
         .testTarget(name: "AccessPolicyTests", dependencies: ["AccessPolicy"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         .testTarget(name: "JSONValueTests", dependencies: ["JSONValue"]),
+        .testTarget(name: "PrintableTextTests", dependencies: ["PrintableText"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix"]),
         .testTarget(name: "SerialPortTests", dependencies: ["SerialPort", "Transport", "Posix"]),
         .testTarget(name: "GPIOTests", dependencies: ["GPIO"]),

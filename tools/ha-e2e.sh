@@ -79,13 +79,13 @@ module_connected() { "$FPMOD" --config "$work/config.json" status --json | grep 
 wait_for "the simulated module" 30 module_connected || { cat "$work/run.log" >&2; die "the module never connected"; }
 python3 tools/lib/simctl.py "$sim_control" "touch carol-left-index 6" >/dev/null
 "$FPMOD" --config "$work/config.json" enroll carol --finger left-index >"$work/enroll.log" 2>&1 || { cat "$work/run.log" >&2; die "enroll failed"; }
-"$FPMOD" --config "$work/config.json" pin carol --pin 2468 >/dev/null
+"$FPMOD" --config "$work/config.json" pin carol --pin 4826 >/dev/null
 step_done
 
 step "Home Assistant's checks"
 check "discovery: the device with lock, event, binary_sensor and sensor entities" discovery
 check "an enrolled finger's touch unlocks with changed_by, then locks" touch "$sim_control" carol-left-index
-check "UNLOCK with carol's PIN as the code opens" unlock 2468
+check "UNLOCK with carol's PIN as the code opens" unlock 4826
 check "UNLOCK with a wrong code does not open" wrong-code 1357
 if "$FPMOD" --config "$work/config.json" status --json | grep -q '"pinFailures" *: *1'; then
   pass "the wrong code counts toward the PIN lockout (fpmod status: pinFailures 1)"
@@ -100,7 +100,7 @@ service_pid=""
 check "SIGKILL: the broker publishes the retained will" availability offline
 
 # The right code, retained: if a restart acted on it, the door would open.
-check "a retained UNLOCK (right code) is left on the command topic" leave-retained-unlock 2468
+check "a retained UNLOCK (right code) is left on the command topic" leave-retained-unlock 4826
 start_service
 check "restarted: the retained UNLOCK does nothing" retained-unlock-ignored
 if wait_for "the log line" 10 grep -q "ignoring a retained command" "$work/run.log"; then

@@ -1,5 +1,6 @@
 import FingerprintModule
 import FingerprintProtocol
+import PrintableText
 import TemplateStore
 
 /// Why an administration operation refused or failed. Each description says what happened and
@@ -45,7 +46,7 @@ public enum AdministrationError: Error, Equatable, CustomStringConvertible, Send
     public var description: String {
         switch self {
         case .duplicateFinger(let slot, let user?, let label?):
-            return "enroll-duplicate: this finger is already enrolled as \(user)'s \(label) (slot \(slot)); nothing was changed. Use another finger, or delete that one first"
+            return "enroll-duplicate: this finger is already enrolled as \(Printable.escaped(user))'s \(Printable.escaped(label)) (slot \(slot)); nothing was changed. Use another finger, or delete that one first"
         case .duplicateFinger(let slot, _, _):
             return "enroll-duplicate: this finger is already in module slot \(slot), which the store does not know (a tamper finding); run `fpmod sync` to remove unknown slots, then enroll again"
         case .capturesDiffer:
@@ -53,17 +54,17 @@ public enum AdministrationError: Error, Equatable, CustomStringConvertible, Send
         case .libraryFull(let capacity):
             return "enroll-data-full: the module library is full (\(capacity) slots); nothing was changed. Delete unused fingers (`fpmod list`, `fpmod delete`) first"
         case .fingerAlreadyEnrolled(let user, let label, let slot):
-            return "\(user) already has \(label) enrolled (slot \(slot)); delete it first (`fpmod delete \(user) --finger \(label)`) or choose another --finger"
+            return "\(Printable.escaped(user)) already has \(Printable.escaped(label)) enrolled (slot \(slot)); delete it first (`fpmod delete \(Printable.escaped(user)) --finger \(Printable.escaped(label))`) or choose another --finger"
         case .noFingerPlaced:
             return "no finger was placed on the sensor in time; try again, pressing the whole fingertip flat"
         case .noFingersEnrolled(let user):
-            return "\(user) has no enrolled finger; enroll one first (`fpmod enroll \(user)`)"
+            return "\(Printable.escaped(user)) has no enrolled finger; enroll one first (`fpmod enroll \(Printable.escaped(user))`)"
         case .unknownFinger(let user, let label):
-            return "\(user) has no finger labelled \(label); see `fpmod list`"
+            return "\(Printable.escaped(user)) has no finger labelled \(Printable.escaped(label)); see `fpmod list`"
         case .invalidCaptureCount(let count):
             return "\(count) captures is not possible; use 2 to 6"
         case .verificationRequired(let user):
-            return "changing fingerprint unlock for \(user) needs a successful verification of \(user) or of an admin first; place that finger when asked"
+            return "changing fingerprint unlock for \(Printable.escaped(user)) needs a successful verification of \(Printable.escaped(user)) or of an admin first; place that finger when asked"
         case .alreadyPaired:
             return "the store is already paired with a module; use `fpmod pair --force` to pair again (the old password and address are replaced)"
         case .untrustedModule(let finding):

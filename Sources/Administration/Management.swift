@@ -113,22 +113,24 @@ public enum StoreAdministration {
         }
     }
 
-    /// Sets (or with nil clears) a user's PIN. Only digits, 4 to 12 of them, not one digit
-    /// repeated (the CLI's prompts state the same rule; this holds it for every caller).
+    /// Sets (or with nil clears) a user's PIN, which must pass `PINRule` (the CLI's prompts
+    /// state the same rule; this holds it for every caller).
     public static func setPIN(_ store: TemplateStore, user: String, pin: String?) throws {
-        if let pin, !(4...12).contains(pin.count) || !pin.allSatisfy(\.isASCII) || !pin.allSatisfy(\.isNumber)
-            || Set(pin).count == 1 {
-            throw PINError.badPIN
-        }
+        if let pin, let problem = PINRule.problem(pin) { throw PINError.refused(problem) }
         try store.transaction {
             try store.setPIN(pin, for: user)
             try store.appendAudit(event: pin == nil ? "pin-cleared" : "pin-set", user: user)
         }
     }
 
-    public enum PINError: Error, CustomStringConvertible, Sendable {
-        case badPIN
-        public var description: String { "a PIN is 4 to 12 digits, not all the same; choose another" }
+    public enum PINError: Error, Equatable, CustomStringConvertible, Sendable {
+        /// Why, from `PINRule.problem` (it never repeats the PIN).
+        case refused(String)
+        public var description: String {
+            switch self {
+            case .refused(let problem): "this PIN is not accepted: \(problem); nothing was changed. Choose \(PINRule.summary)"
+            }
+        }
     }
 
     /// Writes the whole store, passphrase-encrypted, to `path` (0600, written to a temporary file

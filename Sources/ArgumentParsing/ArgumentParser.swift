@@ -31,6 +31,11 @@ public struct ArgumentParser: Sendable {
             try consume(tokens, into: &state)
         } catch {
             // `--help` anywhere wins over mistakes elsewhere: show the help of what was recognised.
+            // Not over a command that does not exist: `fpmod nosuch --help` is that mistake, with
+            // its suggestion, as `fpmod help nosuch` is (the general help would hide the typo).
+            if case .unknownCommand = error.kind {
+                throw error
+            }
             if tokens.prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }) {
                 return .help(HelpFormatter(program: program).help(for: state.path))
             }

@@ -1,5 +1,7 @@
 // Help pages in the layout of swift-argument-parser: OVERVIEW, USAGE, ARGUMENTS, OPTIONS,
 // SUBCOMMANDS, GLOBAL OPTIONS, with the descriptions in one column at 26 and wrapped at 80.
+// A command's page ends with the global options by name only: described in full they are
+// 40 lines that push the command's own off the screen; the overview describes them.
 
 struct HelpFormatter {
     let program: ProgramSpec
@@ -24,11 +26,21 @@ struct HelpFormatter {
         if !command.subcommands.isEmpty {
             sections.append(section("SUBCOMMANDS", command.subcommands.map { ($0.name, $0.abstract) }))
         }
-        sections.append(section("GLOBAL OPTIONS", program.effectiveGlobalOptions.map(row)))
+        sections.append(globalOptionNames())
         if !command.subcommands.isEmpty {
             sections.append("See '\(program.name) help \(path.joined(separator: " ")) <subcommand>' for detailed help.")
         }
         return sections.joined(separator: "\n\n") + "\n"
+    }
+
+    /// `GLOBAL OPTIONS:` with the names only (`-p/--port, --baud, …`) and where they are described.
+    private func globalOptionNames() -> String {
+        let names = program.effectiveGlobalOptions.map { option in
+            option.short.map { "-\($0)/--\(option.name)" } ?? "--" + option.name
+        }
+        let indented = { (text: String) in "  " + TextWrapping.wrap(text, width: Self.width, indent: 2, firstLineUsed: 2) }
+        return "GLOBAL OPTIONS:\n" + indented(names.joined(separator: ", "))
+            + "\n" + indented("Every command takes them; '\(program.name) help' describes each.")
     }
 
     private func overview() -> String {

@@ -84,7 +84,7 @@ public struct ParsedCommand: Equatable, Sendable {
 
     /// A decimal integer, optionally within `range`; nil if absent.
     public func int(_ name: String, range: ClosedRange<Int>? = nil) throws(UsageError) -> Int? {
-        try typed(name, expected: range.map { "an integer in \($0.lowerBound)...\($0.upperBound)" } ?? "an integer") {
+        try typed(name, expected: range.map { "an integer from \($0.lowerBound) to \($0.upperBound)" } ?? "an integer") {
             guard let value = ValueParsing.int($0), range?.contains(value) ?? true else { return nil }
             return value
         }

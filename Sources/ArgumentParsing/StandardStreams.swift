@@ -1,17 +1,22 @@
 // Writing to stdout and stderr by file descriptor. Swift 6 rejects the C globals `stdout` and
 // `stderr` as shared mutable state, and results (stdout) must stay apart from progress (stderr).
 
+// Both escape what could act on the terminal (`Printable`): commands escape the names they
+// print themselves, and this is the net for any text from a user or a device they did not.
+
 #if canImport(Glibc)
     import Glibc
 #endif
+import PrintableText
 
 /// The process's standard output and error streams.
 public enum StandardStreams {
-    /// Writes `text` to stdout (fd 1) as is; add the newline yourself.
-    public static func writeOutput(_ text: String) { write(text, to: 1) }
+    /// Writes `text` to stdout (fd 1), line breaks and tabs as they are, any other control
+    /// character escaped visibly; add the newline yourself.
+    public static func writeOutput(_ text: String) { write(Printable.escaped(text, keepingLineBreaks: true), to: 1) }
 
-    /// Writes `text` to stderr (fd 2) as is; add the newline yourself.
-    public static func writeError(_ text: String) { write(text, to: 2) }
+    /// Writes `text` to stderr (fd 2) like `writeOutput`.
+    public static func writeError(_ text: String) { write(Printable.escaped(text, keepingLineBreaks: true), to: 2) }
 
     /// Writes all bytes, retrying short writes and EINTR. A closed pipe ends the write quietly:
     /// there is nobody left to tell.

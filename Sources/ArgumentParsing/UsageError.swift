@@ -1,5 +1,8 @@
 // Command-line mistakes, worded like swift-argument-parser's so they feel familiar, each followed
-// by a hint pointing at the help of the command that was being parsed.
+// by a hint pointing at the help of the command that was being parsed. What the user typed is
+// quoted through `Printable`: a pasted escape sequence is shown, not run.
+
+import PrintableText
 
 /// A mistake on the command line. Always exits with `ExitCode.usage` (64).
 public struct UsageError: CLIError, Equatable, CustomStringConvertible {
@@ -44,24 +47,24 @@ public struct UsageError: CLIError, Equatable, CustomStringConvertible {
     public var summary: String {
         switch kind {
         case let .unknownOption(option, suggestion):
-            return "Unknown option '\(option)'." + Self.didYouMean(suggestion)
+            return "Unknown option '\(Printable.escaped(option))'." + Self.didYouMean(suggestion)
         case let .missingValue(option):
             return "Missing value for '\(option)'."
         case let .missingArgument(name):
             return "Missing expected argument '\(name)'."
         case let .unexpectedArgument(argument):
-            return "Unexpected argument '\(argument)'."
+            return "Unexpected argument '\(Printable.escaped(argument))'."
         case let .invalidValue(subject, value, expected):
-            return "The value '\(value)' is invalid for '\(subject)': expected \(expected)."
+            return "The value '\(Printable.escaped(value))' is invalid for '\(subject)': expected \(expected)."
         case let .unknownCommand(command, suggestion):
-            return "Unknown command '\(command)'." + Self.didYouMean(suggestion)
+            return "Unknown command '\(Printable.escaped(command))'." + Self.didYouMean(suggestion)
         case let .missingCommand(choices):
             let what = commandPath.isEmpty ? "a command" : "a subcommand of '\(commandPath.joined(separator: " "))'"
             return "Missing \(what)" + (choices.isEmpty ? "." : ": one of \(choices.joined(separator: ", ")).")
         case let .duplicateOption(option):
-            return "Option '\(option)' was given more than once; give it once."
+            return "Option '\(Printable.escaped(option))' was given more than once; give it once."
         case let .flagWithValue(flag):
-            return "Flag '\(flag)' does not take a value."
+            return "Flag '\(Printable.escaped(flag))' does not take a value."
         }
     }
 

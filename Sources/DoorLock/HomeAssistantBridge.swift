@@ -167,7 +167,7 @@ final class HomeAssistantBridge {
         }
     }
 
-    /// `{"action":"UNLOCK","code":"1234"}` (the discovery's command_template). `LOCK` needs no
+    /// `{"action":"UNLOCK","code":"4826"}` (the discovery's command_template). `LOCK` needs no
     /// code: it ends an unlock window early, the direction a door fails to anyway.
     private func command(_ message: MQTTMessage) {
         guard message.payload.count <= Self.commandLimit,

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A lock command as the discovery's `command_template` makes Home Assistant send it:
-/// `{"action":"UNLOCK","code":"1234"}`. Anything else is nil (and ignored by the bridge).
+/// `{"action":"UNLOCK","code":"4826"}`. Anything else is nil (and ignored by the bridge).
 struct HomeAssistantCommand: Equatable {
     var action: String
     var code: String?

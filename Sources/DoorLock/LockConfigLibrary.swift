@@ -43,7 +43,7 @@ extension LockConfig {
                 return
             }
             guard (0...1000).contains(fixed), perTemplate > 0, perTemplate <= 100 else {
-                r.problem("library.searchCost", "fixedMs must be 0…1000 and perTemplateMs above 0 and at most 100 (milliseconds)")
+                r.problem("library.searchCost", "fixedMs must be 0 to 1000 and perTemplateMs above 0 and at most 100 (milliseconds)")
                 return
             }
             library.searchCost = SearchCost(fixedMilliseconds: fixed, perTemplateMilliseconds: perTemplate)

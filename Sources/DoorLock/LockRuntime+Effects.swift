@@ -2,6 +2,7 @@ import AccessPolicy
 import Foundation
 import GPIO
 import Posix
+import PrintableText
 import TemplateStore
 
 /// What a decision is about, for the audit row, the events and the hooks.
@@ -140,7 +141,9 @@ extension LockRuntime {
         guard let argv, !argv.isEmpty else { return }
         var environment = extra
         environment["FPMOD_EVENT"] = event
-        environment["FPMOD_USER"] = user ?? ""
+        // A hook's output usually ends up on a terminal or in the journal: a stored name with a
+        // control character arrives escaped (a valid name never changes).
+        environment["FPMOD_USER"] = user.map { Printable.escaped($0) } ?? ""
         environment["FPMOD_SLOT"] = slot.map(String.init) ?? ""
         hooks.spawn(argv, environment: environment)
     }

@@ -15,7 +15,7 @@ extension LockRuntime {
         do {
             let bridge = try HomeAssistantBridge(settings: settings, password: try config.mqttPassword(),
                                                  device: HomeAssistantDevice(identity: identity, softwareVersion: options.softwareVersion),
-                                                 privacy: config.privacy.mqtt, timing: options.mqttTiming, log: { [front] in front.log($0) })
+                                                 privacy: config.privacy.mqtt, timing: options.mqttTiming, log: { [front] in front.writeLog($0) })
             homeAssistantFacts.capacity = identity?.capacity
             homeAssistantFacts.templates = try? store.occupiedSlots().count
             homeAssistantJam = HomeAssistantJam(threshold: settings.jammedAfter)

@@ -221,7 +221,9 @@ extension LockRuntime {
         guard let received = try? signals?.read() else { return }
         for signal in received {
             switch signal {
-            case SIGTERM, SIGINT: front.stopFlag.withLock { $0 = true }
+            case SIGTERM, SIGINT:
+                stopReason = signal == SIGTERM ? "SIGTERM" : "SIGINT"
+                front.stopFlag.withLock { $0 = true }
             case SIGHUP: reloadConfiguration()
             default: break  // SIGCHLD: hooks are reaped below
             }
@@ -331,11 +333,17 @@ extension LockRuntime {
 
     /// Fail secure: relay off and the sockets closed first, before waiting for anything (a
     /// module command in flight, a PIN hash), so a restart finds the socket paths free; then
-    /// the threads get a short while to finish, and everything is released.
+    /// the threads get a short while to finish, together, and everything is released.
     func shutdown() {
         notifier.notify("STOPPING=1")
         setRelay(false)
         relayOffAt = nil
+        // Both threads are told first, so their waits overlap instead of adding up.
+        worker.requestStop()
+        pinChecker.requestStop()
+        log("stopping (\(stopReason ?? "asked to stop")): relay off, door locked; closing the sockets"
+            + (homeAssistant != nil ? ", telling Home Assistant the lock is offline" : "")
+            + " and letting the fingerprint reader finish its command (at most \(Self.threadGrace.components.seconds) s)")
         homeAssistant?.stop()
         homeAssistant = nil
         for client in clients { client.close() }
@@ -344,8 +352,9 @@ extension LockRuntime {
         closingClients.removeAll()
         control.close()
         events.close()
-        worker.stop(timeout: .seconds(1))
-        pinChecker.stop()
+        let deadline = ContinuousClock.now + Self.threadGrace
+        let readerFinished = worker.waitUntilFinished(timeout: max(.zero, deadline - .now))
+        let pinFinished = pinChecker.waitUntilFinished(timeout: max(.zero, deadline - .now))
         // Nothing decides any more: a PIN result arriving now must not pulse the relay.
         front.inbox.withLock { $0.removeAll() }
         do { try store.appendAudit(event: "stopped", detail: "service stopped; relay off, door locked") } catch {
@@ -354,7 +363,13 @@ extension LockRuntime {
         releaseLines()
         hooks.reap()
         publishSnapshot(running: false)
+        let unfinished = [readerFinished ? nil : "the fingerprint reader's command", pinFinished ? nil : "a PIN check"].compactMap { $0 }
+        log(unfinished.isEmpty ? "stopped"
+            : "stopped; \(unfinished.joined(separator: " and ")) had not finished after \(Self.threadGrace.components.seconds) s and was left behind (the door was already locked)")
     }
+
+    /// How long `shutdown` lets the reader's command in flight and a PIN check finish.
+    static let threadGrace: Duration = .seconds(1)
 }
 
 /// Family names as the store keeps them.

@@ -49,6 +49,8 @@ final class LockRuntime {
     var libraryStatus: LibraryStatus?
     /// What the worker last opened (kind, model, capacity), for `status`; nil until it did.
     var readerDescription: ReaderDescription?
+    /// The signal that ended the loop ("SIGTERM"), for the stopping line; nil for `stop()`.
+    var stopReason: String?
 
     init(front: LockService) {
         self.front = front
@@ -71,7 +73,7 @@ final class LockRuntime {
     var readerConnection: ReaderConnection { front.readerConnection }
     var wakeup: WakeupPipe { front.wakeup }
     var onEvent: (@Sendable (LockEvent) -> Void)? { front.onEvent }
-    var log: @Sendable (String) -> Void { front.log }
+    var log: @Sendable (String) -> Void { { [front] in front.writeLog($0) } }
 
     func post(_ message: LockService.Inbound) { front.post(message) }
 

@@ -3,6 +3,7 @@ import FingerprintModule
 import Foundation
 import GPIO
 import Posix
+import PrintableText
 import Synchronization
 import TemplateStore
 
@@ -115,6 +116,13 @@ public final class LockService: Sendable {
     public var log: @Sendable (String) -> Void {
         get { observers.withLock { $0.log } }
         set { observers.withLock { $0.log = newValue } }
+    }
+
+    /// How the service writes a line to `log`: a name, a module's string or an error text with
+    /// a control character or a line break in it is escaped (`Printable`), so one line stays
+    /// one line and nothing in it acts on the terminal or journal viewer showing it.
+    func writeLog(_ line: String) {
+        log(Printable.escaped(line))
     }
 
     enum Inbound: Sendable {

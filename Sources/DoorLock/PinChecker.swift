@@ -53,11 +53,18 @@ final class PinChecker: Sendable {
         return accepted
     }
 
-    /// Drops what waits and lets the check in progress finish (bounded: one hash).
-    func stop() {
+    /// Drops what waits; the check in progress goes on to its end (bounded: one hash).
+    func requestStop() {
         queue.withLock { $0.stopping = true; $0.jobs.removeAll() }
         available.signal()
-        _ = finished.wait(timeout: .now() + 1)
+    }
+
+    /// Waits up to `timeout` for the check in progress; false when it was still running.
+    @discardableResult
+    func waitUntilFinished(timeout: Duration) -> Bool {
+        guard finished.wait(timeout: .now() + timeout.timeInterval) == .success else { return false }
+        finished.signal()  // keep it signalled for any later waiter
+        return true
     }
 
     private func next() -> Job? {

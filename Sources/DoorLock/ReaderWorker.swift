@@ -145,25 +145,27 @@ final class ReaderWorker: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Asks the thread to finish (after the command in flight) and waits up to `timeout` for it.
-    func stop(timeout: Duration = .seconds(5)) {
+    /// Asks the thread to finish after the command in flight, without waiting: a wait for a
+    /// finger or between jobs ends at once; a module command runs to its reply or deadline.
+    func requestStop() {
         condition.lock()
         stopping = true
         condition.broadcast()
         condition.unlock()
-        waitUntilFinished(timeout: timeout)
     }
 
     /// Waits until the thread has really ended (after `stop`), up to `timeout`: an embedder
-    /// that goes on to reuse the port must not share it with a worker still finishing.
-    func waitUntilFinished(timeout: Duration) {
+    /// that goes on to reuse the port must not share it with a worker still finishing. False
+    /// when it was still running at the end.
+    @discardableResult
+    func waitUntilFinished(timeout: Duration) -> Bool {
         condition.lock()
         let wasStarted = started
         condition.unlock()
-        guard wasStarted else { return }
-        if finished.wait(timeout: .now() + .milliseconds(Int(timeout.components.seconds * 1000))) == .success {
-            finished.signal()  // keep it signalled for any later waiter
-        }
+        guard wasStarted else { return true }
+        guard finished.wait(timeout: .now() + timeout.timeInterval) == .success else { return false }
+        finished.signal()  // keep it signalled for any later waiter
+        return true
     }
 
     // MARK: Used by the loop on the worker thread

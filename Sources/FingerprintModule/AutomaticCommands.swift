@@ -10,7 +10,7 @@ extension FingerprintModule {
                            requireLift: Bool = true, onStep: (AutoStep) -> Void = { _ in }) throws(ModuleError) -> Int {
         try requireGrowLayout(.autoEnroll)
         if let slot { try checkSlot(slot) }
-        guard (slot ?? 0) < 0xC8 else { throw .invalidArgument("AutoEnroll takes slots 0…199 (one byte below C8).") }
+        guard (slot ?? 0) < 0xC8 else { throw .invalidArgument("AutoEnroll takes slots 0 to 199 (one byte below C8).") }
         let command = Command.growAutoEnroll(slot: UInt8(slot ?? 0xC8), allowOverwrite: allowOverwrite,
                                              allowDuplicate: allowDuplicate, reportSteps: true, requireLift: requireLift)
         var ack = try perform(command)
@@ -34,7 +34,7 @@ extension FingerprintModule {
         try requireGrowLayout(.autoIdentify)
         let range = if let range { range } else { try defaultSearchRange() }
         guard range.lowerBound >= 0, range.upperBound <= 0xFF, !range.isEmpty else {
-            throw .invalidArgument("AutoIdentify searches slots 0…255 (one-byte start and count), got \(range).")
+            throw .invalidArgument("AutoIdentify covers one or more slots within 0 to 255 (one-byte start and count); it was asked for \(SlotText.of(range)).")
         }
         let level = securityLevel ?? systemParameters?.securityLevel ?? 3
         let command = Command.growAutoIdentify(securityLevel: UInt8(clamping: level), start: UInt8(range.lowerBound),

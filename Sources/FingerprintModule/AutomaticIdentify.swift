@@ -90,7 +90,7 @@ extension FingerprintModule {
     public func autoSearch(range: Range<Int>, wait: UInt8 = 1) throws(ModuleError) -> SearchResult {
         guard family == .as608 else { throw .unsupported(.autoSearch, family) }
         guard !range.isEmpty, range.lowerBound >= 0, range.upperBound <= 0xFFFF else {
-            throw .invalidArgument("AutoSearch range \(range) is empty or outside 0…65535.")
+            throw .invalidArgument("An AutoSearch covers one or more slots within 0 to 65535; it was asked for \(SlotText.of(range)).")
         }
         let ack = try perform(.autoSearch(wait: wait, start: range.lowerBound, count: range.count))
         if ack.code == .notFound { return .notFound }

@@ -38,7 +38,7 @@ extension FingerprintModule {
 
     /// SetSysPara 5: match threshold 1 (lenient) … 5 (strict), then ReadSysPara again.
     public func setSecurityLevel(_ level: Int) throws(ModuleError) {
-        guard (1...5).contains(level) else { throw .invalidArgument("Security level must be 1…5, got \(level).") }
+        guard (1...5).contains(level) else { throw .invalidArgument("Security level must be 1 to 5, got \(level).") }
         try setSystemParameter(.securityLevel, value: UInt8(level))
     }
 }

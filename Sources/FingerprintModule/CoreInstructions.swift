@@ -46,7 +46,7 @@ extension FingerprintModule {
     public func search(buffer: UInt8 = CharBuffer.one, range: Range<Int>? = nil) throws(ModuleError) -> SearchResult {
         let range = if let range { range } else { try defaultSearchRange() }
         guard !range.isEmpty, range.lowerBound >= 0, range.upperBound <= 0xFFFF else {
-            throw .invalidArgument("Search range \(range) is empty or outside 0…65535.")
+            throw .invalidArgument("A Search covers one or more slots within 0 to 65535; it was asked for \(SlotText.of(range)).")
         }
         let ack = try perform(.search(buffer: buffer, start: range.lowerBound, count: range.count))
         if ack.code == .success {
@@ -184,7 +184,7 @@ extension FingerprintModule {
     func checkSlot(_ slot: Int) throws(ModuleError) {
         guard slot >= 0, slot <= 0xFFFF else { throw .invalidArgument("Slot \(slot) is negative or above 65535.") }
         if let capacity, slot >= capacity {
-            throw .invalidArgument("Slot \(slot) is outside the library (capacity \(capacity): slots 0…\(capacity - 1)).")
+            throw .invalidArgument("Slot \(slot) is outside the library (capacity \(capacity): slots 0 to \(capacity - 1)).")
         }
     }
 }

@@ -30,7 +30,7 @@ extension FingerprintModule {
     }
 
     private func checkNotepadPage(_ page: Int) throws(ModuleError) {
-        guard (0..<16).contains(page) else { throw .invalidArgument("Notepad pages are 0…15, got \(page).") }
+        guard (0..<16).contains(page) else { throw .invalidArgument("Notepad pages are 0 to 15, got \(page).") }
     }
 
     /// SoftRst (R50x): reset the module, wait for its boot byte, then run the opening sequence

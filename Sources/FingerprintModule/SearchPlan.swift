@@ -21,8 +21,8 @@ public struct SearchPlan: Sendable, Equatable, CustomStringConvertible {
     /// True when nothing would be searched (an empty library).
     public var isEmpty: Bool { searchedRanges.isEmpty }
 
-    /// `0..<20 then 20..<1000`.
+    /// `slots 0 to 19, then slots 20 to 999` (the slot numbers a user sees in `fpmod list`).
     public var description: String {
-        searchedRanges.isEmpty ? "nothing" : searchedRanges.map { "\($0.lowerBound)..<\($0.upperBound)" }.joined(separator: " then ")
+        searchedRanges.isEmpty ? "nothing" : searchedRanges.map(SlotText.of).joined(separator: ", then ")
     }
 }

@@ -44,7 +44,7 @@ extension FingerprintModule {
         if let packetSize { return packetSize }
         try refreshSystemParameters()
         guard let size = packetSize else {
-            throw .unexpectedPacket(.readSysPara, "packet size code \(systemParameters?.packetSizeCode ?? -1) is not 0…3")
+            throw .unexpectedPacket(.readSysPara, "packet size code \(systemParameters?.packetSizeCode ?? -1) is not 0 to 3")
         }
         return size
     }

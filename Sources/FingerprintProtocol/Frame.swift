@@ -40,7 +40,7 @@ public struct Frame: Equatable, Sendable, CustomStringConvertible {
 
     public init(address: UInt32 = Frame.defaultAddress, packetID: PacketID, content: [UInt8]) {
         precondition(!content.isEmpty && content.count <= Frame.maximumContentSize,
-                     "frame content must be 1…256 bytes, got \(content.count)")
+                     "frame content must be 1 to 256 bytes, got \(content.count)")
         self.address = address
         self.packetID = packetID
         self.content = content

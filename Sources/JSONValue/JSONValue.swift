@@ -2,6 +2,8 @@
 // Bool stays `true` (not `1`), integers never gain `.0`, and keys are always sorted — output
 // scripts and tests can compare byte for byte.
 
+import PrintableText
+
 /// A JSON value.
 public enum JSONValue: Equatable, Sendable {
     case null
@@ -87,7 +89,9 @@ public enum JSONValue: Equatable, Sendable {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+            // RFC 8259 requires U+0000–U+001F; DEL, C1 and the bidi controls too, so JSON shown
+            // on a terminal (`fpmod list --json`) cannot act on it either.
+            case _ where Printable.needsEscape(scalar):
                 let hex = String(scalar.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(scalar)

@@ -47,7 +47,7 @@ public enum SerialPortError: Error, Equatable, Sendable, CustomStringConvertible
                 : "Serial devices that do exist: \(candidates.joined(separator: ", "))."
             return "\(path) is \(what). \(found) Give the module's port with --port (or FPMOD_PORT, or serialPort in the config)."
         case let .unsupportedBaudRate(baud):
-            return "Baud rate \(baud) is not supported. Use 9600 × N for N = 1…12: "
+            return "Baud rate \(baud) is not supported. Use 9600 × N for N from 1 to 12: "
                 + BaudRate.supported.map(String.init).joined(separator: ", ") + " (factory default 57600)."
         case let .disconnected(path):
             return "Serial port \(path) was disconnected (I/O error or hang-up). Check the cable or "

@@ -1,5 +1,7 @@
+import PrintableText
+
 /// Everything the template store can refuse or fail at. Each description says what happened
-/// and what to do next, so the CLI can print it as is.
+/// and what to do next, so the CLI can print it as is (names and labels escaped, `Printable`).
 public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     /// The file exists but is not an SQLite database (corrupt, truncated or the wrong file).
     case notADatabase(path: String, detail: String)
@@ -66,23 +68,23 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
         case .undecryptable(let what):
             return "\(what) failed authentication (tampered, swapped or written under another key); run `fpmod sync` to re-enroll from the module, or restore from a backup"
         case .unknownUser(let name):
-            return "no user named \(name); see `fpmod list`"
+            return "no user named \(Printable.escaped(name)); see `fpmod list`"
         case .duplicateUser(let name):
-            return "a user named \(name) already exists; choose another name or enroll a finger for that user"
+            return "a user named \(Printable.escaped(name)) already exists; choose another name or enroll a finger for that user"
         case .invalidName(let name, let reason):
-            return "\"\(name)\" cannot be a user name: \(reason)"
+            return "\"\(Printable.escaped(name))\" cannot be a user name: \(reason)"
         case .invalidLabel(let label):
-            return "\"\(label)\" cannot be a finger label; use a name such as right-index"
+            return "\"\(Printable.escaped(label))\" cannot be a finger label; use a name such as right-index"
         case .invalidSlot(let slot):
             return "slot \(slot) is out of range; slots start at 0"
         case .slotTaken(let slot, let user, let label):
-            return "slot \(slot) already holds \(user)'s \(label); pick a free slot or delete that finger first"
+            return "slot \(slot) already holds \(Printable.escaped(user))'s \(Printable.escaped(label)); pick a free slot or delete that finger first"
         case .fingerLabelTaken(let user, let label, let slot):
-            return "\(user) already has \(label) enrolled (slot \(slot)); delete it first or choose another finger"
+            return "\(Printable.escaped(user)) already has \(Printable.escaped(label)) enrolled (slot \(slot)); delete it first or choose another finger"
         case .unknownSlot(let slot):
             return "no enrolled finger in slot \(slot); see `fpmod list`"
         case .unknownFinger(let user, let label):
-            return "\(user) has no finger labelled \(label); see `fpmod list`"
+            return "\(Printable.escaped(user)) has no finger labelled \(Printable.escaped(label)); see `fpmod list`"
         case .unknownIntent(let id):
             return "no pending operation \(id); it may already have been completed or repaired"
         case .backupNotABackup:

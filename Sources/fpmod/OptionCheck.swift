@@ -26,7 +26,7 @@ enum OptionCheck {
         _ = try parsed.hexUInt32("address")
         _ = try parsed.hexUInt32("password")
         if parsed.isExplicit("baud"), let baud = try parsed.int("baud", range: 9600...115_200), !BaudRate.isSupported(baud) {
-            throw CommandFailure(.usage, "--baud \(baud) is not a module baud rate; use 9600 × N for N = 1…12: "
+            throw CommandFailure(.usage, "--baud \(baud) is not a module baud rate; use 9600 × N for N from 1 to 12: "
                                  + BaudRate.supported.map(String.init).joined(separator: ", ") + ". \(parsed.hint)")
         }
     }

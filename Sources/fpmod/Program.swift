@@ -105,7 +105,7 @@ enum Program {
                 options: [.option("timeout", valueName: "DURATION", help: "How long to wait for the verifying finger.", default: "10s")]),
             CommandSpec(
                 name: "pin", abstract: "Set or clear a user's PIN (the fallback when fingerprint unlock is locked out).",
-                discussion: "A PIN is 4 to 12 digits, not all the same. Typed on a terminal it is hidden and asked twice; piped, the first line of stdin is used.",
+                discussion: "A PIN is 4 to 12 digits without an obvious pattern: runs such as 1234, 4321 or 2468, repeats such as 1111 or 1212 and a few favourites such as 2580 are refused (a PIN set earlier still works). Typed on a terminal it is hidden and asked twice; piped, the first line of stdin is used.",
                 arguments: [.positional("name", help: "User name.")],
                 options: [.option("pin", valueName: "DIGITS", help: "The PIN (else typed, hidden, or read from stdin).", env: "FPMOD_PIN"),
                           .flag("clear", help: "Remove the PIN.")]),

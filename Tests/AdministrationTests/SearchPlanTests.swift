@@ -15,7 +15,8 @@ import Testing
         #expect(SearchPlan.regularsFirst(hot: [], occupied: occupied) == .whole(0..<51))
         #expect(SearchPlan.regularsFirst(hot: [99], occupied: occupied) == .whole(0..<51))
         #expect(SearchPlan.regularsFirst(hot: [], occupied: []).isEmpty)
-        #expect(SearchPlan(ranges: [0..<3, 5..<5, 3..<51]).description == "0..<3 then 3..<51")
+        #expect(SearchPlan(ranges: [0..<3, 5..<5, 3..<51]).description == "slots 0 to 2, then slots 3 to 50")
+        #expect(SearchPlan.whole(4..<5).description == "slot 4")
     }
 
     @Test func expectedCostCountsEverySearchUpToTheHit() {

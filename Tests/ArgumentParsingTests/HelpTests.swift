@@ -43,9 +43,29 @@ struct HelpTests {
               --timeout <DURATION>    How long to wait for each touch. (default: 10s)
               --admin                 The user may administer the lock.
 
-            \(Self.globalOptions)
+            GLOBAL OPTIONS:
+              -p/--port, --baud, --address, --password, --sim, --json, -v/--verbose,
+              -h/--help, --version
+              Every command takes them; 'fpmod help' describes each.
 
             """)
+    }
+
+    /// Issue 21: a command's page is about the command. The global options, described in the
+    /// overview, are named at its end in a few lines, not described again before a reader
+    /// scrolling back finds the command's own.
+    @Test func aCommandsPageNamesTheGlobalOptionsWithoutDescribingThem() throws {
+        let text = try Self.help("help enroll")
+        let own = try #require(text.range(of: "OPTIONS:\n  --finger"))
+        let global = try #require(text.range(of: "GLOBAL OPTIONS:"))
+        #expect(own.lowerBound < global.lowerBound)
+        #expect(!text.contains("Serial device of the module"))
+        #expect(text[global.lowerBound...].split(separator: "\n").count <= 5, "\(text)")
+        for option in SampleProgram.spec.globalOptions {
+            #expect(text[global.lowerBound...].contains("--" + option.name), "\(option.name)")
+        }
+        let overview = try Self.help("help")
+        #expect(overview.contains("Serial device of the module"), "the overview describes them")
     }
 
     @Test func overviewSnapshot() throws {
@@ -109,6 +129,10 @@ struct HelpTests {
 
     @Test func helpForUnknownCommandIsAUsageError() {
         #expect(SampleProgram.usageError("help enrol")?.kind == .unknownCommand("enrol", suggestion: "enroll"))
+        // --help does not hide a command that does not exist behind the general help.
+        #expect(SampleProgram.usageError("enrol --help")?.kind == .unknownCommand("enrol", suggestion: "enroll"))
+        #expect(SampleProgram.usageError("nosuch -h")?.kind == .unknownCommand("nosuch", suggestion: nil))
+        #expect(SampleProgram.usageError("config chek --help")?.kind == .unknownCommand("chek", suggestion: "check"))
         #expect(SampleProgram.usageError("help config chek")?.kind == .unknownCommand("chek", suggestion: "check"))
         #expect(SampleProgram.usageError("help config chek")?.commandPath == ["config"])
     }

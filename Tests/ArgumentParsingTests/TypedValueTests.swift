@@ -7,7 +7,7 @@ struct TypedValueTests {
     @Test func intRange() throws {
         #expect(try SampleProgram.run("enroll a -c 6").int("captures", range: 1...6) == 6)
         let parsed = try SampleProgram.run("enroll a -c 7")
-        #expect(throws: UsageError(.invalidValue(subject: "--captures <N>", value: "7", expected: "an integer in 1...6"),
+        #expect(throws: UsageError(.invalidValue(subject: "--captures <N>", value: "7", expected: "an integer from 1 to 6"),
                                    programName: "fpmod", commandPath: ["enroll"])) {
             try parsed.int("captures", range: 1...6)
         }

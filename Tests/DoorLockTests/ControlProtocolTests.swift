@@ -12,8 +12,8 @@ struct ControlProtocolTests {
         enroll.admin = true
         enroll.fingerTimeout = .milliseconds(1500)
         let requests: [ControlRequest] = [
-            .status, .scan, .list, .pin(user: nil, pin: "1234"), .pin(user: "alice", pin: "1234"),
-            .unlock(admin: "boss", pin: "9999"), .clear(admin: "boss", pin: "9999"), .clearAsRoot,
+            .status, .scan, .list, .pin(user: nil, pin: "4826"), .pin(user: "alice", pin: "4826"),
+            .unlock(admin: "boss", pin: "7391"), .clear(admin: "boss", pin: "7391"), .clearAsRoot,
             .enroll(enroll), .delete(user: "bob", label: nil), .delete(user: "bob", label: "left-index"),
         ]
         for request in requests {

@@ -85,7 +85,7 @@ struct DuressAndControlTests {
                 seen.items.withLock { $0.append(LockEvent(name: event.name, fields: ["relay": String(relay)])) }
             }
         }
-        #expect(try lock.control("unlock boss 9999")["result"] as? String == "unlocked")
+        #expect(try lock.control("unlock boss 7391")["result"] as? String == "unlocked")
         try waitUntil("the unlocked event") { seen.items.withLock { !$0.isEmpty } }
         let first = seen.items.withLock { $0.first }
         #expect(first?.fields["relay"] == "true")

@@ -20,7 +20,7 @@ struct FailClosedTests {
         let refused = try lock.scan("alice-index", expecting: ["match", "pin-required"])
         #expect(refused.name == "pin-required")
         #expect(!lock.relayChanges.contains(true))
-        #expect(try lock.control("pin alice 1234")["result"] as? String == "unlocked")
+        #expect(try lock.control("pin alice 4826")["result"] as? String == "unlocked")
     }
 
     @Test func aStoreFailureWhileNamingTheMatchedUserIsAnErrorNotAMatchOrTamper() throws {

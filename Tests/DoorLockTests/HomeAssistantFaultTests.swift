@@ -144,7 +144,7 @@ struct HomeAssistantFaultTests {
 
         // While away: a remote UNLOCK with alice's right PIN (it must never reach the lock, now
         // or later), a match, then enough touches to overflow the queue.
-        try ha.client.publish(MQTTMessage(topic: "fpmod/front-door/lock/set", text: #"{"action":"UNLOCK","code":"1234"}"#, qos: 1))
+        try ha.client.publish(MQTTMessage(topic: "fpmod/front-door/lock/set", text: #"{"action":"UNLOCK","code":"4826"}"#, qos: 1))
         ha.pump(within: .milliseconds(300)) { false }
         let match = try lock.scan("alice-index", expecting: Self.match)
         #expect(match.name == "match")

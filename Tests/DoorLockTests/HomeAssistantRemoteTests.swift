@@ -65,7 +65,7 @@ struct HomeAssistantRemoteTests {
     @Test func aRemoteUnlockIsAuditedWithTheConnectionAndTheUserWhosePINItWas() throws {
         let rig = try Rig()
         defer { rig.rig.remove() }
-        try rig.send(#"{"action":"OPEN","code":"1234"}"#)
+        try rig.send(#"{"action":"OPEN","code":"4826"}"#)
         #expect(rig.ha.pump { rig.ha.contains("fpmod/front-door/lock/state") { $0 == "UNLOCKED" } })
         let unlocked = try rig.lock.waitForEvent(named: "unlocked")
         #expect(unlocked.fields["reason"] == "remote")
@@ -84,7 +84,7 @@ struct HomeAssistantRemoteTests {
         rig.lock.setInput(LockHarness.tamper, active: true)
         try rig.lock.waitForEvent(named: "tamper")
         let relayBefore = rig.lock.relayChanges.filter { $0 }.count
-        try rig.send(#"{"action":"UNLOCK","code":"1234"}"#)
+        try rig.send(#"{"action":"UNLOCK","code":"4826"}"#)
         #expect(rig.waitForEvent("remote-refused") { $0.contains(#""reason":"tamper""#) })
         #expect(rig.lock.relayChanges.filter { $0 }.count == relayBefore)
         #expect(rig.lock.service.snapshot.policy.pinFailures.consecutive == 0)
@@ -93,7 +93,7 @@ struct HomeAssistantRemoteTests {
         })
         #expect(rig.logs.contains("mqtt: remote unlock refused: refused from Home Assistant: the lock is in PIN-only mode"))
         // The keypad's PIN still opens in PIN-only mode.
-        #expect(try rig.lock.control("pin 1234")["result"] as? String == "unlocked")
+        #expect(try rig.lock.control("pin 4826")["result"] as? String == "unlocked")
     }
 
     @Test func aPermanentFingerprintLockoutRefusesARemoteUnlockButNotTheKeypad() throws {
@@ -102,12 +102,12 @@ struct HomeAssistantRemoteTests {
         defer { rig.rig.remove() }
         for _ in 0..<3 { _ = try rig.lock.scan("mallory-thumb", expecting: ["no-match"]) }
         #expect(rig.ha.pump { rig.ha.last("fpmod/front-door/state")?.contains(#""lockout":"permanent""#) == true })
-        try rig.send(#"{"action":"UNLOCK","code":"1234"}"#)
+        try rig.send(#"{"action":"UNLOCK","code":"4826"}"#)
         #expect(rig.waitForEvent("remote-refused") { $0.contains(#""reason":"permanentLockout""#) })
         #expect(!rig.ha.contains("fpmod/front-door/lock/state") { $0 == "UNLOCKED" })
         #expect(rig.lock.service.snapshot.policy.fingerprintFailures.permanent)
         // At the keypad a correct PIN still opens, and clears the lockout.
-        #expect(try rig.lock.control("pin 1234")["result"] as? String == "unlocked")
+        #expect(try rig.lock.control("pin 4826")["result"] as? String == "unlocked")
         #expect(!rig.lock.service.snapshot.policy.fingerprintFailures.permanent)
     }
 
@@ -161,12 +161,12 @@ struct HomeAssistantRemoteTests {
         #expect(discovery.contains(#""enroll-progress","enrolled","deleted","admin-failed"]"#))
 
         // A user's PIN is not an admin's: refused and counted.
-        try rig.admin(#"{"command":"enroll","user":"carol","finger":"left-index","code":"1234"}"#)
+        try rig.admin(#"{"command":"enroll","user":"carol","finger":"left-index","code":"4826"}"#)
         #expect(rig.waitForEvent("admin-required"))
         #expect(rig.lock.service.snapshot.policy.pinFailures.consecutive == 1)
 
         rig.lock.simulator.touch("carol-index", times: 6)
-        try rig.admin(#"{"command":"enroll","user":"carol","finger":"left-index","code":"9999"}"#)
+        try rig.admin(#"{"command":"enroll","user":"carol","finger":"left-index","code":"7391"}"#)
         #expect(rig.waitForEvent("enrolled") { $0.contains(#""user":"c***l""#) && $0.contains(#""finger":"left-index""#) },
                 "\(rig.logs.all)")
         let progress = rig.events("enroll-progress")
@@ -180,10 +180,10 @@ struct HomeAssistantRemoteTests {
         #expect(match.name == "match")
 
         // Deleting her finger; then a second delete fails, in the event's reason.
-        try rig.admin(#"{"command":"delete","user":"carol","finger":"left-index","code":"9999"}"#)
+        try rig.admin(#"{"command":"delete","user":"carol","finger":"left-index","code":"7391"}"#)
         #expect(rig.waitForEvent("deleted") { $0.contains(#""finger":"left-index""#) && $0.contains(#""user":"c***l""#) })
         #expect(try rig.lock.store.fingers(of: "carol").isEmpty)
-        try rig.admin(#"{"command":"delete","user":"carol","finger":"left-index","code":"9999"}"#)
+        try rig.admin(#"{"command":"delete","user":"carol","finger":"left-index","code":"7391"}"#)
         #expect(rig.waitForEvent("admin-failed") { $0.contains(#""command":"delete""#) })
         #expect(!rig.ha.messages.contains { !$0.topic.hasSuffix("/set") && $0.text.contains("carol") },
                 "names stay masked, in free text too: \(rig.ha.messages.filter { $0.text.contains("carol") }.map(\.text))")
@@ -194,7 +194,7 @@ struct HomeAssistantRemoteTests {
         defer { rig.rig.remove() }
         for _ in 0..<5 { _ = try rig.lock.scan("mallory-thumb", expecting: ["no-match", "lockout"]) }
         #expect(rig.ha.pump { rig.ha.last("fpmod/front-door/state")?.contains(#""lockout":"timed""#) == true })
-        try rig.admin(#"{"command":"clear","code":"9999"}"#)
+        try rig.admin(#"{"command":"clear","code":"7391"}"#)
         #expect(rig.waitForEvent("admin-clear") { $0.contains(#""source":"remote""#) })
         #expect(rig.waitForEvent("lockout-cleared"))
         #expect(rig.ha.pump { rig.ha.last("fpmod/front-door/state")?.contains(#""lockout":"none""#) == true })
@@ -205,13 +205,13 @@ struct HomeAssistantRemoteTests {
         // A retained command is only marked so when the broker hands it to a new subscriber:
         // left there before the lock connects.
         let rig = try Rig(mqttExtra: #", "adminCommands": true"#) { ha in
-            try ha.client.publish(MQTTMessage(topic: "fpmod/front-door/admin/set", text: #"{"command":"clear","code":"9999"}"#,
+            try ha.client.publish(MQTTMessage(topic: "fpmod/front-door/admin/set", text: #"{"command":"clear","code":"7391"}"#,
                                               qos: 1, retained: true))
         }
         defer { rig.rig.remove() }
-        let oversized = #"{"command":"clear","code":"9999","user":""# + String(repeating: "x", count: 600) + #""}"#
-        for text in [oversized, "clear 9999", #"{"command":"enroll","code":"9999"}"#, #"{"command":"clear"}"#,
-                     #"{"command":"clear","code":"9999","admin":true}"#, #"{"command":"delete","user":"../x","code":"9999"}"#] {
+        let oversized = #"{"command":"clear","code":"7391","user":""# + String(repeating: "x", count: 600) + #""}"#
+        for text in [oversized, "clear 7391", #"{"command":"enroll","code":"7391"}"#, #"{"command":"clear"}"#,
+                     #"{"command":"clear","code":"7391","admin":true}"#, #"{"command":"delete","user":"../x","code":"7391"}"#] {
             try rig.admin(text)
         }
         // Ignored lines are throttled (one per kind per 10 s, the rest counted: a flood must not
@@ -223,7 +223,7 @@ struct HomeAssistantRemoteTests {
                 rig.logs.contains("ignoring a malformed admin command") && rig.logs.contains("mqtt: LOCK from Home Assistant")
             }
         } catch { Issue.record("\(error): \(rig.logs.all)\nbroker:\n\(rig.rig.broker.log)") }
-        #expect(!rig.logs.all.contains { $0.contains("9999") }, "a code is never logged")
+        #expect(!rig.logs.all.contains { $0.contains("7391") }, "a code is never logged")
         #expect(rig.lock.events(named: "admin-clear").isEmpty)
         #expect(rig.lock.service.snapshot.policy.pinFailures.consecutive == 0)
         try rig.send("", to: "fpmod/front-door/admin/set", retained: true)
@@ -234,7 +234,7 @@ struct HomeAssistantRemoteTests {
         defer { rig.rig.remove() }
         let discovery = try #require(rig.ha.last("homeassistant/device/front-door/config"))
         #expect(!discovery.contains("enroll-progress"))
-        try rig.admin(#"{"command":"clear","code":"9999"}"#)
+        try rig.admin(#"{"command":"clear","code":"7391"}"#)
         // A LOCK afterwards is handled, so the admin command had its chance first.
         try rig.send(#"{"action":"LOCK"}"#)
         try waitUntil("the LOCK is handled") { rig.logs.contains("mqtt: LOCK from Home Assistant") }

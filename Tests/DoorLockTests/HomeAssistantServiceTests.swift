@@ -81,7 +81,7 @@ struct HomeAssistantServiceTests {
         try command("UNLOCK")
         #expect(!ha.contains("fpmod/front-door/lock/state") { $0 == "UNLOCKED" })
         // alice's PIN opens, and Home Assistant sees who.
-        try command(#"{"action":"UNLOCK","code":"1234"}"#)
+        try command(#"{"action":"UNLOCK","code":"4826"}"#)
         #expect(ha.pump { ha.contains("fpmod/front-door/lock/state") { $0 == "UNLOCKED" } })
         #expect(ha.pump { ha.last("fpmod/front-door/lock/attributes") == #"{"changed_by":"a***e"}"# })
         #expect(lock.events(named: "unlocked").last?.fields["user"] == "alice")

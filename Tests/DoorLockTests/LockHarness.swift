@@ -41,9 +41,9 @@ final class LockHarness: @unchecked Sendable {
         store = try TemplateStore(databasePath: directory + "/store.db", keyPath: directory + "/store.key")
         if enroll {
             try store.addUser(name: "alice")
-            try store.setPIN("1234", for: "alice")
+            try store.setPIN("4826", for: "alice")
             try store.addUser(name: "boss", role: .admin)
-            try store.setPIN("9999", for: "boss")
+            try store.setPIN("7391", for: "boss")
             Self.enroll(simulator, finger: "alice-index", slot: 0)
             try store.addFinger(user: "alice", label: "right-index", slot: 0, template: Self.template(for: "alice-index"), quality: 100)
         }

@@ -13,7 +13,7 @@ struct PinFloodTests {
         defer { connection.close() }
         let count = 30
         // One write: the service reads every line in the same turn of its loop.
-        try connection.send(String(repeating: "pin alice 1234\n", count: count))
+        try connection.send(String(repeating: "pin alice 4826\n", count: count))
         var replies: [[String: Any]] = []
         while replies.count < count, let line = try connection.readLine(deadline: .now + .seconds(30)) {
             replies.append(try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]))

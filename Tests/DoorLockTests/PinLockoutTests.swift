@@ -39,8 +39,8 @@ struct PinLockoutTests {
     @Test(arguments: Kind.allCases)
     func everyPinVerbIsRefusedWithoutACheckDuringALockout(kind: Kind) throws {
         let lock = try Self.lockedOut(kind)
-        let pairs = [("pin alice 1234", "pin alice 0000"), ("pin 1234", "pin 0000"),
-                     ("unlock boss 9999", "unlock boss 0000"), ("clear boss 9999", "clear boss 0000")]
+        let pairs = [("pin alice 4826", "pin alice 0000"), ("pin 4826", "pin 0000"),
+                     ("unlock boss 7391", "unlock boss 0000"), ("clear boss 7391", "clear boss 0000")]
         for (right, wrong) in pairs {
             let rightReply = try lock.control(right)
             let wrongReply = try lock.control(wrong)
@@ -58,7 +58,7 @@ struct PinLockoutTests {
     func rootOnThisMachineClearsAPinLockoutWithoutAPin(kind: Kind) throws {
         let lock = try Self.lockedOut(kind)
         #expect(try lock.control("clear")["result"] as? String == "cleared")
-        #expect(try lock.control("pin alice 1234")["result"] as? String == "unlocked")
+        #expect(try lock.control("pin alice 4826")["result"] as? String == "unlocked")
     }
 
     @Test func clearWithoutAPinIsRefusedToAnyoneButTheTrustedUIDs() throws {
@@ -73,6 +73,6 @@ struct PinLockoutTests {
     func anAdminFingerEndsAPinLockout(kind: Kind) throws {
         let lock = try Self.lockedOut(kind)
         try lock.scan("boss-index", expecting: ["match"])
-        #expect(try lock.control("pin alice 1234")["result"] as? String == "unlocked")
+        #expect(try lock.control("pin alice 4826")["result"] as? String == "unlocked")
     }
 }

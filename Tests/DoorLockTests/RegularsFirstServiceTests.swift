@@ -55,12 +55,12 @@ import Testing
         }
         // u0 and u1 made room (to slots 8 and 3): 4 moves, 8 flash writes; the rest is 2..<9.
         var last: [String: Any]?
-        defer { if last?["plan"] as? String != "0..<2 then 2..<9" { Issue.record("last status: \(String(describing: last))") } }
+        defer { if last?["plan"] as? String != "slots 0 to 1, then slots 2 to 8" { Issue.record("last status: \(String(describing: last))") } }
         try waitUntil("status shows regulars-first with nothing left to move", timeout: .seconds(20)) {
             let search = try self.search(lock)
             last = search
             return search?["order"] as? String == "regulars-first" && search?["layoutMovesPending"] as? Int == 0
-                && search?["plan"] as? String == "0..<2 then 2..<9"
+                && search?["plan"] as? String == "slots 0 to 1, then slots 2 to 8"
         }
         let search = try #require(try self.search(lock))
         #expect(search["hotSetSize"] as? Int == 2)

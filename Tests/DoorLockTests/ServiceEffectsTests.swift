@@ -42,11 +42,11 @@ struct ServiceEffectsTests {
         let unknown = try lock.control("open-sesame")
         #expect(unknown["ok"] as? Bool == false)
         #expect((unknown["error"] as? String)?.contains("unknown command") == true)
-        let notAdmin = try lock.control("clear alice 1234")
+        let notAdmin = try lock.control("clear alice 4826")
         #expect(notAdmin["ok"] as? Bool == false)
-        let admin = try lock.control("unlock boss 9999")
+        let admin = try lock.control("unlock boss 7391")
         #expect(admin["result"] as? String == "unlocked")
-        let cleared = try lock.control("clear boss 9999")
+        let cleared = try lock.control("clear boss 7391")
         #expect(cleared["result"] as? String == "cleared")
     }
 

@@ -23,7 +23,7 @@ struct ServiceOpenerTests {
         let audit = try lock.store.auditEntries(limit: 50).map(\.event)
         #expect(audit.contains("module-reset"), "\(audit)")
         // Fingers are refused; the PIN still opens.
-        #expect(try lock.control("pin alice 1234")["result"] as? String == "unlocked")
+        #expect(try lock.control("pin alice 4826")["result"] as? String == "unlocked")
     }
 
     @Test func aLibraryChangedOutsideFpmodIsTamperAtStart() throws {

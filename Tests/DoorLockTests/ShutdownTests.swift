@@ -13,7 +13,7 @@ struct ShutdownTests {
         var timeouts = LockHarness.timeouts()
         timeouts.ordinary = .seconds(5)
         let lock = try LockHarness(configJSON: #"{"policy": {"relayPulseSeconds": 60}}"#, timeouts: timeouts)
-        #expect(try lock.control("unlock boss 9999")["result"] as? String == "unlocked")
+        #expect(try lock.control("unlock boss 7391")["result"] as? String == "unlocked")
         try waitUntil("the relay is on") { lock.service.snapshot.relayOn }
         lock.simulator.fault(.delay(milliseconds: 10_000))
         let handled = lock.simulator.status().commandsHandled

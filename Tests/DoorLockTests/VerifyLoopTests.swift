@@ -61,7 +61,7 @@ struct VerifyLoopTests {
 
         let wrong = try lock.control("pin alice 0000")
         #expect(wrong["ok"] as? Bool == false)
-        let reply = try lock.control("pin alice 1234")
+        let reply = try lock.control("pin alice 4826")
         #expect(reply["result"] as? String == "unlocked")
         #expect(try lock.control("status")["fingerprintLockout"] as? String == "none")
         let match = try lock.scan("alice-index", expecting: ["match", "lockout"])

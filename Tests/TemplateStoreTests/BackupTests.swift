@@ -8,7 +8,7 @@ import Testing
         let store = try dir.openStore()
         try store.addUser(name: "alice", displayName: "Alice", role: .admin)
         try store.addUser(name: "bob", fingerprintUnlock: false)
-        try store.setPIN("2468", for: "alice")
+        try store.setPIN("4826", for: "alice")
         try store.addFinger(user: "alice", label: "right-index", slot: 0, template: sampleTemplate(1), quality: 90,
                             enrolledAt: Date(timeIntervalSince1970: 1_700_000_000))
         try store.addFinger(user: "alice", label: "left-index", slot: 1, template: sampleTemplate(2), quality: 85)
@@ -34,7 +34,7 @@ import Testing
         #expect(try restored.users().map(\.name) == ["alice", "bob"])
         #expect(try restored.user(named: "alice")?.role == .admin)
         #expect(try restored.user(named: "bob")?.fingerprintUnlock == false)
-        #expect(try restored.verifyPIN("2468", for: "alice"))
+        #expect(try restored.verifyPIN("4826", for: "alice"))
         #expect(try restored.template(atSlot: 7) == sampleTemplate(3))
         #expect(try restored.finger(atSlot: 0)?.enrolledAt == Date(timeIntervalSince1970: 1_700_000_000))
         #expect(try restored.enrolledSetDigest() == populatedStore(try TemporaryDirectory()).enrolledSetDigest())

@@ -34,16 +34,16 @@ import Testing
         defer { dir.remove() }
         let store = try dir.openStore()
         try store.addUser(name: "alice")
-        #expect(try store.verifyPIN("1234", for: "alice") == false)
-        try store.setPIN("1234", for: "alice")
+        #expect(try store.verifyPIN("4826", for: "alice") == false)
+        try store.setPIN("4826", for: "alice")
         #expect(try store.user(named: "alice")?.hasPIN == true)
         let hash = try #require(try store.connection.scalar("SELECT pin_hash FROM users").string)
-        #expect(hash.hasPrefix("$argon2id$") && !hash.contains("1234"))
-        #expect(try store.verifyPIN("1234", for: "alice"))
-        #expect(try store.verifyPIN("1235", for: "alice") == false)
+        #expect(hash.hasPrefix("$argon2id$") && !hash.contains("4826"))
+        #expect(try store.verifyPIN("4826", for: "alice"))
+        #expect(try store.verifyPIN("4827", for: "alice") == false)
         #expect(try store.verifyPIN("", for: "alice") == false)
         try store.setPIN(nil, for: "alice")
-        #expect(try store.verifyPIN("1234", for: "alice") == false)
+        #expect(try store.verifyPIN("4826", for: "alice") == false)
         #expect(throws: StoreError.unknownUser("nobody")) { _ = try store.verifyPIN("1", for: "nobody") }
     }
 

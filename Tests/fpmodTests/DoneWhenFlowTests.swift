@@ -52,7 +52,7 @@ import Testing
         #expect(try cli.sim(["enroll", "root", "--admin"]).status == 0)
         #expect(try cli.run(["rename", "alice", "alicia"]).status == 0)
         #expect(try cli.userNames() == ["alicia", "root"])
-        #expect(try cli.run(["pin", "alicia"], stdin: "1234\n").status == 0)
+        #expect(try cli.run(["pin", "alicia"], stdin: "4826\n").status == 0)
         #expect(try cli.run(["pin", "alicia", "--pin", "12"]).status == 64)
         // Only alicia or an admin may switch fingerprint unlock for alicia.
         #expect(try cli.sim(["disable", "alicia"], finger: "stranger").status == 1)

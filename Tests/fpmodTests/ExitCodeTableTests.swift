@@ -89,7 +89,7 @@ import Testing
         }
         let line = String(decoding: output.fileHandleForReading.readData(ofLength: 7), as: UTF8.self)
         try #require(line == "locked\n")
-        let busy = try cli.run(["pin", "alice", "--pin", "2468"])
+        let busy = try cli.run(["pin", "alice", "--pin", "4826"])
         #expect(busy.status == 75, "\(busy.stderr)")
         #expect(busy.stderr.contains("try again later"))
     }

@@ -33,10 +33,10 @@ import Testing
     @Test func pipedAnswersChooseTheNameFingerPINAndBoard() throws {
         let cli = CLI()
         let config = cli.directory + "/config.json"
-        let answers = "y\ncarol\nleft-thumb\n4321\n4321\nrpi4\n\n"
+        let answers = "y\ncarol\nleft-thumb\n4826\n4826\nrpi4\n\n"
         let result = try cli.sim(["--config", config, "setup"], stdin: answers)
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        #expect(!result.stdout.contains("4321"), "the PIN must not be echoed")
+        #expect(!result.stdout.contains("4826"), "the PIN must not be echoed")
         let admins = try admins(cli)
         #expect(admins.first?["name"] as? String == "carol")
         #expect(admins.first?["hasPIN"] as? Bool == true)
@@ -49,7 +49,7 @@ import Testing
     @Test func mismatchedPINsAreAskedAgain() throws {
         let cli = CLI()
         let result = try cli.sim(["--config", cli.directory + "/config.json", "setup"],
-                                 stdin: "y\ndave\n\n1357\n2468\n5678\n5678\n\n\n")
+                                 stdin: "y\ndave\n\n4826\n4862\n7391\n7391\n\n\n")
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stdout.contains("The two PINs differ"))
         #expect(result.stdout.contains("✔ Set dave's PIN"))

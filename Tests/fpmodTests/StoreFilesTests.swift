@@ -33,7 +33,7 @@ import Testing
     @Test func commandsThatReadAStoreSayThereIsNoneAndCreateNothing() throws {
         let (cli, database, _) = freshCLI()
         let commands: [[String]] = [
-            ["list"], ["log"], ["pin", "alice", "--pin", "2468"], ["rename", "alice", "alicia"],
+            ["list"], ["log"], ["pin", "alice", "--pin", "4826"], ["rename", "alice", "alicia"],
             ["backup", cli.directory + "/b.fpb", "--passphrase", "correct horse battery"],
             ["--sim", "--sim-finger", "alice-right-index", "identify"], ["--sim", "sync"], ["--sim", "delete", "alice"],
         ]

@@ -20,7 +20,7 @@ import Testing
         let list = try cli.run(["--config", config, "list"])
         #expect(list.status == 0, "\(list.stderr)")
         #expect(list.stdout.contains("alice"))
-        #expect(try cli.run(["pin", "alice", "--pin", "2468"], environment: ["FPMOD_CONFIG": config]).status == 0)
+        #expect(try cli.run(["pin", "alice", "--pin", "4826"], environment: ["FPMOD_CONFIG": config]).status == 0)
         // --store still wins over the config.
         let other = try cli.run(["--config", config, "--store", cli.directory + "/other.db", "list"])
         #expect(other.status == 78)

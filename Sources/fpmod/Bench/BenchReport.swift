@@ -5,6 +5,9 @@ enum BenchReport {
     static func ms(_ nanoseconds: Int64) -> String { DurationText.fixed(Double(nanoseconds) / 1e6, digits: 2) }
     static func percent(_ share: Double) -> String { DurationText.fixed(share * 100, digits: 1) + " %" }
 
+    /// Time beyond the limit; a stage that came in below it reads "0.42 under", not "-0.42 over".
+    static func over(_ nanoseconds: Int64) -> String { nanoseconds < 0 ? ms(-nanoseconds) + " under" : ms(nanoseconds) }
+
     /// Per stage: measured percentiles, the limit, the host's overhead beyond it, measured/limit.
     static func stageTable(_ summaries: [StageSummary]) -> TextTable {
         var table = TextTable(["stage (ms)", "p50", "p95", "p99", "max", "limit p50", "over p50", "over p99", "host code p99", "measured/limit"])
@@ -12,7 +15,7 @@ enum BenchReport {
             let measured = summary.measured
             table.add([summary.stage.rawValue, ms(measured.p50), ms(measured.p95), ms(measured.p99), ms(measured.max),
                        summary.limit.map { ms($0.p50) } ?? "unknown",
-                       summary.overhead.map { ms($0.p50) } ?? "–", summary.overhead.map { ms($0.p99) } ?? "–",
+                       summary.overhead.map { over($0.p50) } ?? "–", summary.overhead.map { over($0.p99) } ?? "–",
                        summary.hostCode.map { ms($0.p99) } ?? "–",
                        summary.ratio.map { DurationText.fixed($0, digits: 3) } ?? "–"])
         }

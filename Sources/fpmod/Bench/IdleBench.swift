@@ -43,7 +43,7 @@ enum IdleBench {
                 if index == 0 {
                     let met = percent <= 0.1
                     json["met"] = .bool(met)
-                    conclusion = "Target: idle with a touch line ≤ 0.1 % of one core — \(met ? "met" : "MISSED") "
+                    conclusion = "Target: idle with a touch line at most 0.1 % of one core — \(met ? "met" : "not met") "
                         + "(resolution: one clock tick in \(window) s, about 0.05 %)."
                 }
             case let .failure(reason):

@@ -27,7 +27,7 @@ extension BenchOutput {
         let library = "\(sensor.templates) templates of \(sensor.capacity): \(sensor.enrolledThroughReader) enrolled through the reader"
             + (sensor.fillers > 0 ? ", \(sensor.fillers) fillers (copies of \(sensor.distinctFillers) distinct templates)" : "")
         write("fpmod bench: \(sensor.model), \(sensor.connection), in this process; matching on the host "
-            + "(MinutiaeMatcher, threshold \(sensor.threshold)); \(library)\n")
+            + "(libfprint's minutiae matcher, threshold \(sensor.threshold)); \(library)\n")
         record("target", .object([
             "simulated": .bool(true), "profile": .string("fpc1020"), "reader": .string("image-sensor"),
             "model": .string(sensor.model), "connection": .string(sensor.connection),
@@ -47,16 +47,17 @@ extension BenchOutput {
         let counts = result.counts
         let unusable = counts.genuineUnusable + counts.strangersUnusable
         write("Identify: \(result.cycles) touches (capture → extract → 1:N search over \(sensor.templates) templates): "
-            + "\(counts.genuine) genuine, \(counts.genuineMatched) matched; \(counts.strangers) strangers, \(counts.strangersRejected) rejected; "
+            + "\(counts.genuine) genuine, \(counts.genuineMatched) matched; \(counts.strangers) stranger\(counts.strangers == 1 ? "" : "s"), \(counts.strangersRejected) rejected; "
             + "\(unusable) without a usable image; \(result.misses) misses")
         write(BenchReport.stageTable(summaries).rendered())
         var legend = ["limit = the floor of each stage:"]
         legend += floor.descriptions.map { "  \($0.stage.rawValue): \($0.text)" }
-        legend.append("over = measured − floor; host code = time in this process beyond the matcher (extract, search), the\n"
+        legend.append("over = measured − floor, \"under\" when a stage came in below its floor (the simulated capture, which\n"
+            + "moves no bytes); host code = time in this process beyond the matcher (extract, search), the\n"
             + "simulated sensor's image making and the reader's finger check (capture), the bench's lookup (decision).\n"
             + "Total runs from the call, so it includes the reader's gallery check before the capture (see below).\n"
-            + "Extract runs libfprint twice per touch (the reader's, then the floor's): over is their difference, a few ms of\n"
-            + "spread either way. Only touches that reached the search are timed, strangers included (they scan it all too).")
+            + "Extract runs libfprint twice per touch (the reader's, then the floor's): over is their difference, a few ms\n"
+            + "either way. Only touches that reached the search are timed, strangers included (they scan it all too).")
         for line in legend { write(line) }
         let measured = Self.perSecond(templates: sensor.templates, samples: result.samples[.search]?.map(\.measured) ?? [])
         let alone = Self.perSecond(templates: sensor.templates, samples: result.floorSearches)

@@ -46,8 +46,8 @@ struct SensorFloor {
         return [
             (.capture, "SPI wire time of one \(width)×\(height) capture at \(clock) MHz: \(captureBytes) bytes × 8 / clock = "
                 + "\(BenchReport.ms(captureNanoseconds)) ms (the sensor's own conversion time is unpublished; the simulated sensor moves no bytes)"),
-            (.extract, "libfprint's minutiae extraction (MinutiaeMatcher.probe) of the same image, called directly"),
-            (.search, "MinutiaeMatcher comparing that probe with the same \(gallery.count) templates, called directly"),
+            (.extract, "libfprint's minutiae extraction of the same image, called directly"),
+            (.search, "the minutiae matcher comparing that image's minutiae with the same \(gallery.count) templates, called directly"),
         ]
     }
 }

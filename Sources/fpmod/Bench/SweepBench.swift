@@ -52,7 +52,7 @@ struct SweepBench {
             let grows = last.1 > first.1
             let worstWholeToOccupied = searchMedians.map { Double($0.2) / Double(max($0.1, 1)) }.max() ?? 1
             conclusion = "Target: identify time grows with enrolled templates, not capacity — "
-                + (grows && worstWholeToOccupied < 1.1 ? "met" : "MISSED")
+                + (grows && worstWholeToOccupied < 1.1 ? "met" : "not met")
                 + ": search \(BenchReport.ms(first.1)) ms at \(first.0) → \(BenchReport.ms(last.1)) ms at \(last.0) templates; "
                 + "searching the whole \(capacity)-slot library costs at most \(DurationText.fixed(worstWholeToOccupied, digits: 2))× the occupied range."
         }

@@ -30,7 +30,7 @@ enum WorkloadReport {
                        inUse.map { BenchReport.ms($0.p99) } ?? "–",
                        whole.map { ms($0.mean) } ?? "–", whole.map { BenchReport.ms($0.p99) } ?? "–",
                        ratio.map { DurationText.fixed($0, digits: 3) } ?? "–",
-                       target.map { "≤ " + DurationText.fixed($0, digits: 2) + (met(ratio, $0) ? " met" : " MISSED") } ?? "",
+                       target.map { "≤ " + DurationText.fixed($0, digits: 2) + (met(ratio, $0) ? " met" : " not met") } ?? "",
                        result.meanRatioToShuffledWholeRange.map { DurationText.fixed($0, digits: 3) } ?? "–"])
         }
         return table
@@ -46,7 +46,7 @@ enum WorkloadReport {
         for result in results {
             let name = "\(result.workload.rawValue) at \(result.templates) (\(result.searchModel.rawValue))"
             if let target = target(for: result, timing: timing, baudRate: baudRate), !met(result.meanRatioToWholeRange, target) {
-                notes.append("\(name): target ≤ \(DurationText.fixed(target, digits: 2)) MISSED — \(cause(result))")
+                notes.append("\(name): target ≤ \(DurationText.fixed(target, digits: 2)) not met — \(cause(result))")
             }
             for (cause, count) in result.misses.sorted(by: { $0.key < $1.key }) {
                 notes.append("\(name): \(count) of \(result.touches) touches missed: \(cause)")

@@ -2,6 +2,7 @@ import Administration
 import ArgumentParsing
 import Foundation
 import TemplateStore
+import PrintableText
 
 /// Exit codes of the administration errors (architecture.md: sysexits).
 extension AdministrationError: CLIError {
@@ -108,7 +109,7 @@ enum AdminCommand {
         let code: ExitCode
         switch outcome {
         case .match(let found):
-            text = "verify-match: \(found.displayName) (\(found.user)), \(found.label), slot \(found.slot), score \(found.score)\n"
+            text = "verify-match: \(Printable.escaped(found.displayName)) (\(Printable.escaped(found.user))), \(Printable.escaped(found.label)), slot \(found.slot), score \(found.score)\n"
                 + "  \(timesText(found.times))"
             code = .ok
         case .noMatch(let times):
@@ -121,7 +122,13 @@ enum AdminCommand {
             text = "verify-retry-scan: the capture was poor; place the finger flat and try again."
             code = .tryLater
         case .noFinger:
-            text = "No finger was placed on the sensor in time."
+            // Nothing was measured: an error like any other (stderr, "Error:"); --json keeps its result.
+            if !invocation.json {
+                StandardStreams.writeError("Error: no finger was placed on the sensor in time; run the command again and "
+                    + "touch the sensor when it says \"Place your finger\", or allow longer with --timeout (e.g. --timeout 30s).\n")
+                return .tryLater
+            }
+            text = ""
             code = .tryLater
         case .nothingEnrolled:
             text = "Nobody is enrolled yet; enroll someone first (`fpmod enroll NAME`)."

@@ -34,7 +34,7 @@ enum BenchCommand {
         guard let text else { return [10] }
         let sizes = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
         guard !sizes.isEmpty, sizes.allSatisfy({ ($0 ?? 0) >= 1 && ($0 ?? 0) <= 65_535 }) else {
-            throw CommandFailure(.usage, "--templates takes a number of templates or a comma-separated list (e.g. 100,500,1000), each 1…65535; got '\(text)'.")
+            throw CommandFailure(.usage, "--templates takes a number of templates or a comma-separated list (e.g. 100,500,1000), each from 1 to 65535; got '\(text)'.")
         }
         return sizes.compactMap { $0 }
     }

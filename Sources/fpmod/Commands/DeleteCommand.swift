@@ -1,6 +1,7 @@
 import Administration
 import ArgumentParsing
 import Posix
+import PrintableText
 
 /// `fpmod delete NAME [--finger LABEL]`: from the module and the store, crash-safe — through the
 /// running service when there is one.
@@ -9,7 +10,8 @@ enum DeleteCommand {
         let name = try invocation.parsed.require("name")
         let label = invocation.parsed.string("finger")
         let library = try invocation.readerChoice().isImageSensor ? "the host library" : "the module"
-        try Confirmation.ask(invocation, "Delete " + (label.map { "\(name)'s \($0)" } ?? "\(name) and every finger of \(name)")
+        let shown = Printable.escaped(name)
+        try Confirmation.ask(invocation, "Delete " + (label.map { "\(shown)'s \(Printable.escaped($0))" } ?? "\(shown) and every finger of \(shown)")
                              + " from \(library) and the store")
         if let service = try ServiceControl.connectIfRunning(invocation) {
             let reply = try service.send(.delete(user: name, label: label))
@@ -28,10 +30,11 @@ enum DeleteCommand {
 
     private static func report(user name: String, fingers removed: [RemovedFinger], userRemoved: Bool,
                                _ invocation: Invocation) -> ExitCode {
-        let fingers = removed.map { "\($0.label) (slot \($0.slot))" }.joined(separator: ", ")
+        let fingers = removed.map { "\(Printable.escaped($0.label)) (slot \($0.slot))" }.joined(separator: ", ")
+        let shown = Printable.escaped(name)
         invocation.emit(userRemoved
-                        ? "Deleted \(name)" + (fingers.isEmpty ? "." : " and \(fingers).")
-                        : "Deleted \(name)'s \(fingers).",
+                        ? "Deleted \(shown)" + (fingers.isEmpty ? "." : " and \(fingers).")
+                        : "Deleted \(shown)'s \(fingers).",
                         json: ["user": .string(name), "userRemoved": .bool(userRemoved),
                                "fingers": .array(removed.map { ["label": .string($0.label), "slot": .int(Int64($0.slot))] })])
         return .ok

@@ -1,6 +1,7 @@
 import Administration
 import ArgumentParsing
 import DoorLock
+import PrintableText
 
 /// `fpmod enroll NAME`: guided enrollment with fprintd-style progress on stderr — through the
 /// running service when there is one, else with the reader opened here (a module merges
@@ -48,7 +49,7 @@ enum EnrollCommand {
     private static func report(user: String, label: String, slot: Int, captures: Int, retries: Int, newUser: Bool,
                                duress: Bool, _ invocation: Invocation) -> ExitCode {
         invocation.progress("enroll-completed")
-        invocation.emit("Enrolled \(user)'s \(label)\(duress ? " as a duress finger" : "") in slot \(slot)"
+        invocation.emit("Enrolled \(Printable.escaped(user))'s \(Printable.escaped(label))\(duress ? " as a duress finger" : "") in slot \(slot)"
                         + (newUser ? " (new user)" : "") + ".",
                         json: ["result": "enroll-completed", "user": .string(user), "finger": .string(label),
                                "slot": .int(Int64(slot)), "captures": .int(Int64(captures)),

@@ -4,6 +4,7 @@ import FingerprintModule
 import FingerprintProtocol
 import Foundation
 import HostReader
+import PrintableText
 import TemplateStore
 
 /// `fpmod info`: what the module says about itself; for an image sensor, the reader and the
@@ -60,7 +61,8 @@ enum InfoCommand {
                 "capacity": .int(Int64(info.capacity)),
             ]
         }
-        invocation.emit(lines.joined(separator: "\n"), json: .object(json))
+        // One line each: the product strings are whatever the device sends.
+        invocation.emit(lines.map { Printable.escaped($0) }.joined(separator: "\n"), json: .object(json))
         return .ok
     }
 
@@ -94,7 +96,8 @@ enum InfoCommand {
             json["users"] = .int(Int64(enrolled.users))
             json["templateCount"] = .int(Int64(enrolled.fingers))
         }
-        invocation.emit(lines.joined(separator: "\n"), json: .object(json))
+        // One line each: the product strings are whatever the device sends.
+        invocation.emit(lines.map { Printable.escaped($0) }.joined(separator: "\n"), json: .object(json))
         return .ok
     }
 

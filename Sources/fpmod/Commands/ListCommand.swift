@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Foundation
+import PrintableText
 
 /// `fpmod list`: users and their fingers, from the store (no module needed) — or from the
 /// running service, whose store it is.
@@ -46,9 +47,11 @@ enum ListCommand {
         for user in rows {
             let flags = [user.role == "admin" ? "admin" : nil, user.fingerprintUnlock ? "unlock on" : "unlock off",
                          user.hasPIN ? "PIN" : nil].compactMap { $0 }
-            lines.append("\(user.name) (\(user.displayName)) [\(flags.joined(separator: ", "))]")
+            // Names, display names and labels as stored: an older store (or one edited by hand)
+            // may hold a control character, shown escaped rather than sent to the terminal.
+            lines.append("\(Printable.escaped(user.name)) (\(Printable.escaped(user.displayName))) [\(flags.joined(separator: ", "))]")
             for finger in user.fingers {
-                lines.append("  - \(finger.label): slot \(finger.slot)\(finger.duress ? " (duress)" : "")"
+                lines.append("  - \(Printable.escaped(finger.label)): slot \(finger.slot)\(finger.duress ? " (duress)" : "")"
                              + (user.unusable.contains(finger.slot) ? " ✘ unusable on this module: re-enroll" : ""))
             }
         }

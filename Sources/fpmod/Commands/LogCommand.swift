@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Foundation
+import PrintableText
 
 /// `fpmod log [--limit N]`: the audit log, oldest first.
 enum LogCommand {
@@ -7,9 +8,11 @@ enum LogCommand {
         let limit = try invocation.parsed.int("limit", range: 1...100_000) ?? 50
         let entries = try invocation.openStore().auditEntries(limit: limit)
         let formatter = ISO8601DateFormatter()
+        // Each field escaped on its own: a name or detail with a line break stays on its entry's line.
         let lines = entries.map { entry in
             [formatter.string(from: entry.time), entry.event, entry.user, entry.slot.map { "slot \($0)" },
-             entry.score.map { "score \($0)" }, entry.latencyJSON, entry.detail].compactMap { $0 }.joined(separator: "  ")
+             entry.score.map { "score \($0)" }, entry.latencyJSON, entry.detail].compactMap { $0.map { Printable.escaped($0) } }
+                .joined(separator: "  ")
         }
         invocation.emit(lines.isEmpty ? "The audit log is empty." : lines.joined(separator: "\n"),
                         json: ["entries": .array(entries.map { entry in

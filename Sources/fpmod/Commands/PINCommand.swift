@@ -1,5 +1,6 @@
 import Administration
 import ArgumentParsing
+import PrintableText
 
 /// `fpmod pin NAME [--pin DIGITS | stdin] [--clear]`: stored as a memory-hard hash.
 enum PINCommand {
@@ -9,12 +10,12 @@ enum PINCommand {
         guard try store.user(named: name) != nil else { throw StoreErrorBridge.unknownUser(name) }
         if invocation.parsed.flag("clear") {
             try StoreAdministration.setPIN(store, user: name, pin: nil)
-            invocation.emit("Cleared \(name)'s PIN.", json: ["user": .string(name), "hasPIN": false])
+            invocation.emit("Cleared \(Printable.escaped(name))'s PIN.", json: ["user": .string(name), "hasPIN": false])
             return .ok
         }
         let pin = try SecretPrompt.new(invocation, option: "pin", what: "PIN", for: name, rule: .pin)
         try StoreAdministration.setPIN(store, user: name, pin: pin)
-        invocation.emit("Set \(name)'s PIN.", json: ["user": .string(name), "hasPIN": true])
+        invocation.emit("Set \(Printable.escaped(name))'s PIN.", json: ["user": .string(name), "hasPIN": true])
         return .ok
     }
 }

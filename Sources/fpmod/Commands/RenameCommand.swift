@@ -1,5 +1,6 @@
 import Administration
 import ArgumentParsing
+import PrintableText
 
 /// `fpmod rename OLD NEW`: store only.
 enum RenameCommand {
@@ -8,7 +9,7 @@ enum RenameCommand {
         let new = try invocation.parsed.require("new-name")
         let store = try invocation.openStore()
         try StoreAdministration.renameUser(store, user: old, to: new)
-        invocation.emit("Renamed \(old) to \(new).", json: ["from": .string(old), "to": .string(new)])
+        invocation.emit("Renamed \(Printable.escaped(old)) to \(Printable.escaped(new)).", json: ["from": .string(old), "to": .string(new)])
         return .ok
     }
 }

@@ -7,6 +7,7 @@ import GPIO
 import Glibc
 import ModuleSimulator
 import Posix
+import PrintableText
 import Synchronization
 import TemplateStore
 
@@ -143,12 +144,18 @@ enum RunCommand {
             if json {
                 StandardStreams.writeOutput(event.jsonLine + "\n")
             } else {
-                let fields = event.fields.keys.sorted().map { "\($0)=\(event.fields[$0] ?? "")" }.joined(separator: " ")
+                // A field holds a name: escaped, so one event stays one line of plain text.
+                let fields = event.fields.keys.sorted().map { "\($0)=\(Printable.escaped(event.fields[$0] ?? ""))" }.joined(separator: " ")
                 StandardStreams.writeOutput("\(event.name)\(fields.isEmpty ? "" : " " + fields)\n")
             }
         }
         let readerKind = simulatedSensor != nil || reader.detectsFingerItself ? "image sensor" : "module"
-        invocation.progress("fpmod run: board \(preset.name), \(readerKind) on \(port), control \(options.controlSocket), events \(options.eventsSocket)")
+        // Which files this service uses, so a journal shows at once whether it is the intended
+        // store and config (paths only: the key's contents never appear).
+        let simulated = [parsed.flag("sim") ? "--sim" : nil, simGPIO ? "--sim-gpio" : nil].compactMap { $0 }.joined(separator: " ")
+        let configText = configPath.map { "config \($0)" } ?? "no config file (the defaults of \(simulated))"
+        invocation.progress("fpmod run: board \(preset.name), \(configText); \(readerKind) on \(port); store \(storeDatabase) "
+                            + "with key \(storeKey); control \(options.controlSocket), events \(options.eventsSocket)")
         do {
             try service.run()
         } catch let error as LockServiceError {

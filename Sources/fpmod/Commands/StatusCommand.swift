@@ -1,4 +1,6 @@
+import AccessPolicy
 import ArgumentParsing
+import PrintableText
 
 /// `fpmod status`: the running service's state, from its control socket (exit 69 without one).
 enum StatusCommand {
@@ -19,14 +21,17 @@ enum StatusCommand {
         let lockoutText = switch lockout {
         case "timed": "locked out for \(reply["lockoutRemainingSeconds"]?.intValue ?? 0) s more"
         case "permanent": "disabled until a PIN or an admin clears it"
+        case "none": "not locked out"
         default: lockout
         }
-        let pinRequired = (reply["pinRequired"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")
+        // The reply names reasons by key (`enrolledSetChanged`, for scripts); people read why.
+        let pinRequired = (reply["pinRequired"]?.arrayValue ?? []).compactMap(\.stringValue)
+            .map { PinRequiredReason(rawValue: $0)?.description ?? $0 }.joined(separator: "; ")
         // Built line by line: one big literal is more than Swift 6.0's type checker will take.
         let relay = reply["relay"]?.boolValue == true ? "on" : "off"
         let scanning = reply["scanInFlight"]?.boolValue == true ? ", scanning" : ""
         var pinText = "\(reply["pinFailures"]?.intValue ?? 0) wrong in a row"
-        if !pinRequired.isEmpty { pinText += "; required: \(pinRequired)" }
+        if !pinRequired.isEmpty { pinText += "; required because \(pinRequired)" }
         if let pinOnly = reply["pinOnly"]?.stringValue { pinText += "; PIN only: \(pinOnly)" }
         // An image sensor's library is searched whole, in memory: there is no order to plan.
         let search = reply["readerKind"]?.stringValue == "image-sensor" ? "the whole host library, in memory" : searchText(reply["search"])
@@ -43,7 +48,8 @@ enum StatusCommand {
         lines.append("Events:      \(reply["events"]?.intValue ?? 0) since start")
         lines.append("Search:      \(search)")
         for warning in (reply["configWarnings"]?.arrayValue ?? []).compactMap(\.stringValue) { lines.append("Warning:     \(warning)") }
-        return lines.joined(separator: "\n")
+        // One line each, whatever the service's strings hold (a module's model, a config path).
+        return lines.map { Printable.escaped($0) }.joined(separator: "\n")
     }
 
     /// `regulars-first: 20 regulars answer 81 % of the last 500 touches; …` or `whole (…)`.

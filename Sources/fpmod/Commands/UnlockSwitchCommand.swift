@@ -1,5 +1,6 @@
 import Administration
 import ArgumentParsing
+import PrintableText
 
 /// `fpmod enable|disable NAME`: the per-user fingerprint-unlock switch. Like a phone's, it
 /// changes only after a finger of that user or of an admin is verified (1:N identify).
@@ -13,14 +14,15 @@ enum UnlockSwitchCommand {
         let (store, session) = try AdminCommand.openReader(invocation)
         defer { session.close() }
         guard try store.user(named: name) != nil else { throw StoreErrorBridge.unknownUser(name) }
-        invocation.progress("To change fingerprint unlock for \(name), place a finger of \(name) or of an admin")
+        let shown = Printable.escaped(name)
+        invocation.progress("To change fingerprint unlock for \(shown), place a finger of \(shown) or of an admin")
         let outcome = try session.reader.identify()
         guard let proof = session.reader.verification(from: outcome) else {
             _ = AdminCommand.report(outcome, invocation)
             throw AdministrationError.verificationRequired(user: name)
         }
         try StoreAdministration.setFingerprintUnlock(store, user: name, enabled: enabled, verifiedBy: proof)
-        invocation.emit("Fingerprint unlock for \(name) is now \(enabled ? "on" : "off") (verified by \(proof.user)).",
+        invocation.emit("Fingerprint unlock for \(shown) is now \(enabled ? "on" : "off") (verified by \(Printable.escaped(proof.user))).",
                         json: ["user": .string(name), "fingerprintUnlock": .bool(enabled), "verifiedBy": .string(proof.user)])
         return .ok
     }

@@ -52,8 +52,8 @@ struct DemoScript {
             let identity = try administrator.pair()
             narrator.result("paired the \(identity.family) module (\(identity.capacity) slots): it now answers only to a random password and address, kept encrypted in the store")
             try enroll(administrator, user: "alice", displayName: "Alice Archer", label: "right-index", admin: true)
-            try StoreAdministration.setPIN(stage.store, user: "alice", pin: "1234")
-            narrator.result("alice's PIN 1234 is stored as a memory-hard hash")
+            try StoreAdministration.setPIN(stage.store, user: "alice", pin: "4826")
+            narrator.result("alice's PIN 4826 is stored as a memory-hard hash")
             try enroll(administrator, user: "bob", displayName: "Bob Baker", label: "right-index", admin: false)
             narrator.say("  bob also enrolls his left index as a duress finger (fpmod enroll bob --finger left-index --duress)")
             try enroll(administrator, user: "bob", displayName: nil, label: "left-index", admin: false, duress: true)
@@ -110,9 +110,9 @@ struct DemoScript {
 
     private mutating func pinClearsLockout() throws {
         narrator.scene("Alice's PIN clears the lockout")
-        narrator.say("  alice types her PIN on the keypad; the keypad sends 'pin alice 1234' to the control socket…")
+        narrator.say("  alice types her PIN on the keypad; the keypad sends 'pin alice 4826' to the control socket…")
         let before = stage.eventCount
-        let reply = try stage.control("pin alice 1234")
+        let reply = try stage.control("pin alice 4826")
         narrator.say("    reply: " + Self.text(reply))
         guard reply["ok"]?.boolValue == true else { throw DemoFailure("scene 4: the PIN was refused: \(Self.text(reply))") }
         try stage.waitForEvent(named: "lockout-cleared", after: before)

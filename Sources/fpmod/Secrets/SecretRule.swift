@@ -1,3 +1,5 @@
+import Administration
+
 /// What a newly chosen secret must satisfy. The rule's text is shown in the prompt, so nobody
 /// learns it only from a refusal.
 struct SecretRule: Sendable {
@@ -14,12 +16,7 @@ struct SecretRule: Sendable {
         return nil
     }
 
-    /// A PIN opens the door after a lockout; the service limits the guesses, but a PIN of one
-    /// repeated digit is the first one anybody tries.
-    static let pin = SecretRule(summary: "4 to 12 digits, not all the same") { secret in
-        if !secret.allSatisfy({ $0.isASCII && $0.isNumber }) { return "a PIN has only digits" }
-        if !(4...12).contains(secret.count) { return "the PIN has \(secret.count) digit(s); it needs 4 to 12" }
-        if Set(secret).count == 1 { return "a PIN of one repeated digit is the first one anybody tries" }
-        return nil
-    }
+    /// A PIN opens the door after a lockout: Administration's rule, the one every caller that
+    /// sets a PIN is held to.
+    static let pin = SecretRule(summary: PINRule.summary) { PINRule.problem($0) }
 }
