@@ -27,7 +27,7 @@ struct OneShotClientTests {
 
     @Test func aPinIsAnsweredBeforeTheConnectionCloses() throws {
         let lock = try LockHarness()
-        let replies = try oneShot(lock, "pin alice 1234")
+        let replies = try oneShot(lock, "pin alice 4826")
         #expect(replies.count == 1, "\(replies)")
         let reply = try object(replies.first)
         #expect(reply["result"] as? String == "unlocked", "\(reply)")
@@ -37,7 +37,7 @@ struct OneShotClientTests {
 
     @Test func clearWithAnAdminPinIsAnsweredBeforeTheConnectionCloses() throws {
         let lock = try LockHarness()
-        let reply = try object(try oneShot(lock, "clear boss 9999").first)
+        let reply = try object(try oneShot(lock, "clear boss 7391").first)
         #expect(reply["ok"] as? Bool == true && reply["result"] as? String == "cleared", "\(reply)")
         // An immediate answer is still one line, then the close.
         let status = try oneShot(lock, "status")
@@ -49,14 +49,14 @@ struct OneShotClientTests {
         let lock = try LockHarness()
         for _ in 0..<3 {
             let connection = try UnixConnection.connect(path: lock.options.controlSocket)
-            try connection.send(line: "pin alice 1234")
+            try connection.send(line: "pin alice 4826")
             connection.close()
         }
         // Every check still finishes (each unlocks), and the socket keeps answering.
         try waitUntil("the three checks") { lock.events(named: "unlocked").count == 3 }
         let status = try lock.control("status")
         #expect(status["ok"] as? Bool == true)
-        let again = try object(try oneShot(lock, "pin alice 1234").first)
+        let again = try object(try oneShot(lock, "pin alice 4826").first)
         #expect(again["result"] as? String == "unlocked", "\(again)")
     }
 }

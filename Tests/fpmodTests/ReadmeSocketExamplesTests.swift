@@ -91,7 +91,7 @@ struct ReadmeSocketExamplesTests {
         try requireSocat()
         let cli = shellCLI()
         #expect(try cli.sim(["enroll", "alice", "--admin"], finger: "alice-right-index").status == 0)
-        #expect(try cli.run(["pin", "alice", "--pin", "2468"]).status == 0)
+        #expect(try cli.run(["pin", "alice", "--pin", "7391"]).status == 0)
         let sockets = cli.directory + "/sockets"
         try FileManager.default.createDirectory(atPath: sockets, withIntermediateDirectories: true)
         let config = cli.directory + "/config.json"
