@@ -35,17 +35,19 @@ public enum AdminRequest: Sendable, Equatable {
 }
 
 /// What `enroll` through the control socket asks for (the same choices as `fpmod enroll`).
+/// Names and label are checked types: the control socket and MQTT build them from what they
+/// read, so a refused name is answered before the worker is asked anything.
 public struct EnrollRequest: Sendable, Equatable {
-    public var user: String
-    public var label: String = "right-index"
-    public var displayName: String?
+    public var user: UserName
+    public var label: FingerLabel = "right-index"
+    public var displayName: DisplayName?
     public var captures: Int = 2
     public var admin = false
     public var duress = false
     /// How long to wait for each touch; nil = the administrator's default.
     public var fingerTimeout: Duration?
 
-    public init(user: String, label: String = "right-index") {
+    public init(user: UserName, label: FingerLabel = "right-index") {
         self.user = user
         self.label = label
     }

@@ -21,8 +21,6 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     case undecryptable(what: String)
     case unknownUser(String)
     case duplicateUser(String)
-    case invalidName(String, reason: String)
-    case invalidLabel(String)
     case invalidSlot(Int)
     /// The slot already holds a finger, and whose it is.
     case slotTaken(slot: Int, user: String, label: String)
@@ -37,6 +35,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     case backupWrongPassphrase
     case backupEmptyPassphrase
     case backupCorrupted(detail: String)
+    /// The backup holds a name, display name or label this fpmod refuses (control characters, say).
+    case backupInvalidName(NameError)
     /// Another process holds the write lock beyond the busy timeout.
     case busy(path: String)
     /// Any other SQLite failure, with its result code.
@@ -69,10 +69,6 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
             return "no user named \(name); see `fpmod list`"
         case .duplicateUser(let name):
             return "a user named \(name) already exists; choose another name or enroll a finger for that user"
-        case .invalidName(let name, let reason):
-            return "\"\(name)\" cannot be a user name: \(reason)"
-        case .invalidLabel(let label):
-            return "\"\(label)\" cannot be a finger label; use a name such as right-index"
         case .invalidSlot(let slot):
             return "slot \(slot) is out of range; slots start at 0"
         case .slotTaken(let slot, let user, let label):
@@ -95,6 +91,10 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
             return "a backup passphrase cannot be empty; choose a long passphrase and keep it apart from the backup"
         case .backupCorrupted(let detail):
             return "the backup is damaged (\(detail)); nothing was changed. Use another copy of the backup"
+        case .backupInvalidName(let error):
+            return "the backup holds a name this fpmod does not accept, so nothing was changed: \(error.description) "
+                + "Restore it with the fpmod version that wrote it, correct the name there (rename the user, or enroll "
+                + "the finger again under another label), and back up again"
         case .busy(let path):
             return "the store \(path) is locked by another process; try again later, or use the running service's commands"
         case .sqlite(let code, let message, let path):

@@ -53,7 +53,7 @@ enum ErrorReport {
 
     static func exitCode(for error: StoreError) -> ExitCode {
         switch error {
-        case .unknownUser, .unknownSlot, .invalidName, .invalidLabel, .invalidSlot: return .usage
+        case .unknownUser, .unknownSlot, .invalidSlot: return .usage
         case .duplicateUser, .slotTaken, .fingerLabelTaken: return .denied
         case .missingKey, .wrongKey, .badKeyFile, .noStore: return .config
         case .keyFileExposed: return .permission

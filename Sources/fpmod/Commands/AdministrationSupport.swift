@@ -25,6 +25,13 @@ extension AdministrationError: CLIError {
     public var message: String { description }
 }
 
+/// A refused user name, finger label or display name: a usage error, reported before anything
+/// is opened or created.
+extension NameError: CLIError {
+    public var exitCode: ExitCode { .usage }
+    public var message: String { description }
+}
+
 extension StoreAdministration.PINError: CLIError {
     public var exitCode: ExitCode { .usage }
     public var message: String { description }
