@@ -17,7 +17,7 @@ extension AdministrationError: CLIError {
         case .noFingerPlaced, .capturesDiffer, .cancelled: return .tryLater
         case .noFingersEnrolled, .unknownFinger, .invalidCaptureCount, .restoreNeedsConfirmation, .alreadyPaired:
             return .usage
-        case .verificationRequired: return .denied
+        case .verificationRequired, .notPaired: return .denied
         case .untrustedModule: return .permission
         case .interrupted: return .ioError
         }
