@@ -132,11 +132,16 @@ enum DoctorCommand {
         }
         do {
             let store = try TemplateStore(databasePath: paths.database, keyPath: paths.key)
-            if let identity = try store.moduleIdentity() {
+            let identity = try store.moduleIdentity()
+            if let identity {
                 let date = ISO8601DateFormatter.string(from: identity.pairedAt, timeZone: .current, formatOptions: [.withFullDate])
                 facts.pairing = .paired(family: identity.family, address: identity.address, pairedAt: date)
             } else {
                 facts.pairing = .none
+            }
+            let unfinishable = try PendingIntents.unfinishableEnrolls(in: store, capacity: identity?.capacity)
+            facts.pendingOperations = try store.pendingIntents().map { intent in
+                PendingIntents.summary(intent) + ": " + PendingIntents.forecast(intent, unfinishable: unfinishable[intent.id])
             }
         } catch {
             facts.openError = ErrorReport.message(for: error)

@@ -6,9 +6,25 @@ extension DoctorChecks {
             let skipped = "no store at \(facts.databasePath) yet (fpmod setup, pair or the first enroll creates it)."
             return [DoctorCheck("store", "Store", .skipped, skipped),
                     DoctorCheck("store.key", "Store key", .skipped, "no store yet."),
-                    DoctorCheck("store.pairing", "Pairing", .skipped, "no store yet.")]
+                    DoctorCheck("store.pairing", "Pairing", .skipped, "no store yet."),
+                    DoctorCheck("store.pending", "Pending operations", .skipped, "no store yet.")]
         }
-        return [storeFiles(facts, database), storeKey(facts), pairing(facts)]
+        return [storeFiles(facts, database), storeKey(facts), pairing(facts), pendingOperations(facts)]
+    }
+
+    /// Intents an interrupted or older fpmod left: each is settled at the next open of the
+    /// module, which is worth knowing before it happens (an enroll that can never finish is
+    /// rolled back and its slot erased).
+    static func pendingOperations(_ facts: StoreFacts) -> DoctorCheck {
+        let title = "Pending operations"
+        guard let pending = facts.pendingOperations else {
+            return DoctorCheck("store.pending", title, .skipped, "the store could not be read.")
+        }
+        guard !pending.isEmpty else { return DoctorCheck("store.pending", title, .ok, "None: nothing was interrupted.") }
+        return DoctorCheck("store.pending", title, .warning,
+                           "\(pending.count) operation\(pending.count == 1 ? "" : "s") interrupted: " + pending.joined(separator: "; ") + ".",
+                           fix: "Nothing to do by hand: the next command that opens the module (or the service at its start) settles "
+                               + (pending.count == 1 ? "it" : "them") + " as said, with a repair line in `fpmod log`.")
     }
 
     static func storeFiles(_ facts: StoreFacts, _ database: FileNode) -> DoctorCheck {
