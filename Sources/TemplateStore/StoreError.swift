@@ -37,6 +37,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     case backupCorrupted(detail: String)
     /// The backup holds a name, display name or label this fpmod refuses (control characters, say).
     case backupInvalidName(NameError)
+    /// The command writes to the store, and the store cannot be written (`detail` says why).
+    case readOnly(path: String, detail: String, fileSystem: Bool)
     /// Another process holds the write lock beyond the busy timeout.
     case busy(path: String)
     /// Any other SQLite failure, with its result code.
@@ -95,6 +97,11 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
             return "the backup holds a name this fpmod does not accept, so nothing was changed: \(error.description) "
                 + "Restore it with the fpmod version that wrote it, correct the name there (rename the user, or enroll "
                 + "the finger again under another label), and back up again"
+        case .readOnly(let path, let detail, _):
+            return "the store \(path) is read-only (\(detail)), and this command writes to it (identify and verify too: "
+                + "they record every match in the audit log). Run it as the store's owner (for /var/lib/fpmod: root or the "
+                + "fpmod service user) or make the store and its folder writable, or copy the store and its key somewhere "
+                + "writable and pass --store and --key. list, log, info and doctor read a read-only store as it is"
         case .busy(let path):
             return "the store \(path) is locked by another process; try again later, or use the running service's commands"
         case .sqlite(let code, let message, let path):

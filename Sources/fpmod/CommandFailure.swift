@@ -58,6 +58,8 @@ enum ErrorReport {
         case .missingKey, .wrongKey, .badKeyFile, .noStore: return .config
         case .keyFileExposed: return .permission
         case .busy: return .tryLater
+        // A read-only mount cannot be written by anyone (I/O); permissions are a matter of who runs it.
+        case .readOnly(_, _, let fileSystem): return fileSystem ? .ioError : .permission
         case .fileSystem: return .ioError
         case .backupEmptyPassphrase: return .usage
         case .backupWrongPassphrase, .backupCorrupted, .backupNotABackup, .backupUnsupportedVersion,

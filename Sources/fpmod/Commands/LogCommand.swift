@@ -5,7 +5,7 @@ import Foundation
 enum LogCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let limit = try invocation.parsed.int("limit", range: 1...100_000) ?? 50
-        let entries = try invocation.openStore().auditEntries(limit: limit)
+        let entries = try invocation.openStoreForReading().auditEntries(limit: limit)
         let formatter = ISO8601DateFormatter()
         let lines = entries.map { entry in
             [formatter.string(from: entry.time), entry.event, entry.user, entry.slot.map { "slot \($0)" },

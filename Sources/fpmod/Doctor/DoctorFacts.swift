@@ -187,6 +187,8 @@ struct StoreFacts: Sendable, Equatable {
     /// Operations an interrupted (or older) fpmod left pending, each a sentence: what it is and
     /// what the next open of the module will do with it. Nil when the store was not read.
     var pendingOperations: [String]?
+    /// Why this user cannot write the store, when it cannot (it is still read).
+    var readOnly: String?
     /// The store exists but could not be opened (the error's description).
     var openError: String?
 }

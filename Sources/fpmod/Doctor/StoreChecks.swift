@@ -32,6 +32,12 @@ extension DoctorChecks {
         if let error = facts.openError {
             return DoctorCheck("store", title, .problem, "\(facts.databasePath) cannot be opened: \(error)")
         }
+        if let readOnly = facts.readOnly {
+            return DoctorCheck("store", title, .warning,
+                               "\(facts.databasePath) is read-only for this user (\(readOnly)): list, log, info and doctor read it; "
+                                   + "enroll, identify and every other command that writes refuse.",
+                               fix: "Run fpmod as the store's owner (root or the fpmod service user), or copy the store and its key somewhere writable (--store, --key).")
+        }
         var loose: [String] = []
         if database.mode & 0o077 != 0 { loose.append("the database is \(database.modeText)") }
         if let directory = facts.directory, directory.mode & 0o077 != 0 { loose.append("its folder is \(directory.modeText)") }
