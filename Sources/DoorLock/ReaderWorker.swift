@@ -26,6 +26,8 @@ public enum WorkerReport: Sendable, Equatable {
     case adminProgress(requestID: Int, line: [String: JSONValue])
     /// The search order scans use now (after each re-plan), for `status`.
     case searchOrder(LibraryStatus)
+    /// The opener settled an interrupted operation (the repair's audit line), for the log.
+    case repaired(String)
 }
 
 /// A control-socket admin command the worker runs with the reader it owns.
@@ -196,6 +198,13 @@ final class ReaderWorker: @unchecked Sendable {
 
     private func openModule(_ connection: ModuleConnection, store: TemplateStore) throws -> Administrator {
         var opened: FingerprintModule?
+        // What the open repairs is told once, as the CLI does: from the audit rows it adds.
+        let before = (try? store.auditEntries(limit: 1).last?.id) ?? 0
+        defer {
+            for entry in (try? store.auditEntries(limit: 1000)) ?? [] where entry.id > before && entry.event == "repair" {
+                report(.repaired(entry.detail ?? ""))
+            }
+        }
         do {
             return try AdministrationOpener.open(
                 store: store, unpaired: (connection.unpairedAddress, connection.unpairedPassword)

@@ -84,9 +84,9 @@ import Testing
     }
 
     /// An older fpmod wrote the template to the module and only then refused the name, leaving
-    /// the enroll intent `module-written` for ever. Written here as it would have: an enroll
-    /// killed after its module write, its intent's user then set to a name refused today.
-    @Test func aStuckIntentFromAnOlderFpmodIsRolledBackOnceAndItsSlotErased() throws {
+    /// the enroll intent `module-written` for ever. Written here as it would have: an enroll of
+    /// bob killed after its module write, its intent's user then set to a name refused today.
+    func storeWithAStuckIntent() throws -> CLI {
         let cli = CLI()
         #expect(try cli.sim(["enroll", "alice"]).status == 0)
         let killed = try cli.sim(["enroll", "bob"], environment: ["FPMOD_FAILPOINT": "enroll.after-module-write"])
@@ -99,6 +99,11 @@ import Testing
             print(c.execute("SELECT count(*) FROM intents").fetchone()[0])
             """, cli.directory + "/store.db"])
         #expect(sql.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "\(sql.stderr)")
+        return cli
+    }
+
+    @Test func aStuckIntentFromAnOlderFpmodIsRolledBackOnceAndItsSlotErased() throws {
+        let cli = try storeWithAStuckIntent()
 
         let doctor = try cli.sim(["doctor"])
         #expect(doctor.stdout.contains("Pending operations"), "\(doctor.stdout)")
@@ -121,5 +126,16 @@ import Testing
         #expect(try cli.userNames() == ["alice"])
         #expect(try cli.sim(["enroll", "carol"]).status == 0)
         #expect(try cli.sim(["doctor"]).stdout.contains("None: nothing was interrupted."))
+    }
+
+    /// The service used to go `disconnected` on such a store after a restart: it now settles the
+    /// intent at its first open and serves.
+    @Test func theServiceStartsOnAStoreWithAStuckIntent() throws {
+        let cli = try storeWithAStuckIntent()
+        let service = try ServiceControlCLITests.RunningService(cli)
+        defer { service.stop() }
+        #expect(service.log.contains("can never finish"), "\(service.log)")
+        try service.simulator("touch alice-right-index")
+        try waitFor("the service to open for alice") { service.log.contains("match ") && service.log.contains("unlocked ") }
     }
 }
