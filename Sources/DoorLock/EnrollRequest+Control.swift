@@ -27,7 +27,7 @@ extension EnrollRequest {
         do {
             self.init(user: try UserName(validating: positional[0]), label: positional.count == 2 ? try FingerLabel(validating: positional[1]) : "right-index")
         } catch {
-            throw ControlUsageError(error.description)
+            throw ControlUsageError(String(describing: error))
         }
         for option in arguments where option.hasPrefix("--") {
             let parts = option.dropFirst(2).split(separator: "=", maxSplits: 1).map(String.init)
@@ -45,7 +45,7 @@ extension EnrollRequest {
                 fingerTimeout = .milliseconds(Int64(seconds * 1000))
             case ("display-name", let text?):
                 do { displayName = try DisplayName(validating: text.removingPercentEncoding ?? text) } catch {
-                    throw ControlUsageError(error.description)
+                    throw ControlUsageError(String(describing: error))
                 }
             default:
                 throw ControlUsageError("unknown enroll option '\(option)'; " + Self.usage)

@@ -31,6 +31,7 @@ extension BackupContents {
                 for finger in user.fingers { _ = try FingerLabel(validating: finger.label) }
             }
         } catch {
+            // The do block throws only NameError (typed throws), so `error` is one.
             throw .backupInvalidName(error)
         }
     }

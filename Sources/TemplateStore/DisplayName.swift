@@ -23,7 +23,7 @@ public struct DisplayName: Hashable, Sendable, CustomStringConvertible, Expressi
     }
 
     public init(stringLiteral value: String) {
-        do { try self.init(validating: value) } catch { preconditionFailure(error.description) }
+        do { try self.init(validating: value) } catch { preconditionFailure("\(error)") }
     }
 
     public var description: String { text }

@@ -17,7 +17,7 @@ public struct FingerLabel: Hashable, Sendable, CustomStringConvertible, Expressi
     }
 
     public init(stringLiteral value: String) {
-        do { try self.init(validating: value) } catch { preconditionFailure(error.description) }
+        do { try self.init(validating: value) } catch { preconditionFailure("\(error)") }
     }
 
     public var description: String { text }

@@ -20,7 +20,7 @@ public struct UserName: Hashable, Sendable, CustomStringConvertible, Expressible
 
     /// A name written in the source (a default, a test): a wrong one is a programming error.
     public init(stringLiteral value: String) {
-        do { try self.init(validating: value) } catch { preconditionFailure(error.description) }
+        do { try self.init(validating: value) } catch { preconditionFailure("\(error)") }
     }
 
     public var description: String { text }
