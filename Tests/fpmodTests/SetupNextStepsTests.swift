@@ -82,4 +82,14 @@ import Testing
         let found = order.compactMap { $0 }
         #expect(found.count == 4 && found == found.sorted(), "\(result.stdout)")
     }
+
+    @Test func aSecondRunRefusesAFingerTheAdminAlreadyHasBeforeAskingForIt() throws {
+        let cli = CLI()
+        let config = cli.directory + "/config.json"
+        #expect(try cli.sim(["--config", config, "setup", "--defaults"]).status == 0)
+        let again = try cli.sim(["--config", config, "setup"], stdin: "y\nadmin\nright-index\n")
+        #expect(again.status == 1, "\(again.stdout)\n\(again.stderr)")
+        #expect(again.stderr.contains("already has right-index enrolled"), "\(again.stderr)")
+        #expect(!again.stderr.contains("Place your finger"))
+    }
 }

@@ -47,13 +47,22 @@ struct SetupQuestions {
         preconditionFailure("the last attempt returns or throws")
     }
 
-    func administrator(existingAdmins: [String]) throws -> (name: UserName, label: FingerLabel)? {
+    /// `store`: the store setup found (run again), whose fingers an answer must not repeat.
+    func administrator(store: TemplateStore?) throws -> (name: UserName, label: FingerLabel)? {
+        let existingAdmins = try store?.users().filter { $0.role == .admin }.map(\.name) ?? []
         if !existingAdmins.isEmpty {
             say("  Administrators already enrolled: \(existingAdmins.joined(separator: ", ")).")
             guard prompter.confirm("Enroll another administrator?", default: false) else { return nil }
         }
         let name = try checked("Administrator's user name", default: "admin") { try UserName(validating: $0) }
-        let label = try checked("Which finger (right-index, left-thumb…)", default: "right-index") { try FingerLabel(validating: $0) }
+        let label = try checked("Which finger (right-index, left-thumb…)", default: "right-index") { answer in
+            let label = try FingerLabel(validating: answer)
+            if let store, try store.user(named: name.text) != nil,
+               let same = try store.fingers(of: name.text).first(where: { $0.label == label.text }) {
+                throw AdministrationError.fingerAlreadyEnrolled(user: name.text, label: label.text, slot: same.slot)
+            }
+            return label
+        }
         return (name, label)
     }
 

@@ -40,8 +40,7 @@ struct SetupGuide {
 
         var answers = SetupAnswers()
         heading("the first administrator")
-        answers.admin = try questions.administrator(
-            existingAdmins: try existing?.users().filter { $0.role == .admin }.map(\.name) ?? [])
+        answers.admin = try questions.administrator(store: existing)
         heading("the administrator's PIN")
         answers.pin = try questions.pin(for: answers.admin?.name)
         heading("the board")
