@@ -22,6 +22,8 @@ public enum AdministrationError: Error, Equatable, CustomStringConvertible, Send
     case verificationRequired(user: String)
     /// The store already knows a module; pairing again needs `force`.
     case alreadyPaired
+    /// `unpair` on a store that paired no module.
+    case notPaired
     /// The module the port reaches is not the paired one.
     case untrustedModule(IdentityFinding)
     /// The backup was made for another module family; its templates would not load.
@@ -67,6 +69,9 @@ public enum AdministrationError: Error, Equatable, CustomStringConvertible, Send
             return "changing fingerprint unlock for \(Printable.escaped(user)) needs a successful verification of \(Printable.escaped(user)) or of an admin first; place that finger when asked"
         case .alreadyPaired:
             return "the store is already paired with a module; use `fpmod pair --force` to pair again (the old password and address are replaced)"
+        case .notPaired:
+            return "this store paired no module, so there is nothing to undo. A module paired by another store answers only to "
+                + "that store: run `fpmod unpair` with it (--store and --key); docs/recovery.md covers a store that is lost"
         case .untrustedModule(let finding):
             return finding.description
         case .familyMismatch(let backup, let module):

@@ -70,9 +70,12 @@ extension Administrator {
     @discardableResult
     ///
     /// `duress`: the finger opens like any other and raises a silent duress alarm (`Finger.isDuress`).
-    public func enroll(user: String, displayName: String? = nil, label: String = "right-index", captures: Int = 2,
-                       admin: Bool = false, duress: Bool = false,
+    /// `user`, `label` and `displayName` are checked types: a refused name never reaches a
+    /// finger prompt or the module (an older fpmod checked them after the module write).
+    public func enroll(user userName: UserName, displayName: DisplayName? = nil, label fingerLabel: FingerLabel = "right-index",
+                       captures: Int = 2, admin: Bool = false, duress: Bool = false,
                        progress: (EnrollProgress) -> Void = { _ in }) throws -> EnrollResult {
+        let user = userName.text, label = fingerLabel.text
         guard (2...6).contains(captures) else { throw AdministrationError.invalidCaptureCount(captures) }
         let existing = try store.user(named: user)
         if existing != nil, let same = try store.fingers(of: user).first(where: { $0.label == label }) {
@@ -115,9 +118,9 @@ extension Administrator {
         // A new user is created only with the finger; what the user should look like rides with
         // the intent, so an interrupted enroll can be finished with the right name and role.
         let intent = try store.transaction {
-            let id = try store.beginIntent(.enroll, user: user, label: label, slot: slot, template: template, quality: quality)
+            let id = try store.beginEnrollIntent(user: userName, label: fingerLabel, slot: slot, template: template, quality: quality)
             if existing == nil {
-                try store.setValue(NewUserRecord(displayName: displayName, admin: admin).text, forKey: NewUserRecord.key(intent: id))
+                try store.setValue(NewUserRecord(displayName: displayName?.text, admin: admin).text, forKey: NewUserRecord.key(intent: id))
             }
             if duress { try store.setValue("1", forKey: DuressMark.key(intent: id)) }
             return id
@@ -143,11 +146,11 @@ extension Administrator {
         try failpoint("enroll.before-commit")
         try store.transaction {
             if existing == nil {
-                try store.addUser(name: user, displayName: displayName, role: admin ? .admin : .user)
+                try store.addUser(name: userName, displayName: displayName, role: admin ? .admin : .user)
             } else if admin, existing?.role != .admin {
                 try store.setRole(.admin, for: user)
             }
-            try store.addFinger(user: user, label: label, slot: slot, template: template, quality: quality, duress: duress)
+            try store.addFinger(user: userName, label: fingerLabel, slot: slot, template: template, quality: quality, duress: duress)
             if let family = module.family?.rawValue, try store.value(forKey: TemplateStore.templateFamilyKey) != family {
                 try store.setValue(family, forKey: TemplateStore.templateFamilyKey)
             }

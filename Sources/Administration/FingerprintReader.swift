@@ -56,7 +56,7 @@ public protocol FingerprintReader: AnyObject {
     /// Guided enrollment of one finger: either the template ends up in the device's library
     /// and the store, or in neither.
     @discardableResult
-    func enroll(user: String, displayName: String?, label: String, captures: Int, admin: Bool, duress: Bool,
+    func enroll(user: UserName, displayName: DisplayName?, label: FingerLabel, captures: Int, admin: Bool, duress: Bool,
                 progress: (EnrollProgress) -> Void) throws -> EnrollResult
     /// 1:N: waits for a finger up to `fingerTimeout`, then searches everything enrolled.
     func identify() throws -> MatchOutcome
@@ -92,7 +92,7 @@ public protocol FingerprintReader: AnyObject {
 
 extension FingerprintReader {
     @discardableResult
-    public func enroll(user: String, displayName: String? = nil, label: String = "right-index", captures: Int = 2,
+    public func enroll(user: UserName, displayName: DisplayName? = nil, label: FingerLabel = "right-index", captures: Int = 2,
                        admin: Bool = false, duress: Bool = false) throws -> EnrollResult {
         try enroll(user: user, displayName: displayName, label: label, captures: captures, admin: admin, duress: duress,
                    progress: { _ in })

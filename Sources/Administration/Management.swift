@@ -106,10 +106,10 @@ public enum StoreAdministration {
         }
     }
 
-    public static func renameUser(_ store: TemplateStore, user: String, to newName: String) throws {
+    public static func renameUser(_ store: TemplateStore, user: String, to newName: UserName) throws {
         try store.transaction {
             try store.renameUser(user, to: newName)
-            try store.appendAudit(event: "rename", user: newName, detail: "renamed \(user) to \(newName)")
+            try store.appendAudit(event: "rename", user: newName.text, detail: "renamed \(user) to \(newName)")
         }
     }
 

@@ -42,6 +42,10 @@ public enum AdministrationOpener {
         guard let identity = try store.moduleIdentity() else {
             return (try connect(unpaired.address, unpaired.password, true), .unpaired)
         }
+        if try store.value(forKey: Administrator.unpairingKey) != nil,
+           let module = try AdministrationOpener.finishUnpairing(store: store, identity: identity, connect: connect) {
+            return (module, .unpaired)
+        }
         let previous = Administrator.parseCredentials(try store.value(forKey: Administrator.previousCredentialsKey))
         let pairedError: Error
         do {

@@ -16,7 +16,9 @@ extension Administrator {
         var done: [RepairAction] = []
         var unknown: [Int] = []
         var missing: [Int] = []
-        for action in try store.planReconciliation(moduleOccupied: occupied) {
+        // An enroll that can never commit is abandoned, not retried at every open for ever.
+        let unfinishable = try PendingIntents.unfinishableEnrolls(in: store, capacity: try? capacity)
+        for action in try store.planReconciliation(moduleOccupied: occupied, unfinishable: unfinishable) {
             if !repairDifferences && !restoring {
                 if case .deleteOrphan(let slot) = action { unknown.append(slot); continue }
                 if case .restoreToModule(let slot) = action { missing.append(slot); continue }
@@ -70,12 +72,14 @@ extension Administrator {
         }
         try store.transaction {
             switch action {
-            case .finishEnroll(let id, _, _), .rollBackEnroll(let id, _, _), .dropIntent(let id, _):
+            case .finishEnroll(let id, _, _), .rollBackEnroll(let id, _, _), .abandonEnroll(let id, _, _, _), .dropIntent(let id, _):
                 let key = NewUserRecord.key(intent: id)
                 if case .finishEnroll = action, let record = NewUserRecord(text: try store.value(forKey: key)),
                    let name = try store.pendingIntents().first(where: { $0.id == id })?.user,
                    try store.user(named: name) == nil {
-                    try store.addUser(name: name, displayName: record.displayName, role: record.admin ? .admin : .user)
+                    // Checked by `PendingIntents.unfinishableEnrolls` before the plan finished it.
+                    try store.addUser(name: try UserName(validating: name), displayName: try record.displayName.map { try DisplayName(validating: $0) },
+                                      role: record.admin ? .admin : .user)
                 }
                 try store.setValue(nil, forKey: key)
             default:
@@ -85,10 +89,10 @@ extension Administrator {
             if case .finishEnroll(let id, _, _) = action, try store.value(forKey: DuressMark.key(intent: id)) != nil,
                let intent = try store.pendingIntents().first(where: { $0.id == id }),
                let user = intent.user, let label = intent.label {
-                duressFinger = (user, label)
+                duressFinger = (user, try FingerLabel(validating: label).text)
             }
             switch action {
-            case .finishEnroll(let id, _, _), .rollBackEnroll(let id, _, _), .dropIntent(let id, _):
+            case .finishEnroll(let id, _, _), .rollBackEnroll(let id, _, _), .abandonEnroll(let id, _, _, _), .dropIntent(let id, _):
                 try store.setValue(nil, forKey: DuressMark.key(intent: id))
             default:
                 break

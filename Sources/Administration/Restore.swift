@@ -24,6 +24,9 @@ extension Administrator {
     @discardableResult
     public func restore(_ contents: BackupContents, replacing: Bool) throws -> RestoreResult {
         if contents.readerKind == ReaderDescription.Kind.imageSensor.rawValue { throw AdministrationError.backupFromImageSensor }
+        // A name refused today would fail the store's replace after the restore intent is
+        // written: refused here, before anything changes.
+        try contents.checkNames()
         // Another family's or another size's templates would be written, read back wrong and
         // never match: refused before the store or the module changes.
         let templates = contents.users.flatMap { $0.fingers.map { (slot: $0.slot, bytes: $0.template.count) } }

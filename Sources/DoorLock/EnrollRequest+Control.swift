@@ -1,4 +1,5 @@
 import Foundation
+import TemplateStore
 
 /// The control-socket spelling of an enroll: `enroll NAME [LABEL] [--admin] [--duress]
 /// [--captures=N] [--timeout=SECONDS] [--display-name=TEXT]`, where TEXT is percent-encoded
@@ -7,13 +8,13 @@ import Foundation
 extension EnrollRequest {
     /// The command line for the control socket.
     public var controlLine: String {
-        var words = ["enroll", user, label]
+        var words = ["enroll", user.text, label.text]
         if admin { words.append("--admin") }
         if duress { words.append("--duress") }
         if captures != 2 { words.append("--captures=\(captures)") }
         if let fingerTimeout { words.append("--timeout=" + Self.seconds(fingerTimeout)) }
         if let displayName {
-            words.append("--display-name=" + (displayName.addingPercentEncoding(withAllowedCharacters: Self.plain) ?? displayName))
+            words.append("--display-name=" + (displayName.text.addingPercentEncoding(withAllowedCharacters: Self.plain) ?? displayName.text))
         }
         return words.joined(separator: " ")
     }
@@ -22,7 +23,12 @@ extension EnrollRequest {
     public init(controlArguments arguments: [String]) throws(ControlUsageError) {
         let positional = arguments.filter { !$0.hasPrefix("--") }
         guard (1...2).contains(positional.count) else { throw ControlUsageError(Self.usage) }
-        self.init(user: positional[0], label: positional.count == 2 ? positional[1] : "right-index")
+        // Checked here, before the service asks the worker (and the worker a finger) anything.
+        do {
+            self.init(user: try UserName(validating: positional[0]), label: positional.count == 2 ? try FingerLabel(validating: positional[1]) : "right-index")
+        } catch {
+            throw ControlUsageError(String(describing: error))
+        }
         for option in arguments where option.hasPrefix("--") {
             let parts = option.dropFirst(2).split(separator: "=", maxSplits: 1).map(String.init)
             let value = parts.count == 2 ? parts[1] : nil
@@ -38,7 +44,9 @@ extension EnrollRequest {
                 }
                 fingerTimeout = .milliseconds(Int64(seconds * 1000))
             case ("display-name", let text?):
-                displayName = text.removingPercentEncoding ?? text
+                do { displayName = try DisplayName(validating: text.removingPercentEncoding ?? text) } catch {
+                    throw ControlUsageError(String(describing: error))
+                }
             default:
                 throw ControlUsageError("unknown enroll option '\(option)'; " + Self.usage)
             }

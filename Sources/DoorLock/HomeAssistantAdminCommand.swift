@@ -1,4 +1,5 @@
 import Foundation
+import TemplateStore
 
 /// An admin command from Home Assistant on `fpmod/<deviceId>/admin/set` (only subscribed with
 /// `mqtt.adminCommands`), one JSON object, never retained:
@@ -12,7 +13,7 @@ import Foundation
 /// duress finger must never show there.
 struct HomeAssistantAdminCommand: Equatable {
     enum Action: Equatable {
-        case enroll(user: String, finger: String)
+        case enroll(user: UserName, finger: FingerLabel)
         case delete(user: String, finger: String?)
         case clear
     }
@@ -36,8 +37,10 @@ struct HomeAssistantAdminCommand: Equatable {
               object["finger"] == nil || finger.map(Self.isName) == true else { return nil }
         switch command {
         case "enroll":
-            guard let user else { return nil }
-            action = .enroll(user: user, finger: finger ?? "right-index")
+            // `isName` held both to the user-name rule; the types say so to the worker.
+            guard let user, let name = try? UserName(validating: user),
+                  let label = finger.map({ try? FingerLabel(validating: $0) }) ?? FingerLabel("right-index") else { return nil }
+            action = .enroll(user: name, finger: label)
         case "delete":
             guard let user else { return nil }
             action = .delete(user: user, finger: finger)
@@ -68,7 +71,8 @@ struct HomeAssistantAdminCommand: Equatable {
 
     var user: String? {
         switch action {
-        case .enroll(let user, _), .delete(let user, _): user
+        case .enroll(let user, _): user.text
+        case .delete(let user, _): user
         case .clear: nil
         }
     }

@@ -287,6 +287,8 @@ extension LockRuntime {
             }
         case .searchOrder(let status):
             libraryStatus = status
+        case .repaired(let line):
+            log("repair: \(line)")
         }
     }
 

@@ -26,6 +26,8 @@ public enum WorkerReport: Sendable, Equatable {
     case adminProgress(requestID: Int, line: [String: JSONValue])
     /// The search order scans use now (after each re-plan), for `status`.
     case searchOrder(LibraryStatus)
+    /// The opener settled an interrupted operation (the repair's audit line), for the log.
+    case repaired(String)
 }
 
 /// A control-socket admin command the worker runs with the reader it owns.
@@ -35,17 +37,19 @@ public enum AdminRequest: Sendable, Equatable {
 }
 
 /// What `enroll` through the control socket asks for (the same choices as `fpmod enroll`).
+/// Names and label are checked types: the control socket and MQTT build them from what they
+/// read, so a refused name is answered before the worker is asked anything.
 public struct EnrollRequest: Sendable, Equatable {
-    public var user: String
-    public var label: String = "right-index"
-    public var displayName: String?
+    public var user: UserName
+    public var label: FingerLabel = "right-index"
+    public var displayName: DisplayName?
     public var captures: Int = 2
     public var admin = false
     public var duress = false
     /// How long to wait for each touch; nil = the administrator's default.
     public var fingerTimeout: Duration?
 
-    public init(user: String, label: String = "right-index") {
+    public init(user: UserName, label: FingerLabel = "right-index") {
         self.user = user
         self.label = label
     }
@@ -196,6 +200,13 @@ final class ReaderWorker: @unchecked Sendable {
 
     private func openModule(_ connection: ModuleConnection, store: TemplateStore) throws -> Administrator {
         var opened: FingerprintModule?
+        // What the open repairs is told once, as the CLI does: from the audit rows it adds.
+        let before = (try? store.auditEntries(limit: 1).last?.id) ?? 0
+        defer {
+            for entry in (try? store.auditEntries(limit: 1000)) ?? [] where entry.id > before && entry.event == "repair" {
+                report(.repaired(entry.detail ?? ""))
+            }
+        }
         do {
             return try AdministrationOpener.open(
                 store: store, unpaired: (connection.unpairedAddress, connection.unpairedPassword)

@@ -273,7 +273,7 @@ enum AdminReply {
     /// The reply's `code` for an admin command's failure (see `LockService.replyError`).
     static func code(for error: any Error) -> String {
         switch error {
-        case StoreError.unknownUser, StoreError.unknownFinger, StoreError.invalidName, StoreError.invalidLabel,
+        case StoreError.unknownUser, StoreError.unknownFinger, is NameError,
              AdministrationError.unknownFinger, AdministrationError.invalidCaptureCount:
             "usage"
         case AdministrationError.noFingerPlaced: "busy"

@@ -17,8 +17,9 @@ extension HostReader {
     /// No intent: nothing is written anywhere but the store, in one transaction, so a crash
     /// before the commit leaves nothing and one after it leaves the enrollment complete.
     @discardableResult
-    public func enroll(user: String, displayName: String?, label: String, captures: Int, admin: Bool, duress: Bool,
-                       progress: (EnrollProgress) -> Void) throws -> EnrollResult {
+    public func enroll(user userName: UserName, displayName: DisplayName?, label fingerLabel: FingerLabel, captures: Int,
+                       admin: Bool, duress: Bool, progress: (EnrollProgress) -> Void) throws -> EnrollResult {
+        let user = userName.text, label = fingerLabel.text
         _ = try sensor
         let existing = try store.user(named: user)
         if existing != nil, let same = try store.fingers(of: user).first(where: { $0.label == label }) {
@@ -65,11 +66,11 @@ extension HostReader {
             try HostStoreGuard.check(store, deep: false)
             let before = try store.enrolledSetDigest()
             if existing == nil {
-                try store.addUser(name: user, displayName: displayName, role: admin ? .admin : .user)
+                try store.addUser(name: userName, displayName: displayName, role: admin ? .admin : .user)
             } else if admin, existing?.role != .admin {
                 try store.setRole(.admin, for: user)
             }
-            try store.addFinger(user: user, label: label, slot: slot, template: template.bytes, quality: quality, duress: duress)
+            try store.addFinger(user: userName, label: fingerLabel, slot: slot, template: template.bytes, quality: quality, duress: duress)
             // A kill here, with the transaction open, must leave no trace (SQLite rolls it back).
             try failpoint("enroll.inside-transaction")
             try StoreReaderKind.record(.imageSensor, in: store)

@@ -12,6 +12,7 @@ extension HostReader {
     @discardableResult
     public func restore(_ contents: BackupContents, replacing: Bool) throws -> RestoreResult {
         _ = try sensor  // closed means unusable, also for store-only work
+        try contents.checkNames()
         let fingers = contents.users.flatMap { user in user.fingers.map { (user: user.name, finger: $0) } }
         let gallery = try Self.checkedGallery(of: contents, fingers: fingers, capacity: capacity)
         let existing = try store.users().count

@@ -20,6 +20,23 @@ public struct BackupContents: Equatable, Sendable, Codable {
     }
 }
 
+extension BackupContents {
+    /// Every user name, display name and finger label of the backup passes today's rules;
+    /// else `StoreError.backupInvalidName`, before a restore changes anything.
+    public func checkNames() throws(StoreError) {
+        do {
+            for user in users {
+                _ = try UserName(validating: user.name)
+                _ = try DisplayName(validating: user.displayName)
+                for finger in user.fingers { _ = try FingerLabel(validating: finger.label) }
+            }
+        } catch {
+            // The do block throws only NameError (typed throws), so `error` is one.
+            throw .backupInvalidName(error)
+        }
+    }
+}
+
 public struct BackupUser: Equatable, Sendable, Codable {
     public var name: String
     public var displayName: String

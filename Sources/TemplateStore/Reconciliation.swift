@@ -8,6 +8,10 @@ public enum RepairAction: Equatable, Sendable, CustomStringConvertible {
     /// The enroll cannot be finished: drop the intent. When `deleteFromModule` is true the module
     /// holds a half-enrolled template the store cannot describe; the caller deletes it first.
     case rollBackEnroll(intentID: Int64, slot: Int, deleteFromModule: Bool)
+    /// The enroll can never be finished (`reason`: its name or label is refused today, its user
+    /// is gone, its slot does not exist…): dropped, never retried, the store left as it is. When
+    /// `deleteFromModule` is true the module holds the template; the caller erases the slot first.
+    case abandonEnroll(intentID: Int64, slot: Int, deleteFromModule: Bool, reason: String)
     /// A delete was under way: delete from the module if it is still there, then the finger row.
     case finishDelete(intentID: Int64, slot: Int, deleteFromModule: Bool)
     /// A move's module write was not confirmed (or cannot be finished): the store keeps the
@@ -43,6 +47,10 @@ public enum RepairAction: Equatable, Sendable, CustomStringConvertible {
         case .rollBackEnroll(let id, let slot, let delete):
             return "rolled back interrupted enroll #\(id) of slot \(slot)"
                 + (delete ? "; the half-enrolled template was deleted from the module" : "; the module slot was empty")
+        case .abandonEnroll(let id, let slot, let delete, let reason):
+            return "rolled back enroll #\(id) of slot \(slot), which can never finish (\(reason)); "
+                + (delete ? "the template was erased from the module slot" : "the module slot was empty")
+                + " and the store is unchanged"
         case .finishDelete(let id, let slot, let delete):
             return "finished interrupted delete #\(id) of slot \(slot)"
                 + (delete ? "; deleted from the module and the store" : "; the module had already deleted it")
@@ -74,7 +82,7 @@ public enum RepairAction: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .finishEnroll(_, let slot, true), .restoreToModule(let slot), .rewriteSwapSlot(_, let slot):
             return .writeTemplate(slot: slot)
-        case .rollBackEnroll(_, let slot, true), .finishDelete(_, let slot, true), .deleteOrphan(let slot),
+        case .rollBackEnroll(_, let slot, true), .abandonEnroll(_, let slot, true, _), .finishDelete(_, let slot, true), .deleteOrphan(let slot),
              .rollBackMove(_, _, let slot, true), .finishMove(_, let slot, _, _, true):
             return .deleteSlot(slot)
         case .finishWipe: return .emptyLibrary
@@ -97,9 +105,10 @@ public enum RepairAction: Equatable, Sendable, CustomStringConvertible {
 /// Intents are settled first (oldest first); then every slot only the store has is written to
 /// the module and every slot only the module has is deleted from it. A pending wipe supersedes
 /// everything else. A pending restore rewrites every store slot, since the module may hold
-/// other templates under the same slot numbers.
+/// other templates under the same slot numbers. An enroll named in `unfinishable` (intent id →
+/// why) is abandoned instead of finished: finishing it would fail at every open, for ever.
 public func planReconciliation(storeSlots: [Int: String], moduleOccupied: Set<Int>,
-                               pending: [Intent]) -> [RepairAction] {
+                               pending: [Intent], unfinishable: [Int64: String] = [:]) -> [RepairAction] {
     let intents = pending.sorted { $0.id < $1.id }
     if let wipe = intents.first(where: { $0.kind == .wipe }) {
         return [.finishWipe(intentID: wipe.id)]
@@ -125,6 +134,9 @@ public func planReconciliation(storeSlots: [Int: String], moduleOccupied: Set<In
             if store.contains(slot) {
                 // The store already describes this slot; it stays the truth.
                 actions.append(.dropIntent(intentID: intent.id, reason: "slot \(slot) is already in the store"))
+            } else if let reason = unfinishable[intent.id] {
+                actions.append(.abandonEnroll(intentID: intent.id, slot: slot, deleteFromModule: module.contains(slot), reason: reason))
+                module.remove(slot)
             } else if module.contains(slot), intent.template != nil, intent.user != nil, intent.label != nil {
                 actions.append(.finishEnroll(intentID: intent.id, slot: slot, rewriteModule: intent.state == .pending))
                 store.insert(slot)

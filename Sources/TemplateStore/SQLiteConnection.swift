@@ -57,6 +57,28 @@ final class SQLiteConnection {
         sqlite3_extended_result_codes(db, 1)
     }
 
+    /// A connection that never writes (`SQLITE_OPEN_READONLY`). `immutable`: the file is read
+    /// as it is, with no shared-memory or WAL file created or read — for a store nobody can
+    /// write (a read-only folder or mount), where SQLite could not create them anyway.
+    init(readingOnly path: String, immutable: Bool) throws {
+        self.path = path
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-~".unicodeScalars)
+        let encoded = path.unicodeScalars.map { scalar -> String in
+            if allowed.contains(scalar) { return String(scalar) }
+            return String(scalar).utf8.map { "%" + String($0, radix: 16, uppercase: true).leftPadded(to: 2) }.joined()
+        }.joined()
+        let uri = "file:" + encoded + "?mode=ro" + (immutable ? "&immutable=1" : "")
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(db)
+            throw StoreError.fileSystem(path: path, detail: message)
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+    }
+
     deinit { sqlite3_close_v2(handle) }
 
     func setBusyTimeout(milliseconds: Int32) { sqlite3_busy_timeout(handle, milliseconds) }
@@ -133,7 +155,12 @@ final class SQLiteConnection {
         switch rc & 0xFF {
         case SQLITE_NOTADB, SQLITE_CORRUPT: return .notADatabase(path: path, detail: message)
         case SQLITE_BUSY, SQLITE_LOCKED: return .busy(path: path)
+        case SQLITE_READONLY: return .readOnly(path: path, detail: "it was opened for reading only", fileSystem: false)
         default: return .sqlite(code: rc, message: message, path: path)
         }
     }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

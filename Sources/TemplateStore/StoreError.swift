@@ -23,8 +23,6 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     case undecryptable(what: String)
     case unknownUser(String)
     case duplicateUser(String)
-    case invalidName(String, reason: String)
-    case invalidLabel(String)
     case invalidSlot(Int)
     /// The slot already holds a finger, and whose it is.
     case slotTaken(slot: Int, user: String, label: String)
@@ -39,6 +37,10 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     case backupWrongPassphrase
     case backupEmptyPassphrase
     case backupCorrupted(detail: String)
+    /// The backup holds a name, display name or label this fpmod refuses (control characters, say).
+    case backupInvalidName(NameError)
+    /// The command writes to the store, and the store cannot be written (`detail` says why).
+    case readOnly(path: String, detail: String, fileSystem: Bool)
     /// Another process holds the write lock beyond the busy timeout.
     case busy(path: String)
     /// Any other SQLite failure, with its result code.
@@ -71,10 +73,6 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
             return "no user named \(Printable.escaped(name)); see `fpmod list`"
         case .duplicateUser(let name):
             return "a user named \(Printable.escaped(name)) already exists; choose another name or enroll a finger for that user"
-        case .invalidName(let name, let reason):
-            return "\"\(Printable.escaped(name))\" cannot be a user name: \(reason)"
-        case .invalidLabel(let label):
-            return "\"\(Printable.escaped(label))\" cannot be a finger label; use a name such as right-index"
         case .invalidSlot(let slot):
             return "slot \(slot) is out of range; slots start at 0"
         case .slotTaken(let slot, let user, let label):
@@ -97,6 +95,15 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
             return "a backup passphrase cannot be empty; choose a long passphrase and keep it apart from the backup"
         case .backupCorrupted(let detail):
             return "the backup is damaged (\(detail)); nothing was changed. Use another copy of the backup"
+        case .backupInvalidName(let error):
+            return "the backup holds a name this fpmod does not accept, so nothing was changed: \(error.description) "
+                + "Restore it with the fpmod version that wrote it, correct the name there (rename the user, or enroll "
+                + "the finger again under another label), and back up again"
+        case .readOnly(let path, let detail, _):
+            return "the store \(path) is read-only (\(detail)), and this command writes to it (identify and verify too: "
+                + "they record every match in the audit log). Run it as the store's owner (for /var/lib/fpmod: root or the "
+                + "fpmod service user) or make the store and its folder writable, or copy the store and its key somewhere "
+                + "writable and pass --store and --key. list, log, info and doctor read a read-only store as it is"
         case .busy(let path):
             return "the store \(path) is locked by another process; try again later, or use the running service's commands"
         case .sqlite(let code, let message, let path):

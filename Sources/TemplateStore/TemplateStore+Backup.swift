@@ -42,14 +42,16 @@ extension TemplateStore {
     /// Replaces every user and finger with the backup's, in one transaction: on any error
     /// nothing changes. The module identity, intents and audit log stay; a `restore` audit row is added.
     public func replaceAll(with contents: BackupContents) throws {
+        try contents.checkNames()
         try transaction {
             try connection.query("DELETE FROM users")
             for user in contents.users {
-                try addUser(name: user.name, displayName: user.displayName, role: user.role,
+                let name = try UserName(validating: user.name)
+                try addUser(name: name, displayName: try DisplayName(validating: user.displayName), role: user.role,
                             fingerprintUnlock: user.fingerprintUnlock, createdAt: user.createdAt)
                 try connection.query("UPDATE users SET pin_hash = ? WHERE name = ?", [user.pinHash.sql, .text(user.name)])
                 for finger in user.fingers {
-                    try addFinger(user: user.name, label: finger.label, slot: finger.slot, template: finger.template,
+                    try addFinger(user: name, label: try FingerLabel(validating: finger.label), slot: finger.slot, template: finger.template,
                                   quality: finger.quality, enrolledAt: finger.enrolledAt, duress: finger.isDuress)
                 }
             }

@@ -18,11 +18,9 @@ extension TemplateStore {
     /// Call it inside the same `transaction` as `completeIntent` for a crash-safe enroll.
     /// `duress`: the finger opens and raises a silent duress alarm.
     @discardableResult
-    public func addFinger(user: String, label: String, slot: Int, template: [UInt8], quality: Int,
+    public func addFinger(user userName: UserName, label fingerLabel: FingerLabel, slot: Int, template: [UInt8], quality: Int,
                           enrolledAt: Date = Date(), duress: Bool = false) throws -> Finger {
-        guard !label.isEmpty, label.utf8.count <= 64, !label.contains(where: \.isWhitespace) else {
-            throw StoreError.invalidLabel(label)
-        }
+        let user = userName.text, label = fingerLabel.text
         guard slot >= 0 else { throw StoreError.invalidSlot(slot) }
         return try transaction {
             let owner = try requireUser(user)

@@ -3,11 +3,26 @@ import Foundation
 extension TemplateStore {
     static func intentPurpose(id: Int64) -> String { "intent:\(id)" }
 
-    /// Writes and commits what is about to be done to the module, before the module is touched.
-    /// An enroll should carry the uploaded template, so a crash after the module write can be finished.
+    /// Writes and commits an enroll about to be written to the module, before the module is
+    /// touched. It carries the uploaded template, so a crash after the module write can be
+    /// finished; the name and label are checked types, so only an enroll that can commit is announced.
+    public func beginEnrollIntent(user: UserName, label: FingerLabel, slot: Int, template: [UInt8]? = nil,
+                                  quality: Int? = nil, createdAt: Date = Date()) throws -> Int64 {
+        try insertIntent(.enroll, user: user.text, label: label.text, slot: slot, template: template, quality: quality,
+                         createdAt: createdAt, targetSlot: nil)
+    }
+
+    /// Writes and commits what is about to be done to the module (a delete, wipe, restore or
+    /// move), before the module is touched. Enrolls go through `beginEnrollIntent`.
     public func beginIntent(_ kind: Intent.Kind, user: String? = nil, label: String? = nil, slot: Int? = nil,
-                            template: [UInt8]? = nil, quality: Int? = nil, createdAt: Date = Date(),
-                            targetSlot: Int? = nil) throws -> Int64 {
+                            quality: Int? = nil, createdAt: Date = Date(), targetSlot: Int? = nil) throws -> Int64 {
+        precondition(kind != .enroll, "an enroll intent is begun with beginEnrollIntent, with a checked name and label")
+        return try insertIntent(kind, user: user, label: label, slot: slot, template: nil, quality: quality,
+                                createdAt: createdAt, targetSlot: targetSlot)
+    }
+
+    private func insertIntent(_ kind: Intent.Kind, user: String?, label: String?, slot: Int?, template: [UInt8]?,
+                              quality: Int?, createdAt: Date, targetSlot: Int?) throws -> Int64 {
         try transaction {
             try connection.query("""
                 INSERT INTO intents (kind, user, label, slot, quality, created_at, target_slot) VALUES (?, ?, ?, ?, ?, ?, ?)

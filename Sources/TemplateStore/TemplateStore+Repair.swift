@@ -1,9 +1,10 @@
 extension TemplateStore {
     /// The plan for this store against the module's occupied slots (`ReadIndexTable`).
-    public func planReconciliation(moduleOccupied: Set<Int>) throws -> [RepairAction] {
+    /// `unfinishable`: enroll intents that can never commit, with why (see the free function).
+    public func planReconciliation(moduleOccupied: Set<Int>, unfinishable: [Int64: String] = [:]) throws -> [RepairAction] {
         try locked {
             pureReconciliationPlan(storeSlots: try slotDigests(), moduleOccupied: moduleOccupied,
-                                             pending: try pendingIntents())
+                                   pending: try pendingIntents(), unfinishable: unfinishable)
         }
     }
 
@@ -19,11 +20,12 @@ extension TemplateStore {
                       let template = intent.template, let name = intent.user, let label = intent.label else {
                     throw StoreError.unknownIntent(id)
                 }
-                try addFinger(user: name, label: label, slot: s, template: template, quality: intent.quality ?? 0)
+                try addFinger(user: try UserName(validating: name), label: try FingerLabel(validating: label), slot: s, template: template,
+                              quality: intent.quality ?? 0)
                 try completeIntent(id)
                 slot = s
                 user = name
-            case .rollBackEnroll(let id, let s, _), .finishDelete(let id, let s, _):
+            case .rollBackEnroll(let id, let s, _), .abandonEnroll(let id, let s, _, _), .finishDelete(let id, let s, _):
                 user = try pendingIntents().first(where: { $0.id == id })?.user ?? finger(atSlot: s)?.user
                 if case .finishDelete = action, user != nil { try deleteFinger(atSlot: s) }
                 try completeIntent(id)
@@ -61,6 +63,6 @@ extension TemplateStore {
 
 /// The free function, reachable from inside the method of the same name.
 private func pureReconciliationPlan(storeSlots: [Int: String], moduleOccupied: Set<Int>,
-                                              pending: [Intent]) -> [RepairAction] {
-    planReconciliation(storeSlots: storeSlots, moduleOccupied: moduleOccupied, pending: pending)
+                                    pending: [Intent], unfinishable: [Int64: String]) -> [RepairAction] {
+    planReconciliation(storeSlots: storeSlots, moduleOccupied: moduleOccupied, pending: pending, unfinishable: unfinishable)
 }

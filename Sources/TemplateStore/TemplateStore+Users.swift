@@ -9,28 +9,18 @@ extension TemplateStore {
              hasPIN: row[5].int64 == 1, createdAt: Date(storeValue: row[6]))
     }
 
-    /// A user name is what people type on the command line: letters, digits, `.`, `_`, `-`, `@`.
-    static func validate(name: String) throws {
-        guard !name.isEmpty else { throw StoreError.invalidName(name, reason: "it is empty") }
-        guard name.utf8.count <= 64 else { throw StoreError.invalidName(name, reason: "it is longer than 64 bytes") }
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-@")
-        guard name.allSatisfy(allowed.contains) else {
-            throw StoreError.invalidName(name, reason: "use only letters, digits, '.', '_', '-' and '@'")
-        }
-    }
-
-    /// Adds a user; the display name defaults to the name.
+    /// Adds a user; the display name defaults to the name. Name and display name were checked
+    /// where they came in (`UserName`, `DisplayName`).
     @discardableResult
-    public func addUser(name: String, displayName: String? = nil, role: Role = .user,
+    public func addUser(name: UserName, displayName: DisplayName? = nil, role: Role = .user,
                         fingerprintUnlock: Bool = true, createdAt: Date = Date()) throws -> User {
-        try Self.validate(name: name)
-        return try transaction {
-            if try user(named: name) != nil { throw StoreError.duplicateUser(name) }
+        try transaction {
+            if try user(named: name.text) != nil { throw StoreError.duplicateUser(name.text) }
             try connection.query("""
                 INSERT INTO users (name, display_name, role, fingerprint_unlock, created_at) VALUES (?, ?, ?, ?, ?)
-                """, [.text(name), .text(displayName ?? name), .text(role.rawValue),
+                """, [.text(name.text), .text((displayName ?? DisplayName(name)).text), .text(role.rawValue),
                       .integer(fingerprintUnlock ? 1 : 0), createdAt.storeValue])
-            return try requireUser(name)
+            return try requireUser(name.text)
         }
     }
 
@@ -52,8 +42,8 @@ extension TemplateStore {
         return user
     }
 
-    public func renameUser(_ name: String, to newName: String) throws {
-        try Self.validate(name: newName)
+    public func renameUser(_ name: String, to newUserName: UserName) throws {
+        let newName = newUserName.text
         try transaction {
             _ = try requireUser(name)
             if newName != name, try user(named: newName) != nil { throw StoreError.duplicateUser(newName) }
@@ -66,8 +56,8 @@ extension TemplateStore {
         }
     }
 
-    public func setDisplayName(_ displayName: String, for name: String) throws {
-        try updateUser(name, "display_name = ?", [.text(displayName)])
+    public func setDisplayName(_ displayName: DisplayName, for name: String) throws {
+        try updateUser(name, "display_name = ?", [.text(displayName.text)])
     }
 
     /// Deletes the user and, by cascade, their finger rows. The caller removes the slots from the

@@ -29,6 +29,11 @@ public final class TemplateStore: @unchecked Sendable {
         self.databasePath = databasePath
         self.keyPath = keyPath
         if !create, !PrivateFiles.exists(databasePath) { throw StoreError.noStore(databasePath: databasePath) }
+        // A store this process cannot write is refused here, saying so, rather than by the
+        // first write with an SQLite code; the commands that only read open it `readingOnly`.
+        if PrivateFiles.exists(databasePath), let readOnly = StoreAccess.readOnly(databasePath: databasePath) {
+            throw StoreError.readOnly(path: databasePath, detail: readOnly.detail, fileSystem: readOnly.fileSystem)
+        }
         try KeyFileCheck.check(keyPath)
         try PrivateFiles.makeDirectories(PrivateFiles.parent(of: databasePath))
         if !PrivateFiles.exists(databasePath) { try PrivateFiles.createFile(databasePath) }
@@ -40,6 +45,40 @@ public final class TemplateStore: @unchecked Sendable {
         try connection.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL;")
         try Self.migrate(connection)
         key = try Self.loadOrCreateKey(connection: connection, keyPath: keyPath, databasePath: databasePath)
+    }
+
+    /// Opens an existing store for the commands that only read it (list, log, info, doctor),
+    /// with a connection that never writes (`SQLITE_OPEN_READONLY`), so a backup copy on a
+    /// read-only mount or a store whose permissions forbid writing can still be read. Nothing is
+    /// created: no database, no key (a missing key is only an error when something encrypted is
+    /// there to read). When the store cannot be written and its WAL holds nothing, the file is
+    /// read as it is (`immutable`), since SQLite could not create its shared-memory file there.
+    /// A store of an older format is upgraded first when it can be written, else refused.
+    public init(readingOnly databasePath: String, keyPath: String) throws {
+        try Crypto.ready()
+        self.databasePath = databasePath
+        self.keyPath = keyPath
+        guard PrivateFiles.exists(databasePath) else { throw StoreError.noStore(databasePath: databasePath) }
+        try KeyFileCheck.check(keyPath)
+        let readOnly = StoreAccess.readOnly(databasePath: databasePath)
+        connection = try SQLiteConnection(readingOnly: databasePath,
+                                          immutable: readOnly != nil && !StoreAccess.hasWALContent(databasePath: databasePath))
+        connection.setBusyTimeout(milliseconds: 5000)
+        let version = try connection.scalar("PRAGMA user_version").int ?? 0
+        if version > Schema.currentVersion {
+            throw StoreError.newerSchema(path: databasePath, found: version, supported: Schema.currentVersion)
+        }
+        if version < Schema.currentVersion {
+            if let readOnly {
+                throw StoreError.readOnly(path: databasePath, detail: readOnly.detail + "; it was written by an older fpmod, "
+                                          + "and its format is upgraded by the first command that can write it", fileSystem: readOnly.fileSystem)
+            }
+            let writer = try SQLiteConnection(path: databasePath)
+            writer.setBusyTimeout(milliseconds: 5000)
+            try writer.query("PRAGMA journal_mode = WAL")
+            try Self.migrate(writer)
+        }
+        key = try Self.loadKeyForReading(connection: connection, keyPath: keyPath, databasePath: databasePath)
     }
 
     /// Runs `body` in one transaction (a savepoint when nested): all of it is committed, or none.
@@ -134,6 +173,23 @@ public final class TemplateStore: @unchecked Sendable {
             try writeKeyCheck(connection, key: key)
         }
         return key
+    }
+
+    /// The key for a read-only store: read and checked, never created.
+    static func loadKeyForReading(connection: SQLiteConnection, keyPath: String, databasePath: String) throws -> [UInt8] {
+        guard let existing = try PrivateFiles.read(keyPath) else {
+            if try holdsEncryptedData(connection) { throw StoreError.missingKey(keyPath: keyPath, databasePath: databasePath) }
+            // Nothing encrypted to read: names and the audit log need no key.
+            return Crypto.randomBytes(Crypto.keyBytes)
+        }
+        guard existing.count == Crypto.keyBytes else {
+            throw StoreError.badKeyFile(keyPath: keyPath, detail: "\(existing.count) bytes instead of \(Crypto.keyBytes)")
+        }
+        if let storedCheck = try connection.scalar("SELECT value FROM store_meta WHERE key = ?", [.text(keyCheckName)]).bytes,
+           Crypto.open(storedCheck, associatedData: Array("store:\(keyCheckName)".utf8), key: existing) != keyCheckPlaintext {
+            throw StoreError.wrongKey(keyPath: keyPath, databasePath: databasePath)
+        }
+        return existing
     }
 
     private static func writeKeyCheck(_ connection: SQLiteConnection, key: [UInt8]) throws {

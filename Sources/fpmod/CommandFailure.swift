@@ -53,11 +53,13 @@ enum ErrorReport {
 
     static func exitCode(for error: StoreError) -> ExitCode {
         switch error {
-        case .unknownUser, .unknownSlot, .invalidName, .invalidLabel, .invalidSlot: return .usage
+        case .unknownUser, .unknownSlot, .invalidSlot: return .usage
         case .duplicateUser, .slotTaken, .fingerLabelTaken: return .denied
         case .missingKey, .wrongKey, .badKeyFile, .noStore: return .config
         case .keyFileExposed: return .permission
         case .busy: return .tryLater
+        // A read-only mount cannot be written by anyone (I/O); permissions are a matter of who runs it.
+        case .readOnly(_, _, let fileSystem): return fileSystem ? .ioError : .permission
         case .fileSystem: return .ioError
         case .backupEmptyPassphrase: return .usage
         case .backupWrongPassphrase, .backupCorrupted, .backupNotABackup, .backupUnsupportedVersion,

@@ -23,6 +23,7 @@ enum Commands {
         "sync": SyncCommand.run,
         "layout": LayoutCommand.run,
         "pair": PairCommand.run,
+        "unpair": UnpairCommand.run,
         "log": LogCommand.run,
         "run": RunCommand.run,
         "status": StatusCommand.run,

@@ -89,6 +89,13 @@ struct Invocation {
         return try TemplateStore(databasePath: paths.database, keyPath: paths.key, create: create)
     }
 
+    /// The store for a command that only reads it (list, log, info, doctor): never written,
+    /// so a read-only copy or a store this user may not write can still be read.
+    func openStoreForReading() throws -> TemplateStore {
+        let paths = storePaths
+        return try TemplateStore(readingOnly: paths.database, keyPath: paths.key)
+    }
+
     /// Where `--sim` keeps its module's flash, beside the store, so consecutive commands see the
     /// same simulated module as they would a real one (never in a production directory:
     /// `refuseProductionStoreForSimulator`). (The simulated image sensor keeps no state: its

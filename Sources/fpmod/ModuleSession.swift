@@ -94,7 +94,7 @@ final class ModuleSession {
     /// pairing the module is opened as the command line says.
     static func openVerified(_ invocation: Invocation) throws -> ModuleSession {
         guard FileManager.default.fileExists(atPath: invocation.storePaths.database) else { return try open(invocation) }
-        let store = try invocation.openStore()
+        let store = try invocation.openStoreForReading()
         guard try store.moduleIdentity() != nil else { return try open(invocation) }
         let (session, finding) = try openChecked(invocation, store: store)
         guard finding.isTrusted else {

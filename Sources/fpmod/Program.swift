@@ -132,6 +132,9 @@ enum Program {
                 name: "pair", abstract: "Give the module a random password and address, kept encrypted in the store.",
                 options: [.flag("force", help: "Pair again although the store already knows a module.")]),
             CommandSpec(
+                name: "unpair", abstract: "Set the paired module back to the factory password and address, and forget the pairing.",
+                discussion: "Needs the store that paired the module (--store and --key): only it knows the module's password and address. Afterwards the module answers to password 00000000 at address FFFFFFFF, as new, and any store can pair it again. An interrupted unpair is finished at the next open. For a module paired by a store that is lost, see docs/recovery.md."),
+            CommandSpec(
                 name: "log", abstract: "Show the audit log.",
                 options: [.option("limit", valueName: "N", help: "Newest N entries.", default: "50")]),
             CommandSpec(

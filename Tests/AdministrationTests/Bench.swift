@@ -77,7 +77,7 @@ final class Bench {
                 finger: String? = nil, admin: Bool = false) throws -> EnrollResult {
         server.touch(finger ?? "\(user)-\(label)", times: 100)
         defer { server.lift() }
-        return try administrator.enroll(user: user, label: label, captures: captures, admin: admin)
+        return try administrator.enroll(user: try UserName(validating: user), label: try FingerLabel(validating: label), captures: captures, admin: admin)
     }
 
     func identify(_ administrator: Administrator, finger: String) throws -> MatchOutcome {

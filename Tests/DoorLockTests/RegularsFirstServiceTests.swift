@@ -25,8 +25,9 @@ import Testing
             configureOptions: { $0.layoutQuietPeriod = .milliseconds(300) },
             setUpStore: { store in
                 for (slot, user) in Self.users.enumerated() {
-                    try store.addUser(name: user)
-                    try store.addFinger(user: user, label: "right-index", slot: slot, template: LockHarness.template(for: "\(user)-index"),
+                    let name = try UserName(validating: user)
+                    try store.addUser(name: name)
+                    try store.addFinger(user: name, label: "right-index", slot: slot, template: LockHarness.template(for: "\(user)-index"),
                                         quality: 100)
                 }
             })

@@ -44,7 +44,7 @@ struct ServiceOpenerTests {
                                    beforeStart: { LockHarness.enroll($0, finger: "alice-thumb", slot: 5) },
                                    setUpStore: { store in
                                        // Killed after the module stored it, before the store's finger row.
-                                       let id = try store.beginIntent(.enroll, user: "alice", label: "left-thumb", slot: 5,
+                                       let id = try store.beginEnrollIntent(user: "alice", label: "left-thumb", slot: 5,
                                                                       template: template, quality: 100)
                                        try store.markIntentModuleWritten(id)
                                    })

@@ -12,7 +12,7 @@ import Testing
             let store = try dir.openStore()
             try store.addUser(name: "alice")
             try store.addFinger(user: "alice", label: "left-thumb", slot: 0, template: template, quality: 70)
-            _ = try store.beginIntent(.enroll, user: "alice", label: "right-thumb", slot: 1, template: sampleTemplate(10))
+            _ = try store.beginEnrollIntent(user: "alice", label: "right-thumb", slot: 1, template: sampleTemplate(10))
             try store.setModuleIdentity(ModuleIdentity(family: "r30x", address: 0xC0FFEE01, password: 0x5EC2E7AB, capacity: 162))
             try store.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             #expect(try store.moduleIdentity()?.password == 0x5EC2E7AB)

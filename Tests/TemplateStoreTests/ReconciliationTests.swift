@@ -38,6 +38,22 @@ import Testing
         #expect(plan[0].moduleWork == .deleteSlot(4))
     }
 
+    @Test func enrollThatCanNeverFinishIsAbandonedAndItsSlotErased() {
+        let plan = planReconciliation(storeSlots: [:], moduleOccupied: [4], pending: [enroll(1, slot: 4, template: template)],
+                                      unfinishable: [1: "bad name"])
+        #expect(plan == [.abandonEnroll(intentID: 1, slot: 4, deleteFromModule: true, reason: "bad name")])
+        #expect(plan[0].moduleWork == .deleteSlot(4))
+        #expect(plan[0].description.contains("can never finish (bad name)"))
+        #expect(!plan[0].description.contains("\n"))
+    }
+
+    @Test func unfinishableEnrollNeverTouchesASlotTheStoreGivesAFinger() {
+        let plan = planReconciliation(storeSlots: [4: "d"], moduleOccupied: [4], pending: [enroll(1, slot: 4, template: template)],
+                                      unfinishable: [1: "bad name"])
+        guard case .dropIntent(1, _) = plan.first else { Issue.record("expected dropIntent, got \(plan)"); return }
+        #expect(plan.allSatisfy { $0.moduleWork == nil })
+    }
+
     @Test func enrollAlreadyInStoreIsDropped() {
         let plan = planReconciliation(storeSlots: [4: "d"], moduleOccupied: [4], pending: [enroll(1, slot: 4, template: template)])
         #expect(plan.count == 1)
@@ -115,7 +131,7 @@ import Testing
         do {
             let store = try dir.openStore()
             try store.addUser(name: "alice")
-            let id = try store.beginIntent(.enroll, user: "alice", label: "right-index", slot: 4, template: sampleTemplate(4), quality: 91)
+            let id = try store.beginEnrollIntent(user: "alice", label: "right-index", slot: 4, template: sampleTemplate(4), quality: 91)
             try store.markIntentModuleWritten(id)
             // … and the process dies before the finger row is written.
         }
@@ -139,7 +155,7 @@ import Testing
         let store = try dir.openStore()
         try store.addUser(name: "alice")
         try store.addFinger(user: "alice", label: "a", slot: 1, template: sampleTemplate(1), quality: 1)
-        let rollBack = try store.beginIntent(.enroll, user: "alice", label: "b", slot: 2)
+        let rollBack = try store.beginEnrollIntent(user: "alice", label: "b", slot: 2)
         let delete = try store.beginIntent(.delete, user: "alice", label: "a", slot: 1)
         let plan = try store.planReconciliation(moduleOccupied: [1, 9])
         #expect(plan == [.rollBackEnroll(intentID: rollBack, slot: 2, deleteFromModule: false),
@@ -162,7 +178,7 @@ import Testing
         let store = try dir.openStore()
         try store.addUser(name: "alice")
         try store.addFinger(user: "alice", label: "a", slot: 1, template: sampleTemplate(1), quality: 1)
-        let id = try store.beginIntent(.enroll, user: "alice", label: "b", slot: 1, template: sampleTemplate(2))
+        let id = try store.beginEnrollIntent(user: "alice", label: "b", slot: 1, template: sampleTemplate(2))
         // The slot is taken, so the row insert fails and the intent must stay pending.
         #expect(throws: StoreError.slotTaken(slot: 1, user: "alice", label: "a")) {
             try store.transaction {

@@ -11,8 +11,6 @@ import Testing
         try store.addUser(name: "alice", displayName: "Alice", role: .admin, fingerprintUnlock: false)
         #expect(try store.users().map(\.name) == ["alice", "bob"])
         #expect(throws: StoreError.duplicateUser("bob")) { try store.addUser(name: "bob") }
-        #expect(throws: StoreError.self) { try store.addUser(name: "bad name") }
-        #expect(throws: StoreError.self) { try store.addUser(name: "") }
         try store.renameUser("bob", to: "robert")
         #expect(try store.user(named: "bob") == nil)
         #expect(throws: StoreError.duplicateUser("alice")) { try store.renameUser("robert", to: "alice") }

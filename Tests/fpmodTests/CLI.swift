@@ -46,9 +46,10 @@ final class CLI {
     var simulatorState: String { directory + "/sim-r307.state" }
 
     @discardableResult
-    func run(_ arguments: [String], environment extra: [String: String] = [:], stdin: String? = nil) throws -> Result {
+    func run(_ arguments: [String], environment extra: [String: String] = [:], stdin: String? = nil,
+             executable: String = CLI.binary) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = environment.merging(extra) { $1 }
         let out = Pipe(), err = Pipe(), input = Pipe()

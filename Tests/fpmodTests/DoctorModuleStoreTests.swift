@@ -22,8 +22,8 @@ import Testing
         facts.module = .failed(.passwordRequired(code: code))
         let module = DoctorChecks.evaluate(facts)[id: "module"]
         #expect(module.verdict == .problem)
-        #expect(module.fix?.contains("the module has a password: pair or pass --password") == true
-            || module.fix?.contains("The module has a password: pair or pass --password") == true)
+        #expect(module.fix?.contains("paired to another store") == true)
+        #expect(module.fix?.contains("fpmod unpair") == true && module.fix?.contains("docs/recovery.md") == true)
     }
 
     @Test func answeredAtAnotherBaudIsAWarning() {

@@ -15,7 +15,7 @@ import Testing
         let result = try cli.sim(["--config", config, "setup", "--defaults"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stdout.contains("✔ Paired the r30x module"))
-        #expect(result.stdout.contains("systemctl enable --now fpmod"))
+        #expect(result.stdout.contains("fpmod --sim --config \(config) run --sim-gpio"))
         #expect(try cli.run(["config", "check", config]).status == 0)
         let admins = try admins(cli)
         #expect(admins.count == 1)
@@ -33,7 +33,7 @@ import Testing
     @Test func pipedAnswersChooseTheNameFingerPINAndBoard() throws {
         let cli = CLI()
         let config = cli.directory + "/config.json"
-        let answers = "y\ncarol\nleft-thumb\n4826\n4826\nrpi4\n\n"
+        let answers = "carol\nleft-thumb\n4826\n4826\nrpi4\n\ny\n"
         let result = try cli.sim(["--config", config, "setup"], stdin: answers)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(!result.stdout.contains("4826"), "the PIN must not be echoed")
@@ -49,7 +49,7 @@ import Testing
     @Test func mismatchedPINsAreAskedAgain() throws {
         let cli = CLI()
         let result = try cli.sim(["--config", cli.directory + "/config.json", "setup"],
-                                 stdin: "y\ndave\n\n4826\n4862\n7391\n7391\n\n\n")
+                                 stdin: "dave\n\n4826\n4862\n7391\n7391\n\n\ny\n")
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stdout.contains("The two PINs differ"))
         #expect(result.stdout.contains("✔ Set dave's PIN"))

@@ -63,7 +63,7 @@ final class SensorBenchTarget {
             for (number, finger) in enrolled.enumerated() {
                 let user = "user-\(number)"
                 sensor.autoTouch = finger
-                try reader.enroll(user: user, label: "right-index")
+                try reader.enroll(user: try UserName(validating: user), label: "right-index")
                 genuine.append((finger, user))
             }
             sensor.autoTouch = nil
@@ -176,7 +176,7 @@ final class SensorBenchTarget {
         let free = (0..<capacity).filter { !taken.contains($0) }
         try store.transaction {
             for number in 0..<count {
-                let user = "filler-\(number)"
+                let user = try UserName(validating: "filler-\(number)")
                 try store.addUser(name: user)
                 try store.addFinger(user: user, label: "right-index", slot: free[number], template: made[number % made.count].bytes,
                                     quality: 100)

@@ -18,11 +18,18 @@ extension AdministrationError: CLIError {
         case .noFingerPlaced, .capturesDiffer, .cancelled: return .tryLater
         case .noFingersEnrolled, .unknownFinger, .invalidCaptureCount, .restoreNeedsConfirmation, .alreadyPaired:
             return .usage
-        case .verificationRequired: return .denied
+        case .verificationRequired, .notPaired: return .denied
         case .untrustedModule: return .permission
         case .interrupted: return .ioError
         }
     }
+    public var message: String { description }
+}
+
+/// A refused user name, finger label or display name: a usage error, reported before anything
+/// is opened or created.
+extension NameError: CLIError {
+    public var exitCode: ExitCode { .usage }
     public var message: String { description }
 }
 

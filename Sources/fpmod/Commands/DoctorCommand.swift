@@ -66,7 +66,7 @@ enum DoctorCommand {
         do {
             // With a pairing, the one opener's identity check: a reset or foreign module is
             // named as such in about a second, not reported as a wiring fault after a baud probe.
-            if identity != nil, let store = try? invocation.openStore() {
+            if identity != nil, let store = try? invocation.openStoreForReading() {
                 let (opened, finding) = try ModuleSession.openChecked(invocation, store: store)
                 if case .reset = finding { opened.close(); return (.failed(.notPaired(finding.description)), nil) }
                 if case .swapped = finding { opened.close(); return (.failed(.notPaired(finding.description)), nil) }
@@ -130,13 +130,19 @@ enum DoctorCommand {
             facts.pairing = .unknown(reason: "the key file is missing, so the pairing cannot be read.")
             return facts
         }
+        facts.readOnly = TemplateStore.readOnlyReason(databasePath: paths.database)
         do {
-            let store = try TemplateStore(databasePath: paths.database, keyPath: paths.key)
-            if let identity = try store.moduleIdentity() {
+            let store = try TemplateStore(readingOnly: paths.database, keyPath: paths.key)
+            let identity = try store.moduleIdentity()
+            if let identity {
                 let date = ISO8601DateFormatter.string(from: identity.pairedAt, timeZone: .current, formatOptions: [.withFullDate])
                 facts.pairing = .paired(family: identity.family, address: identity.address, pairedAt: date)
             } else {
                 facts.pairing = .none
+            }
+            let unfinishable = try PendingIntents.unfinishableEnrolls(in: store, capacity: identity?.capacity)
+            facts.pendingOperations = try store.pendingIntents().map { intent in
+                PendingIntents.summary(intent) + ": " + PendingIntents.forecast(intent, unfinishable: unfinishable[intent.id])
             }
         } catch {
             facts.openError = ErrorReport.message(for: error)
@@ -148,6 +154,6 @@ enum DoctorCommand {
     /// The pairing, read again for the module session (the facts keep only what is printed).
     private static func pairedIdentity(_ invocation: Invocation, _ facts: StoreFacts) -> ModuleIdentity? {
         guard case .paired = facts.pairing else { return nil }
-        return try? invocation.openStore().moduleIdentity()
+        return try? invocation.openStoreForReading().moduleIdentity()
     }
 }

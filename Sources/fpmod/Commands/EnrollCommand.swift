@@ -2,6 +2,7 @@ import Administration
 import ArgumentParsing
 import DoorLock
 import PrintableText
+import TemplateStore
 
 /// `fpmod enroll NAME`: guided enrollment with fprintd-style progress on stderr — through the
 /// running service when there is one, else with the reader opened here (a module merges
@@ -9,21 +10,25 @@ import PrintableText
 enum EnrollCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let parsed = invocation.parsed
-        let name = try parsed.require("name")
-        let label = parsed.string("finger") ?? "right-index"
+        // Checked before anything is opened: a refused name creates no store or key, asks for
+        // no finger and writes nothing to the module.
+        let name = try UserName(validating: try parsed.require("name"))
+        let label = try FingerLabel(validating: parsed.string("finger") ?? "right-index")
+        var displayName: DisplayName?
+        if let text = parsed.string("display-name") { displayName = try DisplayName(validating: text) }
         let captures = try parsed.int("captures", range: 2...6) ?? 2
         if let service = try ServiceControl.connectIfRunning(invocation) {
             var request = EnrollRequest(user: name, label: label)
             request.captures = captures
             request.admin = parsed.flag("admin")
             request.duress = parsed.flag("duress")
-            request.displayName = parsed.string("display-name")
+            request.displayName = displayName
             request.fingerTimeout = try parsed.duration("timeout")
             let reply = try service.send(.enroll(request), lineTimeout: (request.fingerTimeout ?? .seconds(15)) + .seconds(30)) {
                 invocation.progress($0)
             }
             try ServiceControl.check(reply)
-            return report(user: reply["user"]?.stringValue ?? name, label: reply["label"]?.stringValue ?? label,
+            return report(user: reply["user"]?.stringValue ?? name.text, label: reply["label"]?.stringValue ?? label.text,
                           slot: reply["slot"]?.intValue ?? -1, captures: reply["captures"]?.intValue ?? captures,
                           retries: reply["retries"]?.intValue ?? 0, newUser: reply["newUser"]?.boolValue ?? false,
                           duress: request.duress, invocation)
@@ -37,7 +42,7 @@ enum EnrollCommand {
         if session.choice.isImageSensor, parsed.isExplicit("captures") {
             invocation.progress("--captures is for modules: the image sensor takes as many captures as the host matcher's enrollment needs.")
         }
-        let result = try session.reader.enroll(user: name, displayName: parsed.string("display-name"), label: label,
+        let result = try session.reader.enroll(user: name, displayName: displayName, label: label,
                                               captures: captures, admin: parsed.flag("admin"),
                                               duress: parsed.flag("duress")) { step in
             invocation.progress(step.description)

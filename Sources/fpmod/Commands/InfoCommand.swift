@@ -76,7 +76,7 @@ enum InfoCommand {
                                        connection: identity.connection)
         var enrolled: (users: Int, fingers: Int)?
         if FileManager.default.fileExists(atPath: invocation.storePaths.database) {
-            let store = try invocation.openStore()
+            let store = try invocation.openStoreForReading()
             enrolled = (try store.users().count, try store.allFingers().count)
         }
         let lines = [

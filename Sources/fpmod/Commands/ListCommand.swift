@@ -32,7 +32,7 @@ enum ListCommand {
                     })
             }
         } else {
-            let store = try invocation.openStore()
+            let store = try invocation.openStoreForReading()
             let fingers = try store.allFingers()
             let unusable = try TemplateFitness.unusableSlots(store)
             rows = try store.users().map { user in

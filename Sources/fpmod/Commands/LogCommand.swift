@@ -6,7 +6,7 @@ import PrintableText
 enum LogCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let limit = try invocation.parsed.int("limit", range: 1...100_000) ?? 50
-        let entries = try invocation.openStore().auditEntries(limit: limit)
+        let entries = try invocation.openStoreForReading().auditEntries(limit: limit)
         let formatter = ISO8601DateFormatter()
         // Each field escaped on its own: a name or detail with a line break stays on its entry's line.
         let lines = entries.map { entry in

@@ -182,7 +182,7 @@ struct DemoScript {
 
     // MARK: Helpers
 
-    private func enroll(_ administrator: Administrator, user: String, displayName: String?, label: String, admin: Bool,
+    private func enroll(_ administrator: Administrator, user: UserName, displayName: DisplayName?, label: FingerLabel, admin: Bool,
                         duress: Bool = false) throws {
         narrator.say("  \(user) enrolls \(label)\(admin ? " as an administrator" : "")\(duress ? " as a duress finger" : ""):")
         // The virtual finger touches the sensor once per capture, lifting in between.

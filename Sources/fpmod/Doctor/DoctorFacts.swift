@@ -184,6 +184,11 @@ struct StoreFacts: Sendable, Equatable {
     var directory: FileNode?
     var key: FileNode?
     var pairing: Pairing = .unknown(reason: "not read")
+    /// Operations an interrupted (or older) fpmod left pending, each a sentence: what it is and
+    /// what the next open of the module will do with it. Nil when the store was not read.
+    var pendingOperations: [String]?
+    /// Why this user cannot write the store, when it cannot (it is still read).
+    var readOnly: String?
     /// The store exists but could not be opened (the error's description).
     var openError: String?
 }

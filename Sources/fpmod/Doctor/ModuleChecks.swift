@@ -55,7 +55,7 @@ extension DoctorChecks {
         case let .passwordRequired(code):
             let what = code == 0x21 ? "0x21 (password must be verified first)" : "0x13 (wrong password)"
             return DoctorCheck("module", title, .problem, "The module answered \(what): it has a password.",
-                               fix: "The module has a password: pair or pass --password (FPMOD_PASSWORD). If this store paired it, use the same --store/--key; if a sketch or another program set it, pass that password — there is no reset command.")
+                               fix: "It is paired to another store, or a sketch or another program set a password. Use the store that paired it (--store and --key) and run `fpmod unpair` there to set it back to the factory password, or pass the password with --password (FPMOD_PASSWORD). No module family has a reset of its own for this: see docs/recovery.md.")
         case let .wrongAddress(expected, seen):
             let who = seen.map { "address \(hex8($0))" } ?? "another address"
             return DoctorCheck("module", title, .problem, "Frames came from \(who), not \(hex8(expected)).",

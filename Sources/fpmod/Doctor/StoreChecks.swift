@@ -6,15 +6,37 @@ extension DoctorChecks {
             let skipped = "no store at \(facts.databasePath) yet (fpmod setup, pair or the first enroll creates it)."
             return [DoctorCheck("store", "Store", .skipped, skipped),
                     DoctorCheck("store.key", "Store key", .skipped, "no store yet."),
-                    DoctorCheck("store.pairing", "Pairing", .skipped, "no store yet.")]
+                    DoctorCheck("store.pairing", "Pairing", .skipped, "no store yet."),
+                    DoctorCheck("store.pending", "Pending operations", .skipped, "no store yet.")]
         }
-        return [storeFiles(facts, database), storeKey(facts), pairing(facts)]
+        return [storeFiles(facts, database), storeKey(facts), pairing(facts), pendingOperations(facts)]
+    }
+
+    /// Intents an interrupted or older fpmod left: each is settled at the next open of the
+    /// module, which is worth knowing before it happens (an enroll that can never finish is
+    /// rolled back and its slot erased).
+    static func pendingOperations(_ facts: StoreFacts) -> DoctorCheck {
+        let title = "Pending operations"
+        guard let pending = facts.pendingOperations else {
+            return DoctorCheck("store.pending", title, .skipped, "the store could not be read.")
+        }
+        guard !pending.isEmpty else { return DoctorCheck("store.pending", title, .ok, "None: nothing was interrupted.") }
+        return DoctorCheck("store.pending", title, .warning,
+                           "\(pending.count) operation\(pending.count == 1 ? "" : "s") interrupted: " + pending.joined(separator: "; ") + ".",
+                           fix: "Nothing to do by hand: the next command that opens the module (or the service at its start) settles "
+                               + (pending.count == 1 ? "it" : "them") + " as said, with a repair line in `fpmod log`.")
     }
 
     static func storeFiles(_ facts: StoreFacts, _ database: FileNode) -> DoctorCheck {
         let title = "Store"
         if let error = facts.openError {
             return DoctorCheck("store", title, .problem, "\(facts.databasePath) cannot be opened: \(error)")
+        }
+        if let readOnly = facts.readOnly {
+            return DoctorCheck("store", title, .warning,
+                               "\(facts.databasePath) is read-only for this user (\(readOnly)): list, log, info and doctor read it; "
+                                   + "enroll, identify and every other command that writes refuse.",
+                               fix: "Run fpmod as the store's owner (root or the fpmod service user), or copy the store and its key somewhere writable (--store, --key).")
         }
         var loose: [String] = []
         if database.mode & 0o077 != 0 { loose.append("the database is \(database.modeText)") }

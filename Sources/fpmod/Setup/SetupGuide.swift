@@ -11,61 +11,81 @@ struct SetupGuide {
     let invocation: Invocation
     let prompter: SetupPrompter
     private var step = 0
-    private static let steps = 6
+    private static let steps = 7
 
     init(invocation: Invocation, prompter: SetupPrompter) {
         self.invocation = invocation
         self.prompter = prompter
     }
 
+    /// Asks everything first, checking each answer; then changes things: the store is created,
+    /// the admin enrolled, the PIN set, the config written, and the module paired last. A refused
+    /// answer thus leaves no store, no key and no module paired to a password nobody has.
     mutating func run() throws {
-        let store = try invocation.openStore(create: true)
         let paths = invocation.storePaths
         say("fpmod setup: the module, its pairing, the first admin, the config file.\nStore: \(paths.database) (key \(paths.key))")
+        // Setup run again reads the store it made; a first run makes one only once all is checked.
+        let existing = FileManager.default.fileExists(atPath: paths.database) ? try invocation.openStore() : nil
+        if existing == nil {
+            let advice = "Run fpmod setup as root for /var/lib/fpmod and /etc/fpmod, or pass --store PATH and --key PATH."
+            try SetupLocation.requireWritable(paths.database, what: "the store", advice: advice)
+            try SetupLocation.requireWritable(paths.key, what: "the store's key", advice: advice)
+        }
+        let identity = try existing?.moduleIdentity()
+        let questions = SetupQuestions(invocation: invocation, prompter: prompter, say: say)
 
         heading("the module's port")
-        let link = try findModule(store: store)
+        let link = try findModule(identity: identity)
         defer { link.stop() }
-        let family: String?
-        do {
-            let administrator = try link.openAdministrator(store: store, unpaired: try unpairedCredentials())
-            defer { link.close(administrator) }
-            family = administrator.module.family?.rawValue
 
-            heading("pairing")
-            try pair(administrator, store: store)
-
-            heading("the first administrator")
-            let admin = try enrollAdmin(administrator, store: store, link: link)
-
-            heading("the administrator's PIN")
-            if let admin { try setPIN(for: admin, store: store) } else { say("  No new administrator; PINs stay as they are (change one with `fpmod pin NAME`).") }
-        }
-
+        var answers = SetupAnswers()
+        heading("the first administrator")
+        answers.admin = try questions.administrator(store: existing)
+        heading("the administrator's PIN")
+        answers.pin = try questions.pin(for: answers.admin?.name)
         heading("the board")
-        let model = BoardDetection.model()
-        let detected = BoardDetection.presetName(forModel: model)
-        say("  " + (model.map { "This machine: \($0)." } ?? "No device-tree model here (not a Raspberry Pi?).")
-            + " Presets: \(BoardDetection.builtInNames.joined(separator: ", ")), or a path to a preset file.")
-        let board = prompter.ask("Board preset", default: detected)
-
+        answers.board = try questions.board { configFile(board: $0, family: link.family, link: link, paths: paths) }
         heading("the configuration file")
-        let file = SetupConfigFile(board: board, serialPort: link.simulator == nil ? link.port : nil,
-                                   baudRate: link.simulator == nil ? link.baudRate : nil, family: family,
-                                   storeDatabase: Self.absolute(paths.database), storeKey: Self.absolute(paths.key))
-        let path = try writeConfig(file)
-        nextSteps(configPath: path)
+        (answers.configPath, answers.writeConfig) = try questions.configFile()
+        heading("pairing")
+        answers.pairNow = questions.pairing(identity: identity)
+
+        heading("enrolling, the PIN, the configuration file and pairing")
+        say("  Every answer is checked; now the changes.")
+        let store = try existing ?? invocation.openStore(create: true)
+        let administrator = try link.openAdministrator(store: store, unpaired: try unpairedCredentials())
+        defer { link.close(administrator) }
+        if let admin = answers.admin {
+            try enroll(admin, administrator, link: link)
+            try setPIN(answers.pin, for: admin.name, store: store, fpmod: commandPrefix(configPath: answers.configPath))
+        }
+        let file = configFile(board: answers.board, family: administrator.module.family?.rawValue ?? link.family,
+                              link: link, paths: paths)
+        try writeConfig(file, to: answers.configPath, replacing: answers.writeConfig)
+        if answers.pairNow {
+            let paired = try administrator.pair()
+            say("  ✔ Paired the \(paired.family) module (\(paired.capacity) slots).")
+        }
+        nextSteps(configPath: answers.configPath)
     }
 
     // MARK: Steps
 
-    private func findModule(store: TemplateStore) throws -> SetupModuleLink {
-        let (address, password) = try credentialsForProbing(store)
+    private func configFile(board: String, family: String?, link: SetupModuleLink,
+                            paths: (database: String, key: String)) -> SetupConfigFile {
+        SetupConfigFile(board: board, serialPort: link.simulator == nil ? link.port : nil,
+                        baudRate: link.simulator == nil ? link.baudRate : nil, family: family,
+                        storeDatabase: Self.absolute(paths.database), storeKey: Self.absolute(paths.key))
+    }
+
+    private func findModule(identity: ModuleIdentity?) throws -> SetupModuleLink {
+        let (address, password) = try identity.map { ($0.address, $0.password) } ?? unpairedCredentials()
         if invocation.parsed.flag("sim") {
             let link = try SetupModuleLink.simulated(invocation)
             say("  --sim: a simulated \(invocation.parsed.string("sim-profile") ?? "r307") module on \(link.port).")
             if case .success(let answer) = PortDiscovery.probe(link.port, address: address, password: password, baudRate: nil) {
                 say("  ✔ Found: \(answer.summary).")
+                link.family = answer.family
             }
             return link
         }
@@ -88,7 +108,7 @@ struct SetupGuide {
             switch PortDiscovery.probe(port, address: address, password: password, baudRate: baud) {
             case .success(let answer):
                 say("  ✔ \(port): \(answer.summary)")
-                return SetupModuleLink(port: answer.port, baudRate: answer.baudRate, simulator: nil)
+                return SetupModuleLink(port: answer.port, baudRate: answer.baudRate, simulator: nil, family: answer.family)
             case .failure(let error):
                 say("  ✘ \(port): \(error)")
             }
@@ -129,110 +149,78 @@ struct SetupGuide {
             : prompter.ask("Which port? (\(answers.map(\.port).joined(separator: ", ")))", default: first.port)
         let answer = answers.first { $0.port == chosen } ?? first
         if answer.port != chosen { say("  \(chosen) did not answer; using \(answer.port).") }
-        return SetupModuleLink(port: answer.port, baudRate: answer.baudRate, simulator: nil)
+        return SetupModuleLink(port: answer.port, baudRate: answer.baudRate, simulator: nil, family: answer.family)
     }
 
-    private func pair(_ administrator: Administrator, store: TemplateStore) throws {
-        if let identity = try store.moduleIdentity() {
-            say("  Already paired with this \(identity.family) module (\(identity.capacity) slots); every open re-checks it.")
-            return
-        }
-        say("  Pairing gives the module a random password and address, kept encrypted in the store: a module swapped\n"
-            + "  in by someone else, or this one moved to another reader, will not answer.")
-        guard prompter.confirm("Pair the module now?", default: true) else {
-            say("  Not paired; run `fpmod pair` later.")
-            return
-        }
-        let identity = try administrator.pair()
-        say("  ✔ Paired the \(identity.family) module (\(identity.capacity) slots).")
-    }
-
-    /// Returns the name of a newly enrolled admin, nil when none was enrolled.
-    private func enrollAdmin(_ administrator: Administrator, store: TemplateStore, link: SetupModuleLink) throws -> String? {
-        let admins = try store.users().filter { $0.role == .admin }
-        if !admins.isEmpty {
-            say("  Administrators already enrolled: \(admins.map(\.name).joined(separator: ", ")).")
-            guard prompter.confirm("Enroll another administrator?", default: false) else { return nil }
-        }
-        let name = prompter.ask("Administrator's user name", default: "admin")
-        let label = prompter.ask("Which finger (right-index, left-thumb…)", default: "right-index")
+    private func enroll(_ admin: (name: UserName, label: FingerLabel), _ administrator: Administrator,
+                        link: SetupModuleLink) throws {
         // The simulated finger touches once per capture, lifting in between.
-        link.simulator?.touch("\(name)-\(label)", times: 1000)
-        say("  Touch the sensor with \(name)'s \(label) when asked, and lift between touches.")
-        let result = try administrator.enroll(user: name, label: label, captures: 2, admin: true) { step in
+        link.simulator?.touch("\(admin.name)-\(admin.label)", times: 1000)
+        say("  Touch the sensor with \(admin.name)'s \(admin.label) when asked, and lift between touches.")
+        let result = try administrator.enroll(user: admin.name, label: admin.label, captures: 2, admin: true) { step in
             StandardStreams.writeError("    \(step.description)\n")
         }
         link.simulator?.lift()
-        say("  ✔ enroll-completed: \(name)'s \(label) in slot \(result.slot)" + (result.newUser ? " (new administrator)." : "."))
-        return name
+        say("  ✔ enroll-completed: \(admin.name)'s \(admin.label) in slot \(result.slot)" + (result.newUser ? " (new administrator)." : "."))
     }
 
-    private func setPIN(for user: String, store: TemplateStore) throws {
-        say("  The PIN opens the door when fingerprints are locked out, and clears the lockout (\(SecretRule.pin.summary)).")
-        if let fromEnvironment = invocation.environment["FPMOD_PIN"], !fromEnvironment.isEmpty {
-            if let problem = SecretRule.pin.problem(fromEnvironment) {
-                throw CommandFailure(.usage, "FPMOD_PIN is not accepted: \(problem); nothing was set. Choose a PIN of \(SecretRule.pin.summary).")
-            }
-            try StoreAdministration.setPIN(store, user: user, pin: fromEnvironment)
-            say("  ✔ Set \(user)'s PIN from FPMOD_PIN.")
+    private func setPIN(_ choice: SetupAnswers.PINChoice, for user: UserName, store: TemplateStore, fpmod: String) throws {
+        switch choice {
+        case .none:
             return
+        case .typed(let pin, let fromEnvironment):
+            try StoreAdministration.setPIN(store, user: user.text, pin: pin)
+            say(fromEnvironment ? "  ✔ Set \(user)'s PIN from FPMOD_PIN." : "  ✔ Set \(user)'s PIN (stored as a memory-hard hash).")
+        case .madeUp(let pin):
+            try StoreAdministration.setPIN(store, user: user.text, pin: pin)
+            say("  ✔ \(user)'s PIN is \(pin) — write it down now, it is shown only once (change it with `\(fpmod) pin \(user)`).")
         }
-        for _ in 0..<3 {
-            guard let pin = prompter.secret("PIN for \(user), \(SecretRule.pin.summary) (Enter: make one up)") else { break }
-            if let problem = SecretRule.pin.problem(pin) {
-                say("  Not accepted: \(problem); once more.")
-                continue
-            }
-            guard prompter.secret("The same PIN again") == pin else {
-                say("  The two PINs differ; once more.")
-                continue
-            }
-            do {
-                try StoreAdministration.setPIN(store, user: user, pin: pin)
-                say("  ✔ Set \(user)'s PIN (stored as a memory-hard hash).")
-                return
-            } catch let error as StoreAdministration.PINError {
-                say("  \(error.description).")
-            }
-        }
-        let pin = Self.randomPIN()
-        try StoreAdministration.setPIN(store, user: user, pin: pin)
-        say("  ✔ \(user)'s PIN is \(pin) — write it down now, it is shown only once (change it with `fpmod pin \(user)`).")
     }
 
-    private func writeConfig(_ file: SetupConfigFile) throws -> String {
-        let path = invocation.parsed.string("config") ?? SetupConfigFile.defaultPath()
+    private func writeConfig(_ file: SetupConfigFile, to path: String, replacing: Bool) throws {
         let text = try file.text()
         let problems = SetupConfigFile.problems(in: text, source: path)
         guard problems.isEmpty else {
             throw CommandFailure(.config, "The configuration would not be valid:\n- " + problems.joined(separator: "\n- ")
                                  + "\nRun fpmod setup again and pick another board preset.")
         }
-        let chosen = prompter.ask("Write the configuration to", default: path)
-        if FileManager.default.fileExists(atPath: chosen),
-           !prompter.confirm("\(chosen) exists. Replace it?", default: false) {
-            say("  Kept the existing \(chosen). What setup would have written:\n" + text.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
-            return chosen
+        if FileManager.default.fileExists(atPath: path), !replacing {
+            say("  Kept the existing \(path). What setup would have written:\n" + text.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
+            return
         }
-        try SetupConfigFile.write(text, to: chosen)
-        say("  ✔ Wrote \(chosen) (checked like `fpmod config check`).")
-        return chosen
+        try SetupConfigFile.write(text, to: path)
+        say("  ✔ Wrote \(path) (checked like `fpmod config check`).")
     }
 
+    /// Each line starting with `fpmod` is a command to copy as it is (a test runs every one);
+    /// NAME is the only thing to replace.
     private func nextSteps(configPath: String) {
-        let sim = invocation.parsed.flag("sim") ? "--sim --sim-gpio " : ""
-        say("""
+        let sim = invocation.parsed.flag("sim")
+        let fpmod = commandPrefix(configPath: configPath)
+        var steps = [
+            ("fpmod config check " + Self.shellQuoted(configPath), "check the file again after editing it (GPIO lines, relay pulse, hooks)"),
+            ("\(fpmod) enroll NAME", "enroll everyone else (NAME: ASCII letters, digits, '.', '_', '-' and '@')"),
+            ("\(fpmod) list", "show who is enrolled"),
+        ]
+        if !sim && configPath == RunCommand.defaultConfigPath {
+            steps.append(("sudo systemctl enable --now fpmod", "run the lock as a service (tools/install.sh installs the unit)"))
+        }
+        steps.append(("\(fpmod) run" + (sim ? " --sim-gpio" : ""),
+                      (steps.count > 3 ? "or run it" : "run the lock") + " in the foreground and watch its events (Ctrl-C stops it)"))
+        say("\nNext steps:\n" + steps.map { "  \($0.0)\n      \($0.1)" }.joined(separator: "\n"))
+    }
 
-            Next steps:
-              fpmod config check \(configPath)
-                  check the file again after editing it (GPIO lines, relay pulse, hooks)
-              fpmod enroll NAME
-                  enroll everyone else; fpmod list shows them
-              sudo systemctl enable --now fpmod
-                  run the lock as a service (tools/install.sh installs the unit)
-              fpmod \(sim)--config \(configPath) run
-                  or run it in the foreground and watch its events
-            """)
+    /// `fpmod [--sim] [--config FILE]`: how the printed commands reach this store and module.
+    private func commandPrefix(configPath: String) -> String {
+        "fpmod" + (invocation.parsed.flag("sim") ? " --sim" : "")
+            + (configPath == RunCommand.defaultConfigPath ? "" : " --config " + Self.shellQuoted(configPath))
+    }
+
+    /// A path as a shell reads it back: as it is when that is safe, else in single quotes.
+    static func shellQuoted(_ text: String) -> String {
+        let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+:@%,")
+        if !text.isEmpty, text.allSatisfy(plain.contains) { return text }
+        return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     // MARK: Helpers
@@ -248,12 +236,6 @@ struct SetupGuide {
 
     private func unpairedCredentials() throws -> (address: UInt32, password: UInt32) {
         (try invocation.parsed.hexUInt32("address") ?? Frame.defaultAddress, try invocation.parsed.hexUInt32("password") ?? 0)
-    }
-
-    /// The pairing's credentials when the store has one (setup run again), else the command line's or the factory's.
-    private func credentialsForProbing(_ store: TemplateStore) throws -> (address: UInt32, password: UInt32) {
-        if let identity = try store.moduleIdentity() { return (identity.address, identity.password) }
-        return try unpairedCredentials()
     }
 
     static func randomPIN() -> String {

@@ -14,11 +14,14 @@ final class SetupModuleLink {
     /// With --sim: the simulated module, its flash kept beside the store so later `fpmod --sim`
     /// commands find the same (paired, enrolled) module.
     let simulator: ModuleSimulatorServer?
+    /// The family the probe saw ("r30x"), for the config file; nil when not probed.
+    var family: String?
 
-    init(port: String, baudRate: Int?, simulator: ModuleSimulatorServer?) {
+    init(port: String, baudRate: Int?, simulator: ModuleSimulatorServer?, family: String? = nil) {
         self.port = port
         self.baudRate = baudRate
         self.simulator = simulator
+        self.family = family
     }
 
     /// A simulator for `--sim`, with the profile and state file the other `--sim` commands use.
