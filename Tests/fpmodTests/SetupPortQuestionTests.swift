@@ -24,7 +24,7 @@ import Testing
         _ = try SimOverPTYTests.control(controlPath, "touch carol 100")
 
         let config = cli.directory + "/config.json"
-        let answers = "\(cli.directory)/no-such-port\n\(link)\ncarol\n\n2468\n2468\n\n\ny\n"
+        let answers = "\(cli.directory)/no-such-port\n\(link)\ncarol\n\n4826\n4826\n\n\ny\n"
         let result = try cli.run(["--config", config, "setup"], stdin: answers)
         #expect(result.status == 0, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
         #expect(result.stdout.contains("Serial devices here:"))
