@@ -44,7 +44,7 @@ import Testing
 
         let typed = CLI()
         let result = try typed.sim(["--config", typed.directory + "/config.json", "setup"],
-                                   stdin: "y\ndave\n\n4321\n4826\n4826\n\n\n")
+                                   stdin: "dave\n\n4321\n4826\n4826\n\n\ny\n")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("Not accepted: a PIN whose digits go up or down"), "\(result.stdout)")
         #expect(result.stdout.contains("✔ Set dave's PIN"), "\(result.stdout)")

@@ -15,7 +15,7 @@ import Testing
     static let fillings: [String: String] = [
         "NAME": "alice", "OLD": "alice", "NEW": "bob", "FILE": "/tmp/backup.fpmod", "BACKUP": "/tmp/backup.fpmod",
         "PATH": "/dev/ttyUSB0", "N": "17", "LABEL": "right-index", "\\(user)": "alice", "\\(label)": "right-index",
-        "\\(path)": "/tmp/sensor.sock",
+        "\\(path)": "/tmp/sensor.sock", "\\(Printable.escaped(user))": "alice", "\\(Printable.escaped(label))": "right-index",
     ]
 
     /// The backticked commands in string literals (comments and usage synopses left out).
