@@ -11,7 +11,7 @@
 #   makes the certificates of the TLS tests).
 # - umockdev, whose umockdev-run replays scripted spidev sessions for the SPI sensor tests
 #   (no SPI hardware or kernel support needed).
-# - socat, with which the tests run the README's control-socket examples as printed.
+# - socat, with which the tests run the documentation's control-socket examples as printed.
 # - A Swift toolchain when none is on PATH: Debian 13 has one (`swiftlang`, Swift 6.0), so it is
 #   installed from apt; Debian 12 has none, so the script says where to get one and stops.
 set -euo pipefail

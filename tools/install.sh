@@ -90,6 +90,7 @@ $sudo install -D -m 0755 "$binary" "$bin"
 $sudo install -D -m 0644 tools/fpmod.service "$unit"
 $sudo install -D -m 0644 tools/99-fpmod.rules "$rule"
 [ ! -f README.md ] || $sudo install -D -m 0644 README.md "$doc/README.md"
+for page in docs/*.md; do [ ! -f "$page" ] || $sudo install -D -m 0644 "$page" "$doc/docs/$(basename "$page")"; done
 $sudo install -D -m 0644 tools/debian/config.default.json "$share/config.default.json"
 for board in boards/*.json; do $sudo install -D -m 0644 "$board" "$share/boards/$(basename "$board")"; done
 

@@ -175,6 +175,10 @@ package() { # ARCH BINARY_IN_BUILDER
     install -D -m 0644 "$REPO/tools/debian/lintian-overrides" "$stage/usr/share/lintian/overrides/fpmod"
   fi
   gzip -9n <"$REPO/README.md" | install -D -m 0644 /dev/stdin "$stage/usr/share/doc/fpmod/README.md.gz"
+  # The reference pages the README links to (docs/NAME.md), beside it.
+  for page in "$REPO"/docs/*.md; do
+    gzip -9n <"$page" | install -D -m 0644 /dev/stdin "$stage/usr/share/doc/fpmod/docs/$(basename "$page").gz"
+  done
   {
     echo "fpmod ($VERSION) trixie; urgency=medium"
     echo

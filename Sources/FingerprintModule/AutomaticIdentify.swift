@@ -11,7 +11,7 @@ public enum IdentifyMethod: String, Sendable, CaseIterable {
 
     /// What identify uses unless told otherwise: the three-command cycle everywhere. On the
     /// simulator the one command saves only the wire time of the acks it does not send (about
-    /// 5–6 ms of a 1 s identify, README "Performance"), and on both families it does not report
+    /// 5–6 ms of a 1 s identify, docs/performance.md), and on both families it does not report
     /// the same outcomes (`knownDifferences`): the rule is to switch only where it is faster
     /// *and* reports the same.
     public static func preferred(for family: ModuleFamily?) -> IdentifyMethod { .threeCommands }

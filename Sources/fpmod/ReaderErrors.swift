@@ -3,7 +3,7 @@ import ArgumentParsing
 import HostReader
 
 // Exit codes of the errors only the image-sensor path raises, by kind of problem as for a
-// module (README "Exit codes"): fingers of the other kind of reader are data this reader
+// module (docs/cli.md, "Exit codes"): fingers of the other kind of reader are data this reader
 // cannot use (65, as templates of another module family); a full library is a refusal (1);
 // a capture to repeat is "try again" (75).
 

@@ -2,18 +2,30 @@ import Foundation
 import Glibc
 import Testing
 
-/// Issue 21, items 7 and 8: the README's socket examples, run as printed with `socat` (from
-/// tools/install-deps.sh) and the built `fpmod` first on PATH, in a scratch directory with the
-/// test's own store. The simulator's scripted enrolment leaves no touch behind, and every
+/// Issue 21, items 7 and 8: the documentation's socket examples (README.md and docs/*.md), run
+/// as printed with `socat` (from tools/install-deps.sh) and the built `fpmod` first on PATH, in
+/// a scratch directory with the test's own store. The simulator's scripted enrolment leaves no touch behind, and every
 /// command on the service's control socket is answered to a one-shot client.
 @Suite(.serialized)
 struct ReadmeSocketExamplesTests {
-    static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("README.md")
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
-    /// The README's ```sh blocks, each as its lines.
+    /// README.md and every docs/*.md page.
+    static func documents() throws -> [URL] {
+        let docs = repository.appendingPathComponent("docs")
+        let pages = try FileManager.default.contentsOfDirectory(atPath: docs.path).filter { $0.hasSuffix(".md") }.sorted()
+        return [repository.appendingPathComponent("README.md")] + pages.map { docs.appendingPathComponent($0) }
+    }
+
+    /// The documentation's ```sh blocks, each as its lines.
     static func shellBlocks() throws -> [[String]] {
-        let text = try String(contentsOf: readme, encoding: .utf8)
+        var blocks: [[String]] = []
+        for document in try documents() { blocks += try shellBlocks(in: try String(contentsOf: document, encoding: .utf8)) }
+        return blocks
+    }
+
+    static func shellBlocks(in text: String) throws -> [[String]] {
         var blocks: [[String]] = []
         var current: [String]?
         for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
@@ -30,7 +42,7 @@ struct ReadmeSocketExamplesTests {
     /// The one block holding `marker`.
     static func block(containing marker: String) throws -> [String] {
         let matching = try shellBlocks().filter { $0.contains { $0.contains(marker) } }
-        try #require(matching.count == 1, "one README block with \(marker), found \(matching.count)")
+        try #require(matching.count == 1, "one documentation block with \(marker), found \(matching.count)")
         return matching[0]
     }
 
@@ -69,7 +81,7 @@ struct ReadmeSocketExamplesTests {
                 let process = try LoggedProcess(cli, executable: "/bin/sh", arguments: ["-c", "cd '\(work)' && exec " + command.dropLast()],
                                                 logPath: cli.directory + "/sim.log")
                 simulator = process
-                // The README: wait for the link, which appears once the module has booted.
+                // As the docs say: wait for the link, which appears once the module has booted.
                 try waitFor("the simulator's link") { FileManager.default.fileExists(atPath: work + "/sim0") }
                 continue
             }

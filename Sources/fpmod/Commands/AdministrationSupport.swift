@@ -7,7 +7,7 @@ import PrintableText
 /// Exit codes of the administration errors (architecture.md: sysexits).
 extension AdministrationError: CLIError {
     public var exitCode: ExitCode {
-        // By kind of problem only (README "Exit codes"): refused by what is enrolled → 1; templates
+        // By kind of problem only (docs/cli.md, "Exit codes"): refused by what is enrolled → 1; templates
         // that cannot be used here → 65; a module that misbehaves → 74; try again → 75.
         switch self {
         case .duplicateFinger, .fingerAlreadyEnrolled, .libraryFull:
