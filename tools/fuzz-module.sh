@@ -40,7 +40,7 @@ if [ ! -f "$out/objects/CShims.a" ] || [ -n "$(find Sources/CShims -newer "$out/
 fi
 
 # The Swift libraries, in dependency order, one object each.
-for module in Posix Transport FingerprintProtocol SerialPort FingerprintModule TemplateStore Administration; do
+for module in PrintableText Posix Transport FingerprintProtocol SerialPort FingerprintModule TemplateStore Administration; do
     object="$out/objects/$module.o"
     if $stale || [ ! -f "$object" ] || [ -n "$(find "Sources/$module" -newer "$object")" ]; then
         testing=()
@@ -54,7 +54,7 @@ done
 linker=()
 command -v ld.lld > /dev/null && linker=(-use-ld=lld)
 swiftc "${flags[@]}" "${linker[@]}" -module-name FuzzModule tools/fuzz/FuzzModule.swift \
-    "$out"/objects/{Posix,Transport,FingerprintProtocol,SerialPort,FingerprintModule,TemplateStore,Administration}.o \
+    "$out"/objects/{PrintableText,Posix,Transport,FingerprintProtocol,SerialPort,FingerprintModule,TemplateStore,Administration}.o \
     "$out/objects/CShims.a" -lsqlite3 -lsodium -o "$out/fuzz-module"
 
 # Seed the corpus with whole healthy sessions (every family, hit, miss and tamper slot, with

@@ -68,25 +68,28 @@ public enum ModuleError: Error, CustomStringConvertible {
             return "\(instruction) failed: module answered 0x\([code.rawValue].hexString) ("
                 + (meaning ?? "undocumented code") + ")." + ModuleError.advice(instruction, code)
         case let .noAnswer(port, rates):
-            return "No fingerprint module answered on \(port) at any baud rate tried ("
-                + rates.map(String.init).joined(separator: ", ") + "). Check the wiring (module TX → host RX "
-                + "and module RX → host TX, crossed), power (3.3 V for R50x, common ground), the port "
-                + "(--port / FPMOD_PORT), and that no serial console uses the UART. A module paired by fpmod answers "
-                + "only at its pairing's address: if another store paired it, use that store (--store and --key) and "
-                + "`fpmod unpair` there; see docs/recovery.md."
+            // One literal per sentence: Swift 6.0.3 cannot type-check the whole concatenation in time.
+            let tried: String = rates.map(String.init).joined(separator: ", ")
+            let wiring: String = "Check the wiring (module TX → host RX and module RX → host TX, crossed), power "
+                + "(3.3 V for R50x, common ground), the port (--port / FPMOD_PORT), and that no serial console uses the UART."
+            let pairing: String = "A module paired by fpmod answers only at its pairing's address: if another store paired it, "
+                + "use that store (--store and --key) and `fpmod unpair` there; see docs/recovery.md."
+            return "No fingerprint module answered on \(port) at any baud rate tried (\(tried)). " + wiring + " " + pairing
         case let .invalidArgument(what):
             return what
         }
     }
 
+    private static let passwordAdvice: String = " The module has a password other than the one sent: another fpmod store paired it, "
+        + "or another program set it. Use the store that paired it (--store and --key) and run `fpmod unpair` there to set "
+        + "it back to the factory password, or give its password with --password (FPMOD_PASSWORD). docs/recovery.md says "
+        + "what to do when that store is lost."
+
     /// What to do next, for the codes that have a clear fix.
     private static func advice(_ instruction: Instruction, _ code: ConfirmationCode) -> String {
         switch code.rawValue {
         case 0x13, 0x21:
-            " The module has a password other than the one sent: another fpmod store paired it, or another program "
-                + "set it. Use the store that paired it (--store and --key) and run `fpmod unpair` there to set it back "
-                + "to the factory password, or give its password with --password (FPMOD_PASSWORD). "
-                + "docs/recovery.md says what to do when that store is lost."
+            passwordAdvice
         case 0x02:
             " Place a finger on the sensor and retry."
         case 0x03, 0x06, 0x07, 0x15:

@@ -179,8 +179,9 @@ final class Fixture {
         directory = String(cString: made)
         do {
             store = try TemplateStore(databasePath: directory + "/store.db", keyPath: directory + "/store.key")
-            for (slot, name) in enrolled.sorted(by: { $0.key < $1.key }) {
-                try store.addUser(name: name, role: name == "alice" ? .admin : .user)
+            for (slot, text) in enrolled.sorted(by: { $0.key < $1.key }) {
+                let name = try UserName(validating: text)
+                try store.addUser(name: name, role: text == "alice" ? .admin : .user)
                 try store.addFinger(user: name, label: "right-index", slot: slot,
                                     template: [UInt8](repeating: UInt8(slot & 0xFF), count: 512), quality: 80)
             }
