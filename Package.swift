@@ -60,6 +60,8 @@ let package = Package(
         .target(name: "FingerprintModule", dependencies: ["FingerprintProtocol", "Transport", "SerialPort", "Posix"]),
         .target(name: "ModuleSimulator", dependencies: ["FingerprintProtocol", "SerialPort", "Posix"]),
         .target(name: "TemplateStore", dependencies: ["CSQLite", "CSodium", "Posix", "PrintableText"]),
+        // Minutiae, the print's area and a quality score from one grey image: pure Swift, no I/O.
+        .target(name: "MinutiaeExtraction", dependencies: ["Imaging"]),
         // Enroll / identify / verify on the host for image sensors that do not match by themselves.
         .target(name: "HostMatching", dependencies: ["CLibfprint", "Imaging", "Posix"]),
         // Admin operations that keep the store and the module in step: enroll, delete, sync,
