@@ -63,7 +63,7 @@ let package = Package(
         // Minutiae, the print's area and a quality score from one grey image: pure Swift, no I/O.
         .target(name: "MinutiaeExtraction", dependencies: ["Imaging"]),
         // Enroll / identify / verify on the host for image sensors that do not match by themselves.
-        .target(name: "HostMatching", dependencies: ["CLibfprint", "Imaging", "Posix"]),
+        .target(name: "HostMatching", dependencies: ["CLibfprint", "MinutiaeExtraction", "Imaging", "Posix"]),
         // Admin operations that keep the store and the module in step: enroll, delete, sync,
         // backup/restore, pair, reconcile. Used by the CLI and by the service's control socket.
         .target(name: "Administration", dependencies: [
@@ -72,16 +72,16 @@ let package = Package(
         // An image sensor behind the one reader interface: capture on the sensor, extraction and
         // matching on the host, templates in the store.
         .target(name: "HostReader", dependencies: [
-            "Administration", "ImageSensor", "HostMatching", "Imaging", "TemplateStore", "FingerprintModule",
-            "FingerprintProtocol", "Posix",
+            "Administration", "ImageSensor", "HostMatching", "MinutiaeExtraction", "Imaging", "TemplateStore", "FingerprintModule",
+            "FingerprintProtocol", "Posix", "PrintableText",
         ]),
         .target(name: "DoorLock", dependencies: [
             "FingerprintProtocol", "FingerprintModule", "ModuleSimulator", "SerialPort", "Posix",
             "GPIO", "TemplateStore", "AccessPolicy", "Administration", "JSONValue", "MQTT", "PrintableText",
         ]),
 
-        // Accuracy and speed of the host matcher (tools/bench-host-match.sh).
-        .executableTarget(name: "HostMatchBench", dependencies: ["HostMatching", "Imaging"]),
+        // Speed and score calibration of the host matcher (tools/bench-host-match.sh, tools/calibrate-host-matcher.sh).
+        .executableTarget(name: "HostMatchBench", dependencies: ["HostMatching", "MinutiaeExtraction", "Imaging"]),
         .executableTarget(name: "fpmod", dependencies: [
             "ArgumentParsing", "FingerprintProtocol", "FingerprintModule", "ModuleSimulator",
             "SerialPort", "Posix", "GPIO", "TemplateStore", "AccessPolicy", "Administration", "DoorLock",
@@ -108,7 +108,7 @@ let package = Package(
         .testTarget(name: "ModuleSimulatorTests", dependencies: ["ModuleSimulator", "SerialPort", "FingerprintProtocol"]),
         .testTarget(name: "TemplateStoreTests", dependencies: ["TemplateStore"]),
         .testTarget(name: "ImagingTests", dependencies: ["TestSupport", "Imaging"]),
-        .testTarget(name: "HostMatchingTests", dependencies: ["TestSupport", "HostMatching", "Imaging"]),
+        .testTarget(name: "HostMatchingTests", dependencies: ["TestSupport", "HostMatching", "MinutiaeExtraction", "Imaging"]),
         .testTarget(name: "AdministrationTests", dependencies: ["Administration", "ModuleSimulator", "FingerprintModule", "TemplateStore", "SerialPort", "FingerprintProtocol"]),
         .testTarget(name: "HostReaderTests", dependencies: ["TestSupport", 
             "HostReader", "ImageSensorSimulator", "Administration", "ImageSensor", "HostMatching", "Imaging", "TemplateStore",

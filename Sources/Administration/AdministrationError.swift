@@ -17,7 +17,8 @@ public enum AdministrationError: Error, Equatable, CustomStringConvertible, Send
     case noFingersEnrolled(user: String)
     case unknownFinger(user: String, label: String)
     /// `captures` outside 2…6.
-    case invalidCaptureCount(Int)
+    /// `enroll --captures N` outside what the reader can take (a module 2…6, an image sensor 5…15).
+    case invalidCaptureCount(Int, allowed: ClosedRange<Int>)
     /// Fingerprint unlock may only change after that user or an admin verified.
     case verificationRequired(user: String)
     /// The store already knows a module; pairing again needs `force`.
@@ -63,8 +64,8 @@ public enum AdministrationError: Error, Equatable, CustomStringConvertible, Send
             return "\(Printable.escaped(user)) has no enrolled finger; enroll one first (`fpmod enroll \(Printable.escaped(user))`)"
         case .unknownFinger(let user, let label):
             return "\(Printable.escaped(user)) has no finger labelled \(Printable.escaped(label)); see `fpmod list`"
-        case .invalidCaptureCount(let count):
-            return "\(count) captures is not possible; use 2 to 6"
+        case let .invalidCaptureCount(count, allowed):
+            return "\(count) captures is not possible with this reader; nothing was changed. Use \(allowed.lowerBound) to \(allowed.upperBound) (--captures N)"
         case .verificationRequired(let user):
             return "changing fingerprint unlock for \(Printable.escaped(user)) needs a successful verification of \(Printable.escaped(user)) or of an admin first; place that finger when asked"
         case .alreadyPaired:

@@ -14,6 +14,8 @@ public enum EnrollProgress: Equatable, Sendable, CustomStringConvertible {
     case retryScan(capture: Int, reason: String)
     /// Captures merged; looking for duplicates and a free slot, then writing.
     case storing(slot: Int)
+    /// The last touch was kept but showed less of the finger than it could: how to place the next.
+    case adjustFinger(advice: String)
 
     /// fprintd's status string for this step.
     public var status: String {
@@ -23,6 +25,7 @@ public enum EnrollProgress: Equatable, Sendable, CustomStringConvertible {
         case .liftFinger: "enroll-remove-finger"
         case .retryScan: "enroll-retry-scan"
         case .storing: "enroll-storing"
+        case .adjustFinger: "enroll-finger-not-centered"
         }
     }
 
@@ -33,6 +36,7 @@ public enum EnrollProgress: Equatable, Sendable, CustomStringConvertible {
         case .liftFinger: "Lift your finger"
         case .retryScan(_, let reason): "enroll-retry-scan: \(reason); place the same finger again"
         case .storing(let slot): "Storing the template in slot \(slot)…"
+        case .adjustFinger(let advice): "Next touch: \(advice)"
         }
     }
 }
@@ -76,7 +80,9 @@ extension Administrator {
                        captures: Int = 2, admin: Bool = false, duress: Bool = false,
                        progress: (EnrollProgress) -> Void = { _ in }) throws -> EnrollResult {
         let user = userName.text, label = fingerLabel.text
-        guard (2...6).contains(captures) else { throw AdministrationError.invalidCaptureCount(captures) }
+        guard Self.captureRange.contains(captures) else {
+            throw AdministrationError.invalidCaptureCount(captures, allowed: Self.captureRange)
+        }
         let existing = try store.user(named: user)
         if existing != nil, let same = try store.fingers(of: user).first(where: { $0.label == label }) {
             throw AdministrationError.fingerAlreadyEnrolled(user: user, label: label, slot: same.slot)

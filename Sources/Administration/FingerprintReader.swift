@@ -53,6 +53,12 @@ public protocol FingerprintReader: AnyObject {
     /// A test hook called at named points of crash-sensitive sequences (FPMOD_FAILPOINT).
     var failpoint: (String) throws -> Void { get set }
 
+    /// How many touches one enrollment may take (`enroll --captures N`): a module merges 2…6 in
+    /// its buffers; an image sensor's host matcher keeps 5…15 impressions of a small window.
+    var enrollCaptureRange: ClosedRange<Int> { get }
+    /// The touches an enrollment takes when none are asked for.
+    var defaultEnrollCaptures: Int { get }
+
     /// Guided enrollment of one finger: either the template ends up in the device's library
     /// and the store, or in neither.
     @discardableResult
@@ -92,9 +98,9 @@ public protocol FingerprintReader: AnyObject {
 
 extension FingerprintReader {
     @discardableResult
-    public func enroll(user: UserName, displayName: DisplayName? = nil, label: FingerLabel = "right-index", captures: Int = 2,
+    public func enroll(user: UserName, displayName: DisplayName? = nil, label: FingerLabel = "right-index", captures: Int? = nil,
                        admin: Bool = false, duress: Bool = false) throws -> EnrollResult {
-        try enroll(user: user, displayName: displayName, label: label, captures: captures, admin: admin, duress: duress,
+        try enroll(user: user, displayName: displayName, label: label, captures: captures ?? defaultEnrollCaptures, admin: admin, duress: duress,
                    progress: { _ in })
     }
 
@@ -107,6 +113,9 @@ extension FingerprintReader {
 
 /// The UART module with its store: the module captures, extracts and matches.
 extension Administrator: FingerprintReader {
+    public var enrollCaptureRange: ClosedRange<Int> { Administrator.captureRange }
+    public var defaultEnrollCaptures: Int { 2 }
+
     public var readerDescription: ReaderDescription {
         ReaderDescription(kind: .module, model: module.family?.rawValue ?? "unknown module", capacity: module.capacity,
                           connection: module.transport.description)

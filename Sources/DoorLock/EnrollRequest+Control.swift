@@ -11,7 +11,7 @@ extension EnrollRequest {
         var words = ["enroll", user.text, label.text]
         if admin { words.append("--admin") }
         if duress { words.append("--duress") }
-        if captures != 2 { words.append("--captures=\(captures)") }
+        if let captures { words.append("--captures=\(captures)") }
         if let fingerTimeout { words.append("--timeout=" + Self.seconds(fingerTimeout)) }
         if let displayName {
             words.append("--display-name=" + (displayName.text.addingPercentEncoding(withAllowedCharacters: Self.plain) ?? displayName.text))
@@ -36,7 +36,8 @@ extension EnrollRequest {
             case ("admin", nil): admin = true
             case ("duress", nil): duress = true
             case ("captures", let text?):
-                guard let count = Int(text), (2...6).contains(count) else { throw ControlUsageError("--captures takes 2 to 6") }
+                // The widest range any reader takes; the reader checks its own before the first touch.
+                guard let count = Int(text), (2...15).contains(count) else { throw ControlUsageError("--captures takes 2 to 15") }
                 captures = count
             case ("timeout", let text?):
                 guard let seconds = Double(text), seconds > 0, seconds <= 600 else {

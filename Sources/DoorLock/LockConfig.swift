@@ -43,6 +43,8 @@ public struct LockConfig: Sendable, Equatable {
     public var privacy = Privacy()
     /// Search order and library layout (LockConfigLibrary.swift).
     public var library = Library()
+    /// Enrollment touches and false-match rate of an image sensor's host matcher (LockConfigImageSensor.swift).
+    public var imageSensor = ImageSensor()
 
     public init() {}
 

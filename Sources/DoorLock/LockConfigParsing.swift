@@ -24,7 +24,7 @@ public struct LockConfigError: Error, Sendable, Equatable, CustomStringConvertib
 extension LockConfig {
     static let topLevelKeys = ["board", "serialPort", "spiDevice", "baudRate", "address", "password", "family", "gpio", "touch",
                                "scanIntervalMs", "policy", "relayPulseSeconds", "events", "control", "hooks", "store", "leds", "mqtt",
-                               "privacy", "library"]
+                               "privacy", "library", "imageSensor"]
     static let policyNumberKeys = ["relayPulseSeconds", "idleTimeoutSeconds", "backgroundTimeoutSeconds", "graceSeconds",
                                    "pinRequiredAfterHoursWithoutPin", "heldOpenSeconds", "forcedOpenExemptSeconds",
                                    "verificationValiditySeconds"]
@@ -158,6 +158,7 @@ extension LockConfig {
         if let v = root["leds"] { leds = r.choice(v, "leds", LEDKind.self, choices: LEDKind.allCases.map(\.rawValue)) }
         if let v = root["mqtt"], let object = r.object(v, "mqtt") { readMQTT(object, &r) }
         if let v = root["privacy"], let object = r.object(v, "privacy") { readPrivacy(object, &r) }
+        if let v = root["imageSensor"], let object = r.object(v, "imageSensor") { readImageSensor(object, &r) }
         if let v = root["library"], let object = r.object(v, "library") { readLibrary(object, &r) }
     }
 

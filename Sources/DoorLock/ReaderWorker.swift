@@ -43,7 +43,8 @@ public struct EnrollRequest: Sendable, Equatable {
     public var user: UserName
     public var label: FingerLabel = "right-index"
     public var displayName: DisplayName?
-    public var captures: Int = 2
+    /// Touches to take; nil: the reader's default (a module's 2, an image sensor's configured count).
+    public var captures: Int?
     public var admin = false
     public var duress = false
     /// How long to wait for each touch; nil = the administrator's default.

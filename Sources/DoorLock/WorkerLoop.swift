@@ -161,7 +161,7 @@ struct WorkerLoop {
             case let .enroll(request):
                 if let timeout = request.fingerTimeout { reader.fingerTimeout = timeout }
                 let result = try reader.enroll(user: request.user, displayName: request.displayName, label: request.label,
-                                               captures: request.captures, admin: request.admin,
+                                               captures: request.captures ?? reader.defaultEnrollCaptures, admin: request.admin,
                                                duress: request.duress) { [worker] step in
                     worker.report(.adminProgress(requestID: id, line: ["progress": .string(step.description), "status": .string(step.status)]))
                 }

@@ -9,8 +9,11 @@ public enum HostMatchingError: Error, Equatable, CustomStringConvertible {
     case notEnoughUsableImages(needed: Int, accepted: Int, rejectedIndices: [Int])
     /// The probe image gave too few minutiae to compare (a smudge, a partial or empty finger).
     case unusableImage(reason: String)
-    /// A template that libfprint cannot read back (damaged or not made by this matcher).
+    /// A template that cannot be read back (damaged or not made by this matcher).
     case unreadableTemplate(index: Int, message: String)
+    /// A template of format 1: made by fpmod's first image-sensor matcher (libfprint's NBIS),
+    /// which this matcher does not read; the finger must be enrolled again.
+    case olderTemplateFormat(index: Int)
     case imageTooLarge(width: Int, height: Int, limit: Int)
     /// libfprint did not finish within the deadline (should not happen; the device is stuck).
     case timedOut(operation: String, seconds: Int)
@@ -31,7 +34,9 @@ public enum HostMatchingError: Error, Equatable, CustomStringConvertible {
         case let .unusableImage(reason):
             "the image cannot be matched (\(reason)); place the finger again, flat and still"
         case let .unreadableTemplate(index, message):
-            "template \(index) is not a libfprint print (\(message)); re-enroll that finger"
+            "template \(index) cannot be read (\(message)); re-enroll that finger"
+        case .olderTemplateFormat(let index):
+            "template \(index) was made by an older fpmod matcher (libfprint's NBIS, template format 1) that this version no longer reads; enroll that finger again"
         case let .imageTooLarge(width, height, limit):
             "a \(width)×\(height) image is larger than \(limit) pixels on a side; fit it to the sensor size first"
         case let .timedOut(operation, seconds):

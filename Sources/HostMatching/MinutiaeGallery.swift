@@ -1,73 +1,74 @@
-/// Enrolled templates made ready for fast 1:N search: each template's images as pair tables,
-/// built once (the slow part of a comparison), kept in one array in gallery order.
+import MinutiaeExtraction
+
+/// Enrolled templates made ready for fast 1:N search: every impression of every template as
+/// cylinders, built once (the slow part of a comparison), kept in one array in gallery order.
 public struct MinutiaeGallery: Sendable {
-    let tables: [PairTable]
-    /// Template t's tables are tables[firstTable[t] ..< firstTable[t + 1]].
-    let firstTable: [Int]
+    let impressions: [CylinderTemplate]
+    /// Template t's impressions are impressions[firstImpression[t] ..< firstImpression[t + 1]].
+    let firstImpression: [Int]
 
-    public var count: Int { firstTable.count - 1 }
+    public var count: Int { firstImpression.count - 1 }
+    /// Comparisons one search makes: what the false-match rate of an attempt grows with.
+    public var impressionCount: Int { impressions.count }
 
-    /// Reads every template's minutiae; a damaged one is an error naming its position, so a
-    /// gallery never silently loses a finger.
+    /// Reads every template; a damaged one, or one of another format, is an error naming its
+    /// position, so a gallery never silently loses a finger.
     public init(_ templates: [HostTemplate]) throws(HostMatchingError) {
-        var images: [[[Minutia]]] = []
-        for (index, template) in templates.enumerated() { images.append(try Self.minutiae(of: template, index: index)) }
-        self.init(minutiae: images)
+        var prints: [[ExtractedPrint]] = []
+        for (index, template) in templates.enumerated() { prints.append(try Self.impressions(of: template, index: index)) }
+        self.init(prints: prints)
     }
 
-    /// From minutiae directly: one list of images per template (tests, the bench).
-    public init(minutiae templates: [[[Minutia]]]) {
-        var tables: [PairTable] = []
-        var firstTable = [0]
-        for images in templates {
-            tables += images.map { PairTable($0, bothWays: true) }
-            firstTable.append(tables.count)
+    /// From extracted impressions directly: one list per template (tests, the bench).
+    public init(prints templates: [[ExtractedPrint]]) {
+        var impressions: [CylinderTemplate] = []
+        var first = [0]
+        for prints in templates {
+            impressions += prints.map { CylinderTemplate($0) }
+            first.append(impressions.count)
         }
-        self.tables = tables
-        self.firstTable = firstTable
+        self.init(impressions: impressions, firstImpression: first)
     }
 
-    /// This gallery with `template` added at the end (position `count`): only its own pair
-    /// tables are built, so an enroll costs one template, not the whole library again.
+    /// This gallery with `template` added at the end (position `count`): only its own cylinders
+    /// are built, so an enroll costs one template, not the whole library again.
     public func appending(_ template: HostTemplate) throws(HostMatchingError) -> MinutiaeGallery {
-        let images = try Self.minutiae(of: template, index: count)
-        let added = images.map { PairTable($0, bothWays: true) }
-        return MinutiaeGallery(tables: tables + added, firstTable: firstTable + [tables.count + added.count])
+        let added = try Self.impressions(of: template, index: count).map { CylinderTemplate($0) }
+        return MinutiaeGallery(impressions: impressions + added, firstImpression: firstImpression + [impressions.count + added.count])
     }
 
     /// This gallery without the template at `index`; the later ones move down one position.
     public func removing(at index: Int) -> MinutiaeGallery {
         precondition((0..<count).contains(index), "no template at gallery position \(index)")
-        let range = firstTable[index]..<firstTable[index + 1]
-        var tables = tables
-        tables.removeSubrange(range)
-        var firstTable = firstTable
-        firstTable.remove(at: index + 1)
-        for position in (index + 1)..<firstTable.count { firstTable[position] -= range.count }
-        return MinutiaeGallery(tables: tables, firstTable: firstTable)
+        let range = firstImpression[index]..<firstImpression[index + 1]
+        var impressions = impressions
+        impressions.removeSubrange(range)
+        var first = firstImpression
+        first.remove(at: index + 1)
+        for position in (index + 1)..<first.count { first[position] -= range.count }
+        return MinutiaeGallery(impressions: impressions, firstImpression: first)
     }
 
-    private init(tables: [PairTable], firstTable: [Int]) {
-        self.tables = tables
-        self.firstTable = firstTable
+    private init(impressions: [CylinderTemplate], firstImpression: [Int]) {
+        self.impressions = impressions
+        self.firstImpression = firstImpression
     }
 
-    /// The best score over template `index`'s images.
-    func score(_ probe: PairTable, template index: Int, using matcher: inout PairMatcher) -> Int {
-        var best = 0
-        for table in firstTable[index]..<firstTable[index + 1] { best = max(best, matcher.score(probe: probe, gallery: tables[table])) }
-        return best
-    }
+    /// Template `index`'s impressions.
+    func impressionRange(of index: Int) -> Range<Int> { firstImpression[index]..<firstImpression[index + 1] }
 
-    static func minutiae(of template: HostTemplate, index: Int) throws(HostMatchingError) -> [[Minutia]] {
+    /// The impressions a template holds, or why it cannot be read: `.olderTemplateFormat` for
+    /// a libfprint print (fpmod's first image-sensor matcher), `.unreadableTemplate` otherwise.
+    public static func impressions(of template: HostTemplate, index: Int) throws(HostMatchingError) -> [ExtractedPrint] {
         let payload: ArraySlice<UInt8>
-        switch TemplateEnvelope.unwrap(template.bytes) {
+        switch TemplateEnvelope.unwrap(template.bytes, format: TemplateEnvelope.fpmodFormat) {
         case .success(let bytes): payload = bytes
+        case .failure(.otherFormat(let found, _)) where found == TemplateEnvelope.libfprintFormat:
+            throw .olderTemplateFormat(index: index)
         case .failure(let damage): throw .unreadableTemplate(index: index, message: damage.description)
         }
-        switch MinutiaeReader.images(inPrint: payload) {
-        case .success(let images) where !images.isEmpty: return images
-        case .success: throw .unreadableTemplate(index: index, message: "it holds no images")
+        switch TemplateCoding.decode(payload) {
+        case .success(let prints): return prints
         case .failure(let damage): throw .unreadableTemplate(index: index, message: damage.description)
         }
     }

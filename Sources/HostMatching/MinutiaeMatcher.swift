@@ -1,37 +1,87 @@
+import Dispatch
 import Imaging
+import MinutiaeExtraction
+import Synchronization
 
-/// Host-side matching that scales to hundreds of templates: libfprint's NBIS only extracts the
-/// minutiae (enrollment as `NBISMatcher` does it, so templates are the same bytes), and the
-/// comparison runs here on pair tables (`PairTable`, `PairMatcher`), with the gallery's tables
-/// built once (`MinutiaeGallery`) instead of libfprint's bozorth3 setup per comparison.
+/// fpmod's host matcher for image sensors: minutiae from our own extractor (`RidgeExtractor`),
+/// compared as Minutia Cylinder-Codes (`CylinderTemplate`, `CylinderComparison`), with the
+/// threshold set by a false-match rate through a calibration measured on real impostor pairs
+/// (`ScoreCalibration`).
 ///
-/// identify returns the BEST template at or above `threshold`, refusing a tie at the top (see
-/// `GallerySearch`). Scores count agreeing minutia pairs, like bozorth3's, but are not the same
-/// numbers: the threshold is this matcher's own (see `defaultThreshold`).
+/// A template holds several impressions of one finger (an enrollment's touches); a probe is
+/// compared with each and the best counts, so a small sensor's window only has to overlap one
+/// of them. Scores run 0…1000 (the cylinder similarity in thousandths).
+///
+/// identify returns the BEST template at or above the threshold, refusing a tie at the top (see
+/// `GallerySearch`). The threshold depends on the gallery: a search makes one comparison per
+/// enrolled impression, and the configured rate is per attempt, so each comparison must be
+/// that many times rarer (`threshold(comparisons:)`).
 public struct MinutiaeMatcher: Sendable {
-    /// From tools/bench-host-match.sh on the NIST prints at 192×192 (±15°, ±12 px, noise σ 8):
-    /// impostor pairs scored at most 37, genuine pairs a median of ~175. 40 is the lowest with
-    /// no false match there; 45 keeps a margin over the worst impostor seen (96 impostor pairs
-    /// are few) for a few percent more false non-matches, the right trade for a door.
-    public static let defaultThreshold = 45
+    /// A door's default: one identify attempt in 10,000 by a stranger matches someone.
+    public static let defaultFalseMatchRate = 1e-4
+    /// Touches an enrollment takes by default on an image sensor, and the range allowed: a
+    /// 192 × 192 window sees a third of a fingertip, so one template needs several.
+    public static let defaultEnrollCaptures = 8
+    public static let enrollCaptureRange = 5...15
 
-    public let threshold: Int
+    /// The false-match rate of one identify attempt (or verify), 0 < rate < 1.
+    public let falseMatchRate: Double
+    /// Below this many minutiae an image is not compared: too little to tell fingers apart.
+    public var minimumMinutiae = 8
+    /// Below this quality score (0…100) an image is refused as a poor capture.
+    public var minimumQuality = 15
+    public var extractor = RidgeExtractor()
+    public var calibration = ScoreCalibration.fvc2002Crops
 
-    public init(threshold: Int = MinutiaeMatcher.defaultThreshold) {
-        self.threshold = threshold
+    public init(falseMatchRate: Double = MinutiaeMatcher.defaultFalseMatchRate) {
+        precondition(falseMatchRate > 0 && falseMatchRate < 1, "a false-match rate is between 0 and 1")
+        self.falseMatchRate = falseMatchRate
     }
 
-    public func enrollStages() throws(HostMatchingError) -> Int { try NBISMatcher().enrollStages() }
-
-    public func enroll(images: [GreyImage]) throws(HostMatchingError) -> HostTemplate {
-        try NBISMatcher().enroll(images: images)
+    /// The score one comparison needs when a search makes `comparisons` of them.
+    public func threshold(comparisons: Int) -> Int {
+        calibration.threshold(perComparison: falseMatchRate / Double(max(1, comparisons)))
     }
 
-    /// The probe's pair table: the part of a search that goes through libfprint.
-    public func probe(_ image: GreyImage) throws(HostMatchingError) -> PairTable {
-        try NBISMatcher.requireFinger(in: image)
-        let minutiae = try LibfprintSession.with { session throws(HostMatchingError) in try session.probeMinutiae(image) }
-        return PairTable(minutiae, bothWays: false)
+    /// The score a search of `gallery` needs.
+    public func threshold(for gallery: MinutiaeGallery) -> Int { threshold(comparisons: gallery.impressionCount) }
+
+    /// Extraction with the checks a comparison needs: a finger on the image, enough minutiae,
+    /// a usable quality. Throws `.unusableImage` saying which failed.
+    public func probe(_ image: GreyImage) throws(HostMatchingError) -> Probe {
+        let coverage = FingerCoverage().evaluate(image)
+        guard coverage.holdsFinger else { throw .unusableImage(reason: "no finger on the image: \(coverage)") }
+        let print = extractor.extract(image)
+        guard print.quality.score >= minimumQuality else {
+            throw .unusableImage(reason: "image quality \(print.quality.score) of 100, \(minimumQuality) needed")
+        }
+        guard print.minutiae.count >= minimumMinutiae else {
+            throw .unusableImage(reason: "\(print.minutiae.count) ridge details found, \(minimumMinutiae) needed")
+        }
+        return Probe(print)
+    }
+
+    /// One comparison, 0…1000.
+    public func score(_ probe: Probe, _ other: Probe) -> Int {
+        Self.scaled(CylinderComparison.score(probe.cylinders, other.cylinders))
+    }
+
+    /// A template of the given impressions (an enrollment's accepted touches).
+    public func template(of impressions: [Probe]) -> HostTemplate {
+        HostTemplate(bytes: TemplateEnvelope.wrap(TemplateCoding.encode(impressions.map(\.print)), format: TemplateEnvelope.fpmodFormat))
+    }
+
+    /// A template from images without guidance (tests, the bench): every usable image is kept;
+    /// throws when fewer than `minimumUsable` are.
+    public func enroll(images: [GreyImage], minimumUsable: Int = 1) throws(HostMatchingError) -> HostTemplate {
+        var kept: [Probe] = [], rejected: [Int] = []
+        for (index, image) in images.enumerated() {
+            do { kept.append(try probe(image)) } catch { rejected.append(index) }
+        }
+        guard kept.count >= max(1, minimumUsable) else {
+            throw .notEnoughUsableImages(needed: max(1, minimumUsable), accepted: kept.count, rejectedIndices: rejected)
+        }
+        return template(of: Array(kept.prefix(TemplateCoding.maximumImpressions)))
     }
 
     /// 1:N over a gallery prepared once with `MinutiaeGallery(templates)`.
@@ -46,20 +96,39 @@ public struct MinutiaeMatcher: Sendable {
         return try identify(image: image, gallery: MinutiaeGallery(gallery))
     }
 
-    public func identify(probe: PairTable, gallery: MinutiaeGallery) -> HostMatch? {
-        GallerySearch.decide(scores: scores(probe: probe, gallery: gallery), threshold: threshold)
+    public func identify(probe: Probe, gallery: MinutiaeGallery) -> HostMatch? {
+        GallerySearch.decide(scores: scores(probe: probe, gallery: gallery), threshold: threshold(for: gallery))
     }
 
-    /// Every template's score, in gallery order.
-    public func scores(probe: PairTable, gallery: MinutiaeGallery) -> [Int] {
-        var matcher = PairMatcher()
-        return (0..<gallery.count).map { gallery.score(probe, template: $0, using: &matcher) }
+    /// Every template's score (its best impression's), in gallery order. Large galleries are
+    /// searched on every core: each comparison is independent and reads only shared, immutable data.
+    public func scores(probe: Probe, gallery: MinutiaeGallery) -> [Int] {
+        let impressions = gallery.impressions
+        var raw: [Float]
+        let chunk = 64
+        if impressions.count >= 2 * chunk {
+            let chunks = (impressions.count + chunk - 1) / chunk
+            let parts = Mutex([[Float]](repeating: [], count: chunks))
+            DispatchQueue.concurrentPerform(iterations: chunks) { part in
+                let range = (part * chunk)..<min(impressions.count, (part + 1) * chunk)
+                let computed = range.map { CylinderComparison.score(probe.cylinders, impressions[$0]) }
+                parts.withLock { $0[part] = computed }
+            }
+            raw = parts.withLock { $0.flatMap { $0 } }
+        } else {
+            raw = impressions.map { CylinderComparison.score(probe.cylinders, $0) }
+        }
+        return (0..<gallery.count).map { template in
+            gallery.impressionRange(of: template).reduce(0) { max($0, Self.scaled(raw[$1])) }
+        }
     }
 
-    /// 1:1: whether `image` matches `template` at `threshold`, and the score.
+    /// 1:1: whether `image` matches `template`, and the score.
     public func verify(image: GreyImage, template: HostTemplate) throws(HostMatchingError) -> (matched: Bool, score: Int) {
         let gallery = try MinutiaeGallery([template])
         let score = scores(probe: try probe(image), gallery: gallery)[0]
-        return (score >= threshold, score)
+        return (score >= threshold(for: gallery), score)
     }
+
+    static func scaled(_ similarity: Float) -> Int { Int((min(1, max(0, similarity)) * 1000).rounded()) }
 }

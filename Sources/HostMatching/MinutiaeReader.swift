@@ -91,4 +91,18 @@ enum MinutiaeReader {
             }
         }
     }
+
+    /// The minutiae of each image of an NBIS template (format 1), or why it cannot be read.
+    static func minutiae(of template: HostTemplate, index: Int) throws(HostMatchingError) -> [[Minutia]] {
+        let payload: ArraySlice<UInt8>
+        switch TemplateEnvelope.unwrap(template.bytes) {
+        case .success(let bytes): payload = bytes
+        case .failure(let damage): throw .unreadableTemplate(index: index, message: damage.description)
+        }
+        switch images(inPrint: payload) {
+        case .success(let images) where !images.isEmpty: return images
+        case .success: throw .unreadableTemplate(index: index, message: "it holds no images")
+        case .failure(let damage): throw .unreadableTemplate(index: index, message: damage.description)
+        }
+    }
 }

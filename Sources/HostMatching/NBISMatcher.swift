@@ -1,30 +1,19 @@
 import CLibfprint
 import Imaging
 
-/// Host-side matching for image sensors: NBIS (mindtct minutiae, bozorth3 scores) as built into
-/// libfprint, driven through its virtual_image device in this process.
+/// NIST's NBIS (mindtct minutiae, bozorth3 scores) as built into libfprint, driven through
+/// its virtual_image device in this process: the baseline fpmod's own matcher
+/// (`MinutiaeMatcher`) is measured against, side by side, by `fpmod bench accuracy`
+/// (docs/accuracy.md). Not used by the reader or the service.
 ///
-/// Why this and not our own matcher on `fp_image_detect_minutiae`: that public call gives only
-/// each minutia's x and y (`fp_minutia_get_coords`); the direction bozorth3 needs is private
-/// (struct fp_minutia), so we would have to compute ridge directions from the binarized image
-/// and write and tune a matcher of our own, with no track record. The virtual device gives the
-/// whole NBIS pipeline as libfprint's USB image sensors use it (the same code Debian ships and
-/// tests), at the cost of a debug driver, a Unix socket in a private folder, and GLib's default
-/// main context, confined to `LibfprintSession` (see `GLibLoop` for who iterates it). The
-/// threshold is libfprint's default, 40, fixed by the driver (a stricter one can be laid on top,
-/// see `threshold`); identify returns the FIRST gallery template that passes, in gallery
-/// order. The measured error rates and speed are in tools/bench-host-match.sh's output
-/// (README, "SPI sensors").
-///
-/// Speed is this choice's weak side: libfprint rebuilds bozorth3's pair table of each gallery
-/// print for every comparison and compares against all 5 enroll images of a template, so a 1:N
-/// search runs at tens of templates per second (measured 12–14/s on a loaded 2-core host),
-/// fine for a household's fingers, not for hundreds. `MinutiaeMatcher` is that way out, and
-/// the one the rest of fpmod should call: libfprint for extraction only (same templates), the
-/// comparison in Swift with the gallery's tables built once, and on the bench both faster and
-/// more accurate at 192×192. This type stays as the reference the bench measures it against.
-/// libfprint's overheating guard (`HostMatchingError.deviceTooHot`) also stops a device kept
-/// busy for minutes.
+/// The virtual device gives the whole NBIS pipeline as libfprint's USB image sensors use it
+/// (the same code Debian ships and tests), at the cost of a debug driver, a Unix socket in a
+/// private folder, and GLib's default main context, confined to `LibfprintSession` (see
+/// `GLibLoop` for who iterates it). The threshold is libfprint's default, 40, fixed by the
+/// driver (a stricter one can be laid on top, see `threshold`); identify returns the FIRST
+/// gallery template that passes, in gallery order. Its templates are format 1 (a libfprint
+/// print in `TemplateEnvelope`). libfprint's overheating guard
+/// (`HostMatchingError.deviceTooHot`) stops a device kept busy for minutes.
 public struct NBISMatcher: Sendable {
     /// bozorth3's score threshold in libfprint's virtual_image driver (its default, fixed there).
     public static let libfprintThreshold = 40

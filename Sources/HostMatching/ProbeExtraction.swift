@@ -27,7 +27,7 @@ extension LibfprintSession {
         guard succeeded else { throw NBISMatcher.failure(error, operation: "extract minutiae") }
         guard let probe else { throw .libfprint(operation: "extract minutiae", message: "the device returned no probe print") }
         let template = try serialize(probe)
-        let images = try MinutiaeGallery.minutiae(of: template, index: 0)
+        let images = try MinutiaeReader.minutiae(of: template, index: 0)
         guard images.count == 1 else {
             throw .libfprint(operation: "extract minutiae", message: "the probe print holds \(images.count) images, not 1")
         }

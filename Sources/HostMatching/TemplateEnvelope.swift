@@ -1,5 +1,11 @@
-/// The frame around libfprint's print bytes in a `HostTemplate`: "FPMH", a version byte, the
-/// payload's length (4 bytes, little-endian) and CRC-32 (4 bytes), then the payload.
+/// The frame around a `HostTemplate`'s payload: "FPMH", a format byte, the payload's length
+/// (4 bytes, little-endian) and CRC-32 (4 bytes), then the payload.
+///
+/// Formats: 1 is a libfprint print (NBIS minutiae; fpmod up to 0.x's first image-sensor
+/// release, and `NBISMatcher`, the baseline it is measured against); 2 is fpmod's own
+/// (`TemplateCoding`: the impressions' minutiae and print areas). A matcher reads only its own
+/// format and names the other, so an old store is refused with "enroll again" instead of
+/// silently never matching.
 ///
 /// Why: `fp_print_deserialize` aborts the whole process (a GLib-ERROR) on some damaged input, a
 /// truncated print for one, so nothing reaches it that this frame has not checked. The store's
@@ -7,20 +13,23 @@
 /// edited by hand, a bug) and keeps a bad template an error instead of a dead door service.
 enum TemplateEnvelope {
     static let magic: [UInt8] = Array("FPMH".utf8)
-    static let version: UInt8 = 1
+    /// libfprint's serialized print (NBIS).
+    static let libfprintFormat: UInt8 = 1
+    /// fpmod's own: `TemplateCoding`.
+    static let fpmodFormat: UInt8 = 2
     static let headerSize = magic.count + 1 + 4 + 4
 
-    static func wrap(_ payload: [UInt8]) -> [UInt8] {
-        var bytes = magic + [version]
+    static func wrap(_ payload: [UInt8], format: UInt8 = libfprintFormat) -> [UInt8] {
+        var bytes = magic + [format]
         bytes += littleEndian(UInt32(payload.count))
         bytes += littleEndian(crc32(payload))
         return bytes + payload
     }
 
-    /// The payload, or why the frame is not intact.
-    static func unwrap(_ bytes: [UInt8]) -> Result<ArraySlice<UInt8>, Damage> {
+    /// The payload, or why the frame is not intact or not of `format`.
+    static func unwrap(_ bytes: [UInt8], format: UInt8 = libfprintFormat) -> Result<ArraySlice<UInt8>, Damage> {
         guard bytes.count >= headerSize, Array(bytes.prefix(magic.count)) == magic else { return .failure(.notATemplate) }
-        guard bytes[magic.count] == version else { return .failure(.unknownVersion(bytes[magic.count])) }
+        guard bytes[magic.count] == format else { return .failure(.otherFormat(found: bytes[magic.count], wanted: format)) }
         let length = Int(readLittleEndian(bytes, at: magic.count + 1))
         let checksum = readLittleEndian(bytes, at: magic.count + 5)
         let payload = bytes[headerSize...]
@@ -30,12 +39,12 @@ enum TemplateEnvelope {
     }
 
     enum Damage: Error, CustomStringConvertible {
-        case notATemplate, unknownVersion(UInt8), truncated(expected: Int, found: Int), checksumMismatch
+        case notATemplate, otherFormat(found: UInt8, wanted: UInt8), truncated(expected: Int, found: Int), checksumMismatch
 
         var description: String {
             switch self {
             case .notATemplate: "it does not start with fpmod's host-template header"
-            case .unknownVersion(let version): "it is of template format \(version), this fpmod reads format 1"
+            case let .otherFormat(found, wanted): "it is of template format \(found), this matcher reads format \(wanted)"
             case let .truncated(expected, found): "it holds \(found) of its \(expected) bytes"
             case .checksumMismatch: "its checksum does not match its contents"
             }

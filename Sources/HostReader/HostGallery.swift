@@ -1,7 +1,7 @@
 import HostMatching
 import TemplateStore
 
-/// The store's fingers ready for 1:N search: the matcher's gallery (pair tables built once, the
+/// The store's fingers ready for 1:N search: the matcher's gallery (cylinders built once, the
 /// slow part) and, for each gallery position, the slot it came from. Tagged with the store's
 /// enrolled-set digest at build time, so a reader can tell when another process (or another
 /// `TemplateStore` instance) enrolled or deleted under it.
@@ -45,6 +45,10 @@ struct HostGallery {
             if case .unreadableTemplate(let index, let message) = error, fingers.indices.contains(index) {
                 let finger = fingers[index]
                 throw HostReaderError.damagedTemplate(slot: finger.slot, user: finger.user, label: finger.label, reason: message)
+            }
+            if case .olderTemplateFormat(let index) = error, fingers.indices.contains(index) {
+                let finger = fingers[index]
+                throw HostReaderError.olderTemplate(slot: finger.slot, user: finger.user, label: finger.label)
             }
             throw error
         }

@@ -4,15 +4,18 @@ import Imaging
 import TemplateStore
 
 extension HostReader {
-    /// Guided enrollment of one finger: the matcher's enroll stages (5 for libfprint's NBIS,
-    /// whatever `captures` says: that count is a module's), each a new touch, then ONE store
-    /// transaction (user created if new, the finger in a free host slot, the audit row).
+    /// Guided enrollment of one finger on a small sensor: `captures` touches (5…15), each checked
+    /// for quality and kept as an impression of the template, then ONE store transaction (user
+    /// created if new, the finger in a free host slot, the audit row).
     ///
-    /// Refuses before any capture a label the user already has and a full library; refuses a
-    /// finger already enrolled for anyone, naming whose, as soon as a capture matches the
-    /// gallery. Poor captures (no finger on the image, too few minutiae) and captures that do
-    /// not look like the earlier ones' finger are asked for again (`retryScan`, counted in
-    /// `retries`); a third capture of another finger ends it with `capturesDiffer`.
+    /// Refuses before any capture a capture count outside 5…15, a label the user already has and
+    /// a full library; refuses a finger already enrolled for anyone, naming whose, as soon as a
+    /// touch matches the gallery. A poor touch (no finger, too few ridge details, low quality) or
+    /// the same image twice is asked for again (`retryScan`, counted in `retries`); after a
+    /// touch that showed little of the finger, the next prompt says how to place it. Which
+    /// touches show one finger is decided at the end (`EnrollmentCollector`): the template is the
+    /// largest group of touches that match each other; when too few do, more touches are asked
+    /// for (up to 4 more), and then the enrollment ends naming the touches that did not fit.
     ///
     /// No intent: nothing is written anywhere but the store, in one transaction, so a crash
     /// before the commit leaves nothing and one after it leaves the enrollment complete.
@@ -20,6 +23,9 @@ extension HostReader {
     public func enroll(user userName: UserName, displayName: DisplayName?, label fingerLabel: FingerLabel, captures: Int,
                        admin: Bool, duress: Bool, progress: (EnrollProgress) -> Void) throws -> EnrollResult {
         let user = userName.text, label = fingerLabel.text
+        guard enrollCaptureRange.contains(captures) else {
+            throw AdministrationError.invalidCaptureCount(captures, allowed: enrollCaptureRange)
+        }
         _ = try sensor
         let existing = try store.user(named: user)
         if existing != nil, let same = try store.fingers(of: user).first(where: { $0.label == label }) {
@@ -27,39 +33,54 @@ extension HostReader {
         }
         // Fail before asking for a finger when nothing could be stored anyway.
         _ = try freeSlot()
-        let stages = try matcher.enrollStages()
         let gallery = try currentGallery()
 
-        var taken = EnrollCaptures()
-        for capture in 1...stages {
+        var collector = EnrollmentCollector(wanted: captures, matcher: matcher)
+        var retries = 0
+        let extraTouches = 4
+        var kept: [Int] = [], leftOut: [Int] = []
+        touches: while true {
+            let capture = collector.touches.count + 1
+            let total = max(captures, capture)
             while true {
-                progress(.placeFinger(capture: capture, of: stages))
+                progress(.placeFinger(capture: capture, of: total))
                 try waitForTouch()
-                if try take(capture: capture, into: &taken, gallery: gallery, enrolling: user, label: label, progress: progress) {
-                    break
+                switch try take(capture: capture, into: &collector, gallery: gallery, enrolling: user, label: label) {
+                case .kept(let advice):
+                    progress(.stagePassed(capture: capture, of: total))
+                    if let advice { progress(.adjustFinger(advice: advice.rawValue)) }
+                case .retry(let reason):
+                    retries += 1
+                    progress(.retryScan(capture: capture, reason: reason))
+                    progress(.liftFinger)
+                    try waitForLift()
+                    continue
                 }
-                progress(.liftFinger)
-                try waitForLift()
+                break
             }
-            progress(.stagePassed(capture: capture, of: stages))
-            if capture < stages {
-                progress(.liftFinger)
-                try waitForLift()
+            if collector.touches.count >= captures {
+                switch collector.outcome {
+                case let .template(keep, left):
+                    kept = keep
+                    leftOut = left
+                    break touches
+                case let .differentFingers(first, second) where collector.touches.count >= captures + extraTouches:
+                    throw HostReaderError.differentFingers(first: first, second: second)
+                case let .tooFewLinked(largest, needed) where collector.touches.count >= captures + extraTouches:
+                    throw HostReaderError.enrollFailed(reason: "only \(largest) of the \(collector.touches.count) touches matched each other, "
+                                                       + "\(needed) are needed")
+                case .differentFingers, .tooFewLinked:
+                    progress(.retryScan(capture: capture + 1, reason: "the touches so far overlap too little; one more, centred on the sensor"))
+                }
             }
+            progress(.liftFinger)
+            try waitForLift()
         }
-        let images = taken.images, retries = taken.retries
-
-        let template: HostTemplate
-        do {
-            template = try matcher.enroll(images: images)
-        } catch {
-            // (A `catch .case` pattern on this typed throw crashes Swift 6.3's SIL verifier.)
-            guard case .notEnoughUsableImages(let needed, let accepted, _) = error else { throw error }
-            throw HostReaderError.enrollFailed(reason: "libfprint accepted \(accepted) of the \(needed) captures it needs")
-        }
+        let template = matcher.template(of: kept.map { collector.touches[$0] })
         let slot = try freeSlot()
         progress(.storing(slot: slot))
-        let quality = max(0, 100 - 20 * retries)
+        let quality = kept.map { collector.touches[$0].print.quality.score }.reduce(0, +) / max(1, kept.count)
+        let leftOutNote = leftOut.isEmpty ? "" : "; touches \(leftOut.map { String($0 + 1) }.joined(separator: ", ")) left out (they matched no other)"
         try failpoint("enroll.before-commit")
         let digests = try store.transaction { () -> (before: String, after: String) in
             // Another process may have paired the store with a module since this reader opened it.
@@ -75,7 +96,8 @@ extension HostReader {
             try failpoint("enroll.inside-transaction")
             try StoreReaderKind.record(.imageSensor, in: store)
             try store.appendAudit(event: "enroll", user: user, slot: slot,
-                                  detail: "enrolled \(label)\(duress ? " (duress finger)" : "") from \(stages) captures (\(retries) retried)")
+                                  detail: "enrolled \(label)\(duress ? " (duress finger)" : "") from \(kept.count) of \(collector.touches.count) touches "
+                                      + "(\(retries) retried\(leftOutNote))")
             return (before, try store.enrolledSetDigest())
         }
         // The one new finger is added to the gallery in place, when the gallery was exactly the
@@ -84,30 +106,32 @@ extension HostReader {
         cachedGallery = cachedGallery.flatMap { cached in
             cached.digest == digests.before ? try? cached.adding(slot: slot, template: template, digest: digests.after) : nil
         }
-        return EnrollResult(user: user, label: label, slot: slot, captures: stages, retries: retries, newUser: existing == nil)
+        return EnrollResult(user: user, label: label, slot: slot, captures: kept.count, retries: retries, newUser: existing == nil)
     }
 
-    /// One capture of an enrollment, kept in `taken` when good (true); after a `retryScan`
-    /// (false) it must be taken again. A capture that matches an enrolled finger ends the
-    /// enrollment, and so does a finger that keeps differing from the earlier captures.
-    private func take(capture: Int, into taken: inout EnrollCaptures, gallery: HostGallery, enrolling user: String,
-                      label: String, progress: (EnrollProgress) -> Void) throws -> Bool {
-        func retry(_ reason: String) -> Bool {
-            taken.retries += 1
-            progress(.retryScan(capture: capture, reason: reason))
-            return false
-        }
+    /// What one touch of an enrollment gave.
+    private enum Touch {
+        /// Kept; with advice for the next touch when this one showed little of the finger.
+        case kept(PlacementAdvice?)
+        /// Not kept: the same touch is asked for again, for this reason.
+        case retry(String)
+    }
+
+    /// One touch: captured, extracted, checked against the gallery (a finger enrolled for anyone
+    /// ends the enrollment) and added to `collector`.
+    private func take(capture: Int, into collector: inout EnrollmentCollector, gallery: HostGallery, enrolling user: String,
+                      label: String) throws -> Touch {
         let image: GreyImage
         switch try self.capture() {
-        case .empty(let reason): return retry(reason)
+        case .empty(let reason): return .retry(reason)
         case .finger(let captured): image = captured
         }
-        let probe: PairTable
+        let probe: Probe
         do {
             probe = try matcher.probe(image)
         } catch {
             guard case .unusableImage(let reason) = error else { throw error }
-            return retry("poor capture (\(reason))")
+            return .retry("poor capture (\(reason))")
         }
         if let hit = matcher.identify(probe: probe, gallery: gallery.gallery) {
             let slot = gallery.slots[hit.index]
@@ -116,14 +140,12 @@ extension HostReader {
                                   detail: "refused enrolling \(user)'s \(label): already enrolled")
             throw AdministrationError.duplicateFinger(slot: slot, user: owner?.user, label: owner?.label)
         }
-        if !taken.probes.isEmpty, taken.bestScore(against: probe) < sameFingerMinimumScore {
-            taken.mismatches += 1
-            if taken.mismatches >= Self.mismatchesBeforeGivingUp { throw AdministrationError.capturesDiffer }
-            return retry("this does not look like the finger of the earlier captures")
+        switch collector.add(probe) {
+        case .sameAsEarlier(let earlier):
+            return .retry("the same image as touch \(earlier); lift the finger and place it a little differently")
+        case .kept:
+            return .kept(PlacementAdvice.advice(for: probe.print))
         }
-        taken.images.append(image)
-        taken.probes.append(probe)
-        return true
     }
 
     /// The lowest host slot the store does not hold (nor a pending operation of a module
@@ -134,25 +156,5 @@ extension HostReader {
             throw HostReaderError.libraryFull(capacity: capacity)
         }
         return slot
-    }
-}
-
-/// What an enrollment collected so far.
-struct EnrollCaptures {
-    var images: [GreyImage] = []
-    /// Each good capture's pair table, to check that later captures show the same finger.
-    var probes: [PairTable] = []
-    /// Captures asked for again (poor, empty, or another finger).
-    var retries = 0
-    /// Captures refused as another finger than the earlier ones.
-    var mismatches = 0
-
-    /// The best agreement of `probe` with an earlier capture. Both tables are probe tables
-    /// (each pair stored one way), so pairs whose two minutiae swap order between the images
-    /// are missed: scores run lower than a gallery search's (on the generated fingers: another
-    /// impression of the same finger 19…165, another finger at most 4).
-    func bestScore(against probe: PairTable) -> Int {
-        var matcher = PairMatcher()
-        return probes.map { matcher.score(probe: probe, gallery: $0) }.max() ?? 0
     }
 }

@@ -74,7 +74,7 @@ extension HostReader {
             image = captured
         }
         timing.captureEnd = Monotonic.nanoseconds()
-        let probe: PairTable
+        let probe: Probe
         do {
             probe = try matcher.probe(image)
         } catch {
@@ -87,7 +87,8 @@ extension HostReader {
         if oneUser {
             let scores = matcher.scores(probe: probe, gallery: gallery.gallery)
             let best = scores.indices.max { scores[$0] < scores[$1] }
-            found = best.flatMap { scores[$0] >= matcher.threshold ? HostMatch(index: $0, score: scores[$0]) : nil }
+            let threshold = matcher.threshold(for: gallery.gallery)
+            found = best.flatMap { scores[$0] >= threshold ? HostMatch(index: $0, score: scores[$0]) : nil }
         } else {
             found = matcher.identify(probe: probe, gallery: gallery.gallery)
         }

@@ -64,6 +64,11 @@ extension HostReader {
                 let (user, finger) = fingers[index]
                 throw HostReaderError.unreadableBackupTemplate(slot: finger.slot, user: user, label: finger.label, reason: message)
             }
+            if case .olderTemplateFormat(let index) = error, fingers.indices.contains(index) {
+                let (user, finger) = fingers[index]
+                throw HostReaderError.unreadableBackupTemplate(slot: finger.slot, user: user, label: finger.label,
+                                                               reason: "it was made by fpmod's earlier matcher (template format 1); enroll that finger again after restoring without it")
+            }
             throw error
         }
     }

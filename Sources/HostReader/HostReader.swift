@@ -4,20 +4,17 @@ import ImageSensor
 import TemplateStore
 
 /// A bare image sensor (FPC1020, or the simulated one) with the host matcher and the store:
-/// the sensor only delivers images; minutiae are extracted through libfprint's NBIS and
-/// compared here (`MinutiaeMatcher`), against templates the store keeps encrypted.
+/// the sensor only delivers images; minutiae are extracted and compared here
+/// (`MinutiaeMatcher`: our extractor, cylinder codes, a calibrated threshold), against
+/// templates the store keeps encrypted.
 ///
 /// Slots are numbers 0..<`capacity` in the host library the store holds; nothing lives on the
 /// sensor, so every change is one store transaction and needs no intent: a crash before the
 /// commit leaves nothing behind, one after it leaves the change complete.
 ///
-/// The gallery (pair tables of every enrolled template) is built on first use and rebuilt only
+/// The gallery (the cylinders of every enrolled impression) is built on first use and rebuilt only
 /// after this reader's enroll or delete, or when the store's enrolled-set digest changed under
 /// it (another process enrolled).
-///
-/// Matching goes through `LibfprintSession`, one process-wide instance behind a lock that
-/// iterates GLib's default context on the calling thread: calling from the service's worker
-/// thread is fine; only one extraction runs at a time in the process.
 ///
 /// Not `Sendable`: like the module driver, keep it on the thread that owns the sensor.
 public final class HostReader: FingerprintReader {
@@ -38,13 +35,10 @@ public final class HostReader: FingerprintReader {
     public var cancellationSlice: Duration = .milliseconds(200)
     /// The pause between two captures while waiting for the finger to lift.
     public var liftPollInterval: Duration = .milliseconds(50)
-    /// How well an enroll capture must agree with one of the earlier captures to count as the
-    /// same finger (see `EnrollCaptures.bestScore`): low, because a refusal only asks for the
-    /// capture again, while another finger scores near 0. Guards against a template that
-    /// mixes two people's fingers (the module path's Match between captures).
-    public var sameFingerMinimumScore = 15
-    /// Captures of another finger in one enrollment before it ends with `capturesDiffer`.
-    static let mismatchesBeforeGivingUp = 3
+    /// Touches an enrollment takes when none are asked for (the config's
+    /// `imageSensor.enrollCaptures`), within `enrollCaptureRange`.
+    public var defaultEnrollCaptures = MinutiaeMatcher.defaultEnrollCaptures
+    public var enrollCaptureRange: ClosedRange<Int> { MinutiaeMatcher.enrollCaptureRange }
 
     let identity: SensorIdentity
     private var openSensor: (any ImageSensor)?
@@ -69,6 +63,25 @@ public final class HostReader: FingerprintReader {
         self.store = store
         self.matcher = matcher
         self.capacity = capacity
+    }
+
+    /// What the config's `imageSensor` section sets.
+    public struct Settings: Sendable, Equatable {
+        public var enrollCaptures: Int
+        /// Per identify attempt by a stranger (see `MinutiaeMatcher.falseMatchRate`).
+        public var falseMatchRate: Double
+
+        public init(enrollCaptures: Int = MinutiaeMatcher.defaultEnrollCaptures,
+                    falseMatchRate: Double = MinutiaeMatcher.defaultFalseMatchRate) {
+            self.enrollCaptures = enrollCaptures
+            self.falseMatchRate = falseMatchRate
+        }
+    }
+
+    public convenience init(sensor: any ImageSensor, store: TemplateStore, settings: Settings,
+                            capacity: Int = HostReader.defaultCapacity) throws {
+        try self.init(sensor: sensor, store: store, matcher: MinutiaeMatcher(falseMatchRate: settings.falseMatchRate), capacity: capacity)
+        defaultEnrollCaptures = settings.enrollCaptures
     }
 
     public var readerDescription: ReaderDescription {
@@ -116,8 +129,7 @@ public final class HostReader: FingerprintReader {
     }
 
     /// Builds the gallery now if it is missing or stale. Building reads every template into
-    /// pair tables (the slow part: about 17 ms a template in a debug build on a loaded 2-core
-    /// host), which the next identify or scan would otherwise pay for; the service can call
+    /// cylinders (the slow part of a search), which the next identify or scan would otherwise pay for; the service can call
     /// this while idle, after an enroll or delete, or when it connects.
     public func prepareGallery() throws {
         _ = try currentGallery()

@@ -1,3 +1,4 @@
+import PrintableText
 /// Why a host reader (image sensor + host matcher + store) refused or failed. Errors of the
 /// sensor (`ImageSensorError`), the matcher (`HostMatchingError`), the store (`StoreError`) and
 /// the shared ones of `AdministrationError` (duplicate finger, cancelled…) pass through as they are.
@@ -16,6 +17,10 @@ public enum HostReaderError: Error, Equatable, Sendable, CustomStringConvertible
     case enrollFailed(reason: String)
     /// The finger stayed on the sensor between two enroll captures until the timeout.
     case fingerNotLifted
+    /// Two groups of an enrollment's touches (numbered from 1) matched within, never across.
+    case differentFingers(first: [Int], second: [Int])
+    /// A stored finger's template was made by fpmod's earlier matcher (libfprint's NBIS).
+    case olderTemplate(slot: Int, user: String, label: String)
     /// `close()` was called; the reader has no sensor any more.
     case closed
 
@@ -37,10 +42,20 @@ public enum HostReaderError: Error, Equatable, Sendable, CustomStringConvertible
                 + "and nothing was changed. Restore an older backup, or re-enroll that finger after restoring without it"
         case let .enrollFailed(reason):
             "enroll-failed: \(reason); nothing was changed. Start again, pressing the whole fingertip flat for each capture"
+        case let .differentFingers(first, second):
+            "enroll-failed: touches \(Self.list(first)) and touches \(Self.list(second)) look like two different fingers; nothing was changed. "
+                + "Start again and use the same finger for every touch"
+        case let .olderTemplate(slot, user, label):
+            "\(Printable.escaped(user))'s \(Printable.escaped(label)) (slot \(slot)) was enrolled with fpmod's earlier matcher, whose templates this version "
+                + "does not read; it cannot match until it is enrolled again: `fpmod delete \(Printable.escaped(user)) --finger \(Printable.escaped(label))`, then `fpmod enroll \(Printable.escaped(user)) --finger \(Printable.escaped(label))`"
         case .fingerNotLifted:
             "the finger was not lifted between two captures in time; nothing was changed. Start again, lifting the finger off the sensor after each capture"
         case .closed:
             "the image sensor reader was closed; open it again"
         }
+    }
+
+    private static func list(_ touches: [Int]) -> String {
+        touches.count == 1 ? String(touches[0]) : touches.dropLast().map(String.init).joined(separator: ", ") + " and \(touches[touches.count - 1])"
     }
 }

@@ -9,7 +9,7 @@ enum OptionCheck {
     static func validate(_ parsed: ParsedCommand) throws {
         func declared(_ name: String) -> Bool { parsed.command.options.contains { $0.name == name } }
         if declared("timeout") { _ = try parsed.duration("timeout") }
-        if declared("captures") { _ = try parsed.int("captures", range: 2...6) }
+        if declared("captures") { _ = try parsed.int("captures", range: 2...15) }
         if declared("limit") { _ = try parsed.int("limit", range: 1...100_000) }
         // A config file named explicitly (--config, FPMOD_CONFIG) decides where the store is:
         // an unreadable one is an error, not a silent fall-back to the default store. `run` and

@@ -69,7 +69,7 @@ enum Program {
                 arguments: [.positional("name", help: "User name.")],
                 options: [
                     .option("finger", valueName: "LABEL", help: "Which finger (right-index, left-thumb…).", default: "right-index"),
-                    .option("captures", valueName: "N", help: "Captures to merge (2–6).", default: "2"),
+                    .option("captures", valueName: "N", help: "Touches to take: a module merges 2–6 (default 2); an image sensor keeps 5–15 (default 8, or the config's imageSensor.enrollCaptures)."),
                     .option("display-name", valueName: "TEXT", help: "Full name shown in logs."),
                     .option("timeout", valueName: "DURATION", help: "How long to wait for each touch.", default: "15s"),
                     .flag("admin", help: "Make the user an administrator."),

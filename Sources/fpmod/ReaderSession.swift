@@ -41,7 +41,7 @@ final class ReaderSession {
         let sensor = try ImageSensorSession.open(invocation, choice: choice, virtualFinger: virtualFinger)
         do {
             // Refuses a store whose fingers hold module templates, naming the fix.
-            let reader = try HostReader(sensor: sensor.sensor, store: store)
+            let reader = try HostReader(sensor: sensor.sensor, store: store, settings: RunImageSensor.settings(invocation.configFile))
             try configure(reader, invocation, beforeKill: {})
             return ReaderSession(choice: choice, reader: reader, module: nil, imageSensor: sensor)
         } catch {

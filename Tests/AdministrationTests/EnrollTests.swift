@@ -102,7 +102,7 @@ import Testing
     @Test func invalidCaptureCountAndUnknownUser() throws {
         let bench = try Bench()
         let admin = try bench.open()
-        #expect(throws: AdministrationError.invalidCaptureCount(7)) { try admin.enroll(user: "alice", captures: 7) }
+        #expect(throws: AdministrationError.invalidCaptureCount(7, allowed: 2...6)) { try admin.enroll(user: "alice", captures: 7) }
         #expect(throws: StoreError.unknownUser("nobody")) { try admin.verify(user: "nobody") }
     }
 }

@@ -29,14 +29,15 @@ enum SensorBench {
         let owners = try target.owners()
         let identity = target.recorder.identity
         let matcher = MinutiaeMatcher()
+        let gallery = try MinutiaeGallery(try target.libraryTemplates())
         let floor = SensorFloor(spiClockHz: clock, width: identity.width, height: identity.height, matcher: matcher,
-                                gallery: try MinutiaeGallery(try target.libraryTemplates()))
+                                gallery: gallery)
         let slots = owners.keys
         let description = SensorBenchDescription(
             model: identity.model, connection: identity.connection, imagesDirectory: target.imagesDirectory,
             templates: target.templates, capacity: target.reader.readerDescription.capacity ?? target.templates,
             enrolledThroughReader: target.genuine.count, fillers: target.fillers, distinctFillers: target.distinctFillers,
-            strangers: target.strangers.count, threshold: matcher.threshold,
+            strangers: target.strangers.count, threshold: matcher.threshold(for: gallery),
             enrollNanoseconds: target.enrollNanoseconds, fillNanoseconds: target.fillNanoseconds,
             searchRange: (slots.min() ?? 0)..<((slots.max() ?? -1) + 1))
         output.describe(sensor: description, floor: floor)

@@ -27,7 +27,7 @@ extension BenchOutput {
         let library = "\(sensor.templates) templates of \(sensor.capacity): \(sensor.enrolledThroughReader) enrolled through the reader"
             + (sensor.fillers > 0 ? ", \(sensor.fillers) fillers (copies of \(sensor.distinctFillers) distinct templates)" : "")
         write("fpmod bench: \(sensor.model), \(sensor.connection), in this process; matching on the host "
-            + "(libfprint's minutiae matcher, threshold \(sensor.threshold)); \(library)\n")
+            + "(fpmod's minutiae matcher, threshold \(sensor.threshold) for this library at the configured false-match rate); \(library)\n")
         record("target", .object([
             "simulated": .bool(true), "profile": .string("fpc1020"), "reader": .string("image-sensor"),
             "model": .string(sensor.model), "connection": .string(sensor.connection),
@@ -56,7 +56,7 @@ extension BenchOutput {
             + "moves no bytes); host code = time in this process beyond the matcher (extract, search), the\n"
             + "simulated sensor's image making and the reader's finger check (capture), the bench's lookup (decision).\n"
             + "Total runs from the call, so it includes the reader's gallery check before the capture (see below).\n"
-            + "Extract runs libfprint twice per touch (the reader's, then the floor's): over is their difference, a few ms\n"
+            + "Extract runs the extractor twice per touch (the reader's, then the floor's): over is their difference, a few ms\n"
             + "either way. Only touches that reached the search are timed, strangers included (they scan it all too).")
         for line in legend { write(line) }
         let measured = Self.perSecond(templates: sensor.templates, samples: result.samples[.search]?.map(\.measured) ?? [])
@@ -92,7 +92,7 @@ extension BenchOutput {
             "templates_searched": .int(Int64(sensor.templates)),
             "stages": .array(summaries.map(\.json)),
             // The module bench's ≤ 1 ms target is about host code around exchanges; here the
-            // floor is itself a libfprint run with milliseconds of spread, so no verdict.
+            // floor is itself an extraction run with milliseconds of spread, so no verdict.
             "target_host_overhead": .null,
             "touches": counts.json,
             "templates_compared_per_second": .object([

@@ -12,8 +12,8 @@ import TemplateStore
 /// fingers, or the folders of --sim-images), a `HostReader` on a template store in a temporary
 /// directory (the user's store is never touched), and a library of `templates` fingers.
 ///
-/// Enrolling 1000 fingers through the reader would take 1000 × 5 captures × ~40 ms of NBIS
-/// (minutes), so only the fingers that are touched are enrolled through the reader; the rest
+/// Enrolling 1000 fingers through the reader would take 1000 × 8 captures of prompts and
+/// extraction (minutes), so only the fingers that are touched are enrolled through the reader; the rest
 /// of the library is filled with copies of a few filler templates, each made once per run by
 /// the same matcher from synthetic impressions and written to the store as its own user at
 /// its own slot. A search compares the probe with every template of the library (the matcher
@@ -36,7 +36,7 @@ final class SensorBenchTarget {
     let strangers: [String]
     let fillers: Int
     let distinctFillers: Int
-    /// Mean time of one enrollment through the reader (its 5 captures, extraction, store).
+    /// Mean time of one enrollment through the reader (its 8 captures, extraction, store).
     let enrollNanoseconds: Int64
     /// Time to make the distinct filler templates and write all fillers to the store.
     let fillNanoseconds: Int64
@@ -114,7 +114,7 @@ final class SensorBenchTarget {
         guard !folders.isEmpty else { return [] }
         progress("fpmod bench: making \(folders.count) filler templates from \(folders.joined(separator: ", "))…")
         let matcher = MinutiaeMatcher()
-        let stages = try matcher.enrollStages()
+        let stages = MinutiaeMatcher.defaultEnrollCaptures
         var templates: [HostTemplate] = []
         for (number, folder) in folders.enumerated() {
             let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
@@ -135,7 +135,7 @@ final class SensorBenchTarget {
                 images = maker.impressions(of: first, count: stages + 3, seed: UInt64(number + 1))
             }
             do {
-                templates.append(try matcher.enroll(images: images))
+                templates.append(try matcher.enroll(images: images, minimumUsable: MinutiaeMatcher.enrollCaptureRange.lowerBound))
             } catch {
                 throw CommandFailure(.dataError, "the matcher cannot enroll \(folder) as a filler finger (\(error)); use clearer prints there.")
             }
@@ -149,7 +149,7 @@ final class SensorBenchTarget {
         guard count > 0 else { return [] }
         progress("fpmod bench: making \(count) filler templates…")
         let matcher = MinutiaeMatcher()
-        let stages = try matcher.enrollStages()
+        let stages = MinutiaeMatcher.defaultEnrollCaptures
         var templates: [HostTemplate] = []
         var seed: UInt64 = 0xF111_E500
         while templates.count < count, seed < 0xF111_E500 + UInt64(count * 3) {
@@ -157,14 +157,14 @@ final class SensorBenchTarget {
             let master = SyntheticFinger(seed: seed).image()
             let images = ImpressionMaker().impressions(of: master, count: stages + 3, seed: seed)
             do throws(HostMatchingError) {
-                templates.append(try matcher.enroll(images: images))
+                templates.append(try matcher.enroll(images: images, minimumUsable: MinutiaeMatcher.enrollCaptureRange.lowerBound))
             } catch {
                 if case .notEnoughUsableImages = error { continue }
                 throw error
             }
         }
         guard !templates.isEmpty else {
-            throw CommandFailure(.dataError, "no synthetic filler finger gave enough usable images to enroll: the matcher rejects what Imaging's SyntheticFinger makes; run tools/bench-host-match.sh --synthetic to see why.")
+            throw CommandFailure(.dataError, "no synthetic filler finger gave enough usable images to enroll: the matcher rejects what Imaging's SyntheticFinger makes (too few ridge details or a low quality score per image).")
         }
         return templates
     }

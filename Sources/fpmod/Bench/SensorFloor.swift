@@ -8,7 +8,7 @@ import Posix
 /// - capture: the SPI wire time of one FPC1020A capture at the configured clock. The sensor's
 ///   own capture and conversion time is not published, so this is a lower bound for real
 ///   hardware; the simulated sensor moves no bytes, so its capture comes in under it.
-/// - extract: libfprint's minutiae extraction (`MinutiaeMatcher.probe`) of the same image,
+/// - extract: fpmod's minutiae extraction (`MinutiaeMatcher.probe`) of the same image,
 ///   called directly, outside the reader.
 /// - search: `MinutiaeMatcher` comparing that probe with the same templates, called directly.
 /// Over the last two, what the reader adds (image checks, the gallery's bookkeeping, slots).
@@ -46,7 +46,7 @@ struct SensorFloor {
         return [
             (.capture, "SPI wire time of one \(width)×\(height) capture at \(clock) MHz: \(captureBytes) bytes × 8 / clock = "
                 + "\(BenchReport.ms(captureNanoseconds)) ms (the sensor's own conversion time is unpublished; the simulated sensor moves no bytes)"),
-            (.extract, "libfprint's minutiae extraction of the same image, called directly"),
+            (.extract, "the minutiae extraction of the same image, called directly"),
             (.search, "the minutiae matcher comparing that image's minutiae with the same \(gallery.count) templates, called directly"),
         ]
     }

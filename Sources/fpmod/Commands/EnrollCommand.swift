@@ -6,7 +6,8 @@ import TemplateStore
 
 /// `fpmod enroll NAME`: guided enrollment with fprintd-style progress on stderr — through the
 /// running service when there is one, else with the reader opened here (a module merges
-/// --captures touches; an image sensor takes its matcher's five, "(k/5)").
+/// --captures touches, 2 by default; an image sensor keeps --captures impressions, 8 by default
+/// or the config's `imageSensor.enrollCaptures`).
 enum EnrollCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let parsed = invocation.parsed
@@ -16,10 +17,11 @@ enum EnrollCommand {
         let label = try FingerLabel(validating: parsed.string("finger") ?? "right-index")
         var displayName: DisplayName?
         if let text = parsed.string("display-name") { displayName = try DisplayName(validating: text) }
-        let captures = try parsed.int("captures", range: 2...6) ?? 2
+        // The widest range any reader takes; the reader checks its own before the first touch.
+        let asked = try parsed.int("captures", range: 2...15)
         if let service = try ServiceControl.connectIfRunning(invocation) {
             var request = EnrollRequest(user: name, label: label)
-            request.captures = captures
+            request.captures = asked
             request.admin = parsed.flag("admin")
             request.duress = parsed.flag("duress")
             request.displayName = displayName
@@ -29,7 +31,7 @@ enum EnrollCommand {
             }
             try ServiceControl.check(reply)
             return report(user: reply["user"]?.stringValue ?? name.text, label: reply["label"]?.stringValue ?? label.text,
-                          slot: reply["slot"]?.intValue ?? -1, captures: reply["captures"]?.intValue ?? captures,
+                          slot: reply["slot"]?.intValue ?? -1, captures: reply["captures"]?.intValue ?? asked ?? 0,
                           retries: reply["retries"]?.intValue ?? 0, newUser: reply["newUser"]?.boolValue ?? false,
                           duress: request.duress, invocation)
         }
@@ -39,11 +41,8 @@ enum EnrollCommand {
         let virtualFinger = parsed.flag("sim") && parsed.string("sim-finger") == nil ? "\(name)-\(label)" : nil
         let (_, session) = try AdminCommand.openReader(invocation, virtualFinger: virtualFinger, createStore: true)
         defer { session.close() }
-        if session.choice.isImageSensor, parsed.isExplicit("captures") {
-            invocation.progress("--captures is for modules: the image sensor takes as many captures as the host matcher's enrollment needs.")
-        }
         let result = try session.reader.enroll(user: name, displayName: displayName, label: label,
-                                              captures: captures, admin: parsed.flag("admin"),
+                                              captures: asked ?? session.reader.defaultEnrollCaptures, admin: parsed.flag("admin"),
                                               duress: parsed.flag("duress")) { step in
             invocation.progress(step.description)
         }

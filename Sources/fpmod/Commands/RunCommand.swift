@@ -77,7 +77,8 @@ enum RunCommand {
             try FileManager.default.createDirectory(atPath: Options.socketDirectory(config), withIntermediateDirectories: true)
             let gpioVerbs = simGPIO ? ", 'exit', 'door open'" : ""
             if parsed.string("sim-profile") == ReaderChoice.imageSensorProfile {
-                let simulation = try RunImageSensor.simulate(imagesDirectory: parsed.string("sim-images"), controlPath: controlPath)
+                let simulation = try RunImageSensor.simulate(imagesDirectory: parsed.string("sim-images"), controlPath: controlPath,
+                                                              settings: RunImageSensor.settings(config))
                 simulatedSensor = simulation
                 port = simulation.connection
                 reader = simulation.reader
@@ -96,11 +97,11 @@ enum RunCommand {
         } else if case .socketSensor(let path) = try ReaderChoice(parsed, configuredSPI: config.spiDevice) {
             // A simulated FPC1020 served by another process (`fpmod sim --profile fpc1020 --link PATH`).
             port = path
-            reader = RunImageSensor.socket(path: path)
+            reader = RunImageSensor.socket(path: path, settings: RunImageSensor.settings(config))
         } else if parsed.string("port") == nil, let spi = parsed.string("spi") ?? config.spiDevice {
             // An FPC1020A on spidev (--spi, else the config's spiDevice): the service matches on the host.
             port = spi
-            reader = RunImageSensor.fpc1020(device: spi, wiring: preset.spi, chip: chip)
+            reader = RunImageSensor.fpc1020(device: spi, wiring: preset.spi, chip: chip, settings: RunImageSensor.settings(config))
         } else {
             port = parsed.string("port") ?? config.serialPort(preset: preset)
             reader = .module(.serial(port: port, baudRate: baud, family: family, unpairedAddress: address, unpairedPassword: password))

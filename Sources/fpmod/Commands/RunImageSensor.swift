@@ -10,6 +10,12 @@ import SPI
 /// `HostReader` over the sensor and the service's store. Self-contained on purpose (the CLI's
 /// own reader opening lives elsewhere); the service only needs a `ReaderConnection`.
 enum RunImageSensor {
+    /// The host matcher's settings from the config's `imageSensor` section (defaults without one).
+    static func settings(_ config: LockConfig?) -> HostReader.Settings {
+        guard let section = config?.imageSensor else { return HostReader.Settings() }
+        return HostReader.Settings(enrollCaptures: section.enrollCaptures, falseMatchRate: section.falseMatchRate)
+    }
+
     /// `--sim --sim-profile fpc1020`: a simulated FPC1020 in this process and its control socket.
     struct Simulation {
         let sensor: SimulatedImageSensor
@@ -22,7 +28,7 @@ enum RunImageSensor {
 
     /// The simulated sensor (captures from `imagesDirectory`/NAME/*.png, else generated fingers)
     /// with its control socket at `controlPath`, serving until `control.stop()`.
-    static func simulate(imagesDirectory: String?, controlPath: String) throws -> Simulation {
+    static func simulate(imagesDirectory: String?, controlPath: String, settings: HostReader.Settings) throws -> Simulation {
         let sensor: SimulatedImageSensor
         do { sensor = try SimulatedImageSensor(imagesDirectory: imagesDirectory) } catch {
             throw CommandFailure(.usage, "--sim-images: \(error)")
@@ -31,22 +37,22 @@ enum RunImageSensor {
         do { control = try SimulatedSensorControl(sensor: sensor, path: controlPath) } catch {
             throw CommandFailure(.unavailable, error.description)
         }
-        return Simulation(sensor: sensor, control: control, reader: hostMatching(sensor))
+        return Simulation(sensor: sensor, control: control, reader: hostMatching(sensor, settings: settings))
     }
 
     /// A reader made afresh at every (re)connect over the same sensor: the host matcher and
     /// the store's fingers; the store guard refuses a module's store with its fix.
-    static func hostMatching(_ sensor: any ImageSensor) -> ReaderConnection {
-        .hostMatching(prepare: prepareGallery) { store in try HostReader(sensor: sensor, store: store) }
+    static func hostMatching(_ sensor: any ImageSensor, settings: HostReader.Settings) -> ReaderConnection {
+        .hostMatching(prepare: prepareGallery) { store in try HostReader(sensor: sensor, store: store, settings: settings) }
     }
 
     /// `--sensor-socket PATH` (FPMOD_SENSOR_SOCKET): the simulated sensor another process serves
     /// on its link. Connected at every (re)connect; it waits for a finger itself (over the link),
     /// so the service needs no touch line. When that process ends the link breaks, and the
     /// service drops the reader and connects again with backoff, as it does for a sensor unplugged.
-    static func socket(path: String) -> ReaderConnection {
+    static func socket(path: String, settings: HostReader.Settings) -> ReaderConnection {
         .hostMatching(detectsFingerItself: true, prepare: prepareGallery) { store in
-            try HostReader(sensor: try SocketImageSensor(path: path), store: store)
+            try HostReader(sensor: try SocketImageSensor(path: path), store: store, settings: settings)
         }
     }
 
@@ -54,7 +60,7 @@ enum RunImageSensor {
     /// GPIO chip as the board preset's `spi` section says (without one: soft reset, and the
     /// interrupt register polled). Opened at every (re)connect; a sensor that stops answering
     /// is dropped (its node and lines close with it) and opened again with backoff.
-    static func fpc1020(device path: String, wiring: SPIWiring?, chip: any GPIOChip) -> ReaderConnection {
+    static func fpc1020(device path: String, wiring: SPIWiring?, chip: any GPIOChip, settings: HostReader.Settings) -> ReaderConnection {
         .hostMatching(detectsFingerItself: true, prepare: prepareGallery) { store in
             let device = try openDevice(path)
             var irq: (any InputLine)?
@@ -64,7 +70,7 @@ enum RunImageSensor {
                     (irq, reset) = try FPC1020Sensor.requestLines(on: chip, irqOffset: wiring.irq.offset, resetOffset: wiring.reset.offset)
                 }
                 let sensor = try FPC1020Sensor.open(bus: device, irqLine: irq, resetLine: reset)
-                return try HostReader(sensor: sensor, store: store)
+                return try HostReader(sensor: sensor, store: store, settings: settings)
             } catch {
                 irq?.release()
                 reset?.release()
