@@ -4,6 +4,10 @@
 // modules and Debian C libraries (through system-library targets) are used.
 import PackageDescription
 
+// The extractor and the matcher are optimised in debug builds too: a test that extracts a few
+// hundred real impressions would take minutes unoptimised, and these loops are what they test.
+let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "fpmod",
     products: [
@@ -61,9 +65,9 @@ let package = Package(
         .target(name: "ModuleSimulator", dependencies: ["FingerprintProtocol", "SerialPort", "Posix"]),
         .target(name: "TemplateStore", dependencies: ["CSQLite", "CSodium", "Posix", "PrintableText"]),
         // Minutiae, the print's area and a quality score from one grey image: pure Swift, no I/O.
-        .target(name: "MinutiaeExtraction", dependencies: ["Imaging"]),
+        .target(name: "MinutiaeExtraction", dependencies: ["Imaging"], swiftSettings: optimisedInDebug),
         // Enroll / identify / verify on the host for image sensors that do not match by themselves.
-        .target(name: "HostMatching", dependencies: ["CLibfprint", "MinutiaeExtraction", "Imaging", "Posix"]),
+        .target(name: "HostMatching", dependencies: ["CLibfprint", "MinutiaeExtraction", "Imaging", "Posix"], swiftSettings: optimisedInDebug),
         // Admin operations that keep the store and the module in step: enroll, delete, sync,
         // backup/restore, pair, reconcile. Used by the CLI and by the service's control socket.
         .target(name: "Administration", dependencies: [
@@ -101,7 +105,7 @@ let package = Package(
         // A real mosquitto broker for the tests (a library of test code, not shipped).
         // What several test targets share: expectThrows (Swift 6.0's #expect(throws:) returns no
         // error) and a scratch folder.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Imaging"], path: "Tests/TestSupport"),
         .target(name: "MQTTTestSupport", dependencies: ["MQTT", "Posix"], path: "Tests/MQTTTestSupport"),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTestSupport", "Posix"]),
         .testTarget(name: "FingerprintModuleTests", dependencies: ["TestSupport", "FingerprintModule", "ModuleSimulator", "SerialPort", "FingerprintProtocol"]),

@@ -5,7 +5,8 @@
 #
 # 1. A fresh Debian 13 (trixie) root: copied from a cached `debootstrap --variant=minbase`
 #    root, so nothing is installed in it but Debian's base (no Swift, no -dev packages).
-# 2. A clean clone of this repository's HEAD in it, at /src/fpmod.
+# 2. A clean clone of this repository's HEAD in it, at /src/fpmod, and the real fingerprint
+#    impressions beside it at /src/shared/data/fvc2002, as a checkout has them.
 # 3. The README's two commands, verbatim, as root inside it:
 #      tools/install-deps.sh && swift build && swift test
 #      tools/install-deps.sh && swift run fpmod demo
@@ -74,6 +75,13 @@ step_done
 # --- 2. A clean clone of HEAD.
 step "clean clone"
 git clone -q "$REPO" "$ROOT/src/fpmod"
+# The real impressions the matcher's tests read, where a checkout finds them: ../shared/data.
+if [ -d "$REPO/../shared/data/fvc2002" ]; then
+  mkdir -p "$ROOT/src/shared/data"
+  cp -r "$REPO/../shared/data/fvc2002" "$ROOT/src/shared/data/"
+else
+  die "no ../shared/data/fvc2002 beside $REPO: the host matcher's tests need the real impressions (see ../shared/data/README.md)"
+fi
 say "$(git -C "$ROOT/src/fpmod" log -1 --format='%h %s')"
 step_done
 

@@ -62,6 +62,9 @@ public struct EnrollResult: Equatable, Sendable {
 }
 
 extension Administrator {
+    /// A module merges 2…6 captures in its character buffers (the families with two merge only 2).
+    public static let captureRange = 2...6
+
     /// Guided enrollment of one finger. Refuses a label the user already has and a finger
     /// enrolled for anyone (naming whose); picks a free slot from the module's index table and
     /// the store. Either the template ends up in the module and the store, or in neither.

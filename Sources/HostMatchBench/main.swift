@@ -6,6 +6,9 @@
 //                                        1:N identify at 100, 1,000 and 10,000 templates
 //   HostMatchBench calibrate [FVC-DIR]   every different-finger pair of each database, scored,
 //                                        and the calibration fitted to them, as Swift
+//   HostMatchBench pairs [FVC-DIR]       a quick look while tuning: per database, the FVC pairs'
+//                                        equal error rate and misses at 1 in 1,000 (crops only;
+//                                        the full tables, with NBIS beside, are `fpmod bench accuracy`)
 //
 // FVC-DIR holds DB1_B … DB4_B (default $FPMOD_FVC2002, else ../shared/data/fvc2002). Accuracy
 // itself is `fpmod bench accuracy`.
@@ -35,8 +38,8 @@ func seconds(_ duration: Duration) -> Double {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 2, ["speed", "calibrate"].contains(arguments[1]) else {
-    fail("usage: HostMatchBench speed|calibrate [FVC-DIR]")
+guard arguments.count >= 2, ["speed", "calibrate", "pairs"].contains(arguments[1]) else {
+    fail("usage: HostMatchBench speed|calibrate|pairs [FVC-DIR]")
 }
 let mode = arguments[1]
 let root = arguments.count > 2 ? arguments[2] : getenv("FPMOD_FVC2002").map { String(cString: $0) } ?? "../shared/data/fvc2002"
@@ -90,6 +93,55 @@ if mode == "calibrate" {
             tail: [\(calibration.tail.map(String.init).joined(separator: ", "))])
     }
     """)
+    exit(0)
+}
+
+if mode == "pairs" {
+    for database in databases {
+        let probes = probes(crops(database))
+        var genuine: [Int] = [], impostor: [Int] = []
+        for a in 0..<10 {
+            for i in 0..<8 {
+                for j in (i + 1)..<8 {
+                    guard let p = probes[a][i], let q = probes[a][j] else { genuine.append(0); continue }
+                    genuine.append(matcher.score(p, q))
+                }
+                for b in (a + 1)..<10 {
+                    for j in 0..<8 {
+                        guard let p = probes[a][i], let q = probes[b][j] else { continue }
+                        impostor.append(matcher.score(p, q))
+                    }
+                }
+            }
+        }
+        // Equal error rate: the threshold where misses and false matches cross.
+        var eer = 1.0
+        for threshold in 0...1001 {
+            let fnmr = Double(genuine.count { $0 < threshold }) / Double(genuine.count)
+            let fmr = Double(impostor.count { $0 >= threshold }) / Double(impostor.count)
+            eer = min(eer, max(fnmr, fmr))
+        }
+        let sorted = impostor.sorted(by: >)
+        let fmr1000 = sorted[max(0, impostor.count / 1000 - 1)] + 1
+        let missed = genuine.count { $0 < fmr1000 }
+        let failed = probes.joined().count { $0 == nil }
+        // The door: impressions 1–5 enrolled, 6–8 identify (best of the five); impostor attempts
+        // are every impression of every other finger against the template.
+        var doorGenuine: [Int] = [], doorImpostor: [Int] = []
+        for a in 0..<10 {
+            let enrolled = probes[a][0..<5].compactMap { $0 }
+            func best(_ probe: Probe?) -> Int {
+                guard let probe else { return 0 }
+                return enrolled.map { matcher.score(probe, $0) }.max() ?? 0
+            }
+            for k in 5..<8 { doorGenuine.append(best(probes[a][k])) }
+            for b in 0..<10 where b != a { for k in 0..<8 { doorImpostor.append(best(probes[b][k])) } }
+        }
+        let doorSorted = doorImpostor.sorted(by: >)
+        let doorThreshold = doorSorted[max(0, doorImpostor.count / 1000 - 1)] + 1
+        let doorMissed = doorGenuine.count { $0 < doorThreshold }
+        print("\(database): EER \(fixed(100 * eer, 1)) %, at FMR 1/1000 (score \(fmr1000)) \(missed)/\(genuine.count) genuine missed; \(failed) crops refused; door: \(doorMissed)/30 missed at \(doorThreshold) (highest impostor \(doorSorted[0]))")
+    }
     exit(0)
 }
 

@@ -5,17 +5,22 @@ import MinutiaeExtraction
 /// A 192 × 192 window sees part of a fingertip, and two touches of the same finger may not
 /// overlap at all, so a touch that matches none of the earlier ones is no proof of another
 /// finger: it is kept, and the evidence is weighed at the end. Touches "link" when they match
-/// each other at a strict rate (1 in 1,000 per comparison: two different fingers link by chance
-/// once in a thousand pairs). The template is the largest group of linked touches; a touch left
-/// outside it is named and left out (a stranger's touch never enters a template unless it
-/// matched the others). "Different fingers" is refused only on strong evidence: no group holds
-/// half the touches, and two groups of at least two linked touches never link to each other.
+/// each other at 1 in 100 per comparison (measured on real impressions: two touches of one
+/// finger on a small window often share too little for a stricter rate). The template is the
+/// largest group of linked touches; a touch left outside it is named and left out, so another
+/// finger's touch enters a template only by linking to the others by chance. "Different
+/// fingers" is refused on strong evidence: a second group of at least three linked touches
+/// that never links to the first.
 public struct EnrollmentCollector: Sendable {
     /// The comparison rate at which two touches count as one finger.
-    public static let linkFalseMatchRate = 1e-3
-    /// Above this score two touches are the same image twice (a finger left still, or a replay):
-    /// real touches of a finger differ in placement and pressure.
-    public static let identicalScore = 990
+    public static let linkFalseMatchRate = 1e-2
+    /// A second group this large is another finger, not a part of the same one that did not overlap.
+    public static let strongSecondGroup = 3
+    /// Two touches are the same image twice (a finger left still, or a replay) when this share
+    /// of their minutiae lie within `identicalDistance` pixels of each other where they are:
+    /// real touches of a finger differ in placement and pressure by more.
+    public static let identicalShare: Float = 0.9
+    public static let identicalDistance: Float = 2
 
     public let wanted: Int
     let linkScore: Int
@@ -41,13 +46,27 @@ public struct EnrollmentCollector: Sendable {
     public mutating func add(_ probe: Probe) -> Verdict {
         var linked: [Int] = []
         for (index, earlier) in touches.enumerated() {
-            let score = matcher.score(probe, earlier)
-            if score >= Self.identicalScore { return .sameAsEarlier(of: index + 1) }
-            if score >= linkScore { linked.append(index) }
+            if Self.nearlyIdentical(probe.print, earlier.print) { return .sameAsEarlier(of: index + 1) }
+            if matcher.score(probe, earlier) >= linkScore { linked.append(index) }
         }
         touches.append(probe)
         links.append(linked)
         return .kept(linked: !linked.isEmpty)
+    }
+
+    /// Whether the two prints' minutiae lie where each other's do, without any alignment.
+    static func nearlyIdentical(_ a: ExtractedPrint, _ b: ExtractedPrint) -> Bool {
+        guard !a.minutiae.isEmpty, !b.minutiae.isEmpty else { return false }
+        func shared(_ from: ExtractedPrint, _ to: ExtractedPrint) -> Float {
+            let near = from.minutiae.count { m in
+                to.minutiae.contains { n in
+                    let dx = m.x - n.x, dy = m.y - n.y
+                    return dx * dx + dy * dy <= identicalDistance * identicalDistance
+                }
+            }
+            return Float(near) / Float(from.minutiae.count)
+        }
+        return shared(a, b) >= identicalShare && shared(b, a) >= identicalShare
     }
 
     /// Groups of linked touches (indices from 0), largest first, ties by the earliest touch.
@@ -76,20 +95,21 @@ public struct EnrollmentCollector: Sendable {
         case tooFewLinked(largest: Int, needed: Int)
     }
 
-    /// The decision once `wanted` touches are in: a template needs half of them (at least 2)
-    /// linked in one group. Other touches are left out, not refused: the template is safe
-    /// without them, and a small window's touches of one finger need not all overlap.
+    /// The decision once `wanted` touches are in: a template needs a third of them (at least 2)
+    /// linked in one group. Other touches are left out, not refused (unless they form a strong
+    /// second group): the template is safe without them, and a small window's touches of one
+    /// finger need not all overlap.
     public var outcome: Outcome {
         let groups = self.groups
         guard let largest = groups.first else { return .tooFewLinked(largest: 0, needed: neededLinked) }
+        if groups.count > 1, groups[1].count >= Self.strongSecondGroup {
+            return .differentFingers(first: largest.map { $0 + 1 }, second: groups[1].map { $0 + 1 })
+        }
         if largest.count >= neededLinked {
             return .template(kept: largest, leftOut: touches.indices.filter { !largest.contains($0) })
-        }
-        if groups.count > 1, groups[1].count >= 2 {
-            return .differentFingers(first: largest.map { $0 + 1 }, second: groups[1].map { $0 + 1 })
         }
         return .tooFewLinked(largest: largest.count, needed: neededLinked)
     }
 
-    var neededLinked: Int { max(2, (wanted + 1) / 2) }
+    var neededLinked: Int { max(2, (wanted + 2) / 3) }
 }

@@ -18,7 +18,7 @@ public struct ScoreCalibration: Sendable, Equatable {
     /// Beyond the tail, the rate falls by a factor e every `decay` points.
     public let decay: Double
 
-    public init(impostorCount: Int, tail: [Int], decay: Double) {
+    public init(impostorCount: Int, decay: Double, tail: [Int]) {
         precondition(impostorCount > 0 && !tail.isEmpty && tail.count <= impostorCount && decay > 0, "a calibration needs impostor scores")
         self.impostorCount = impostorCount
         self.tail = tail.sorted(by: >)
@@ -31,7 +31,7 @@ public struct ScoreCalibration: Sendable, Equatable {
         let tail = Array(impostorScores.sorted(by: >).prefix(max(2, min(tailSize, impostorScores.count))))
         let floor = tail[tail.count - 1]
         let meanExcess = Double(tail.reduce(0) { $0 + $1 - floor }) / Double(tail.count)
-        return ScoreCalibration(impostorCount: impostorScores.count, tail: tail, decay: max(1, meanExcess))
+        return ScoreCalibration(impostorCount: impostorScores.count, decay: max(1, meanExcess), tail: tail)
     }
 
     /// The share of impostor comparisons scoring `score` or more.
@@ -52,7 +52,8 @@ public struct ScoreCalibration: Sendable, Equatable {
         var score = floor
         // The fitted rate falls steadily and the measured one only steps down, so the first score
         // with both at or below the rate is the answer; the bound keeps a rate of 1e-300 finite.
-        while falseMatchRate(atScore: score) > rate, score < floor + Int(decay * 800) { score += 1 }
+        let bound = max(tail[0] + 1, floor + Int(decay * 800))
+        while falseMatchRate(atScore: score) > rate, score < bound { score += 1 }
         return score
     }
 }

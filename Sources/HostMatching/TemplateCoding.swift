@@ -72,7 +72,7 @@ public enum TemplateCoding {
             throw .outOfRange(impression: index, what: "block grid \(across)×\(down) of \(blockSize) px")
         }
         let flags = across * down
-        let packed = try reader.bytes((flags + 7) / 8)
+        let packed = Array(try reader.bytes((flags + 7) / 8))
         let foreground = (0..<flags).map { packed[$0 / 8] & (1 << UInt8($0 % 8)) != 0 }
         let score = try reader.byte(), area = try reader.uint16(), clarity = try reader.uint16()
         guard score <= 100, area <= 10_000, clarity <= 10_000 else { throw .outOfRange(impression: index, what: "quality") }
@@ -124,7 +124,9 @@ public enum TemplateCoding {
         }
 
         mutating func uint16() throws(Damage) -> Int {
-            try byte() | try byte() << 8
+            let low = try byte()
+            let high = try byte()
+            return low | high << 8
         }
 
         mutating func bytes(_ count: Int) throws(Damage) -> ArraySlice<UInt8> {

@@ -64,12 +64,13 @@ extension HostReader {
                     kept = keep
                     leftOut = left
                     break touches
-                case let .differentFingers(first, second) where collector.touches.count >= captures + extraTouches:
+                case let .differentFingers(first, second):
+                    // More touches cannot undo two fingers' worth of evidence.
                     throw HostReaderError.differentFingers(first: first, second: second)
                 case let .tooFewLinked(largest, needed) where collector.touches.count >= captures + extraTouches:
                     throw HostReaderError.enrollFailed(reason: "only \(largest) of the \(collector.touches.count) touches matched each other, "
                                                        + "\(needed) are needed")
-                case .differentFingers, .tooFewLinked:
+                case .tooFewLinked:
                     progress(.retryScan(capture: capture + 1, reason: "the touches so far overlap too little; one more, centred on the sensor"))
                 }
             }

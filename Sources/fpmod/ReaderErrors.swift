@@ -10,9 +10,9 @@ import HostReader
 extension HostReaderError: CLIError {
     public var exitCode: ExitCode {
         switch self {
-        case .storeBelongsToModule, .damagedTemplate, .backupFromModule, .unreadableBackupTemplate: return .dataError
+        case .storeBelongsToModule, .damagedTemplate, .backupFromModule, .unreadableBackupTemplate, .olderTemplate: return .dataError
         case .libraryFull: return .denied
-        case .enrollFailed, .fingerNotLifted: return .tryLater
+        case .enrollFailed, .fingerNotLifted, .differentFingers: return .tryLater
         case .closed: return .ioError
         }
     }

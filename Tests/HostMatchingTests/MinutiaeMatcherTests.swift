@@ -1,69 +1,155 @@
-import Imaging
-import Testing
 @testable import HostMatching
+import Imaging
+import MinutiaeExtraction
 import TestSupport
+import Testing
 
-/// Minutiae read out of libfprint's prints, and the Swift matcher on generated fingers.
+/// fpmod's matcher on real impressions (FVC2002 DB3_B, the capacitive set, as a 192 × 192
+/// sensor sees them): the door's case, enroll five touches and identify later ones, and the
+/// gallery's bookkeeping. The accuracy tables over all four sets are `fpmod bench accuracy`'s.
 @Suite struct MinutiaeMatcherTests {
     let matcher = MinutiaeMatcher()
 
-    @Test func anEnrolledTemplateHoldsOneMinutiaListPerStage() throws {
-        let template = try matcher.enroll(images: Fingers.impressions(finger: 201, count: 5))
-        let images = try MinutiaeGallery.minutiae(of: template, index: 0)
-        let stages = try matcher.enrollStages()
-        #expect(images.count == stages)
-        for minutiae in images {
-            #expect(minutiae.count >= 10)
-            #expect(minutiae.allSatisfy { (0..<256).contains($0.x) && (0..<256).contains($0.y) })
-        }
+    func crops(_ finger: Int, _ impressions: ClosedRange<Int>, database: String = "DB3_B") throws -> [GreyImage] {
+        try impressions.map { try FVC2002.crop(database, finger: finger, impression: $0) }
     }
 
-    @Test func aProbeGivesTheMinutiaeOfItsImageAlone() throws {
-        let image = Fingers.impressions(finger: 202, count: 1)[0]
-        let first = try matcher.probe(image), second = try matcher.probe(image)
-        #expect(first.minutiaCount >= 10)
-        #expect(first.xs == second.xs && first.ys == second.ys)
-    }
-
-    @Test func damagedPrintsAreErrorsNotCrashes() throws {
-        let template = try matcher.enroll(images: Fingers.impressions(finger: 203, count: 5))
-        let payload = Array(try TemplateEnvelope.unwrap(template.bytes).get())
-        #expect(MinutiaeReader.images(inPrint: ArraySlice(Array("XY3".utf8) + payload.dropFirst(3))) == .failure(.notAPrint))
-        // Cut short or with bytes flipped: GLib reads what is there, we check what it gives.
-        for cut in [4, payload.count / 2, payload.count - 1] {
-            if case .success(let images) = MinutiaeReader.images(inPrint: payload.prefix(cut)) {
-                #expect(images.allSatisfy { $0.count <= MinutiaeReader.maximumPerImage })
+    @Test(.disabled(if: FVC2002.skipped)) func enrolledFingersAreFoundAndStrangersNeverTakenForThem() throws {
+        let enrolled = Array(101...105), strangers = Array(106...110)
+        let templates = try enrolled.map { try matcher.enroll(images: crops($0, 1...5), minimumUsable: 3) }
+        let gallery = try MinutiaeGallery(templates)
+        var found = 0, wrong = 0
+        for (index, finger) in enrolled.enumerated() {
+            for image in try crops(finger, 6...8) {
+                guard let probe = try? matcher.probe(image), let hit = matcher.identify(probe: probe, gallery: gallery) else { continue }
+                if hit.index == index { found += 1 } else { wrong += 1 }
             }
         }
-        var flipped = payload
-        for index in stride(from: 3, to: flipped.count, by: 7) { flipped[index] ^= 0x5A }
-        if case .success(let images) = MinutiaeReader.images(inPrint: flipped[...]) {
-            #expect(images.allSatisfy { $0.allSatisfy { (-180...180).contains($0.theta) } })
+        #expect(wrong == 0, "a later touch was taken for another enrolled finger")
+        // Measured: 8 of 15 at 1 in 10,000 per attempt (docs/accuracy.md has the tables); a regression guard.
+        #expect(found >= 7, "only \(found) of 15 later touches were recognised")
+        for finger in strangers {
+            for image in try crops(finger, 1...8) {
+                guard let probe = try? matcher.probe(image) else { continue }
+                let hit = matcher.identify(probe: probe, gallery: gallery)
+                #expect(hit == nil, "stranger \(finger) matched template \(hit?.index ?? -1) with \(hit?.score ?? 0)")
+            }
         }
-        let error = expectThrows(HostMatchingError.self) { try MinutiaeGallery([HostTemplate(bytes: TemplateEnvelope.wrap(Array("FP3nonsense".utf8)))]) }
-        guard case .unreadableTemplate(index: 0, _)? = error else { Issue.record("got \(String(describing: error))"); return }
     }
 
-    @Test func theSameFingerMatchesAndOthersDoNot() throws {
-        let gallery = try [204, 205, 206].map { (seed: UInt64) in try matcher.enroll(images: Fingers.impressions(finger: seed, count: 5)) }
-        let prepared = try MinutiaeGallery(gallery)
-        let found = try matcher.identify(image: Fingers.impressions(finger: 205, count: 1, from: 10)[0], gallery: prepared)
-        #expect(found?.index == 1)
-        #expect((found?.score ?? 0) >= matcher.threshold)
-        for other: UInt64 in [207, 208] {
-            let probe = Fingers.impressions(finger: other, count: 1, from: 10)[0]
-            #expect(try matcher.identify(image: probe, gallery: prepared) == nil)
-            let result = try matcher.verify(image: probe, template: gallery[0])
-            #expect(!result.matched, "finger \(other) scored \(result.score)")
-        }
-        #expect(try matcher.verify(image: Fingers.impressions(finger: 204, count: 1, from: 11)[0], template: gallery[0]).matched)
-        #expect(try matcher.identify(image: Fingers.impressions(finger: 204, count: 1)[0], gallery: [HostTemplate]()) == nil)
+    @Test(.disabled(if: FVC2002.skipped)) func anImageMatchesItselfBestAndScoresAreSymmetric() throws {
+        let a = try matcher.probe(try FVC2002.crop("DB1_B", finger: 101, impression: 1))
+        let b = try matcher.probe(try FVC2002.crop("DB1_B", finger: 101, impression: 2))
+        let c = try matcher.probe(try FVC2002.crop("DB1_B", finger: 104, impression: 1))
+        #expect(matcher.score(a, a) > matcher.score(a, b))
+        #expect(matcher.score(a, a) > matcher.score(a, c))
+        #expect(abs(matcher.score(a, b) - matcher.score(b, a)) <= 50)
     }
 
-    @Test func aBlankImageIsRefusedBeforeMatching() throws {
-        let template = try matcher.enroll(images: Fingers.impressions(finger: 209, count: 5))
+    @Test func aBlankImageOrNoiseIsRefusedAsUnusable() {
         let blank = GreyImage(width: 192, height: 192, filledWith: 255)
-        let error = expectThrows(HostMatchingError.self) { try matcher.verify(image: blank, template: template) }
+        let error = expectThrows(HostMatchingError.self) { try matcher.probe(blank) }
         guard case .unusableImage? = error else { Issue.record("got \(String(describing: error))"); return }
+        let noise = GreyImage(width: 192, height: 192, filledWith: 128).withNoise(sigma: 60, seed: 3)
+        #expect(throws: HostMatchingError.self) { try matcher.probe(noise) }
+    }
+
+    @Test func aStricterRateOrALargerGalleryNeverLowersTheThreshold() {
+        let door = MinutiaeMatcher(), strict = MinutiaeMatcher(falseMatchRate: 1e-6)
+        #expect(strict.threshold(comparisons: 8) >= door.threshold(comparisons: 8))
+        var previous = 0
+        for comparisons in [1, 8, 80, 800, 8_000, 80_000] {
+            let threshold = door.threshold(comparisons: comparisons)
+            #expect(threshold >= previous)
+            previous = threshold
+        }
+    }
+
+    @Test(.disabled(if: FVC2002.skipped)) func appendingAndRemovingKeepTheGalleryInOrder() throws {
+        let templates = try [101, 102, 103].map { try matcher.enroll(images: crops($0, 1...3, database: "DB1_B")) }
+        let whole = try MinutiaeGallery(templates)
+        let built = try MinutiaeGallery(Array(templates.prefix(2))).appending(templates[2])
+        #expect(built.count == 3 && built.impressionCount == whole.impressionCount)
+        let removed = whole.removing(at: 1)
+        #expect(removed.count == 2)
+        #expect(removed.impressionCount == whole.impressionCount - whole.impressionRange(of: 1).count)
+        let probe = try matcher.probe(try FVC2002.crop("DB1_B", finger: 103, impression: 2))
+        #expect(matcher.scores(probe: probe, gallery: removed)[1] == matcher.scores(probe: probe, gallery: whole)[2])
+    }
+}
+
+/// The touches of one enrollment: kept, linked, and "different fingers" only on strong evidence.
+@Suite(.disabled(if: FVC2002.skipped)) struct EnrollmentCollectorTests {
+    let matcher = MinutiaeMatcher()
+
+    func probes(_ finger: Int, _ impressions: ClosedRange<Int>, database: String = "DB3_B") throws -> [Probe] {
+        try impressions.map { try matcher.probe(try FVC2002.crop(database, finger: finger, impression: $0)) }
+    }
+
+    @Test func eightTouchesOfOneFingerMakeATemplate() throws {
+        var collector = EnrollmentCollector(wanted: 8, matcher: matcher)
+        for probe in try probes(102, 1...8) { _ = collector.add(probe) }
+        guard case .template(let kept, let leftOut) = collector.outcome else {
+            Issue.record("no template from 8 touches of one finger: \(collector.outcome)")
+            return
+        }
+        #expect(kept.count >= 4 && kept.count + leftOut.count == 8)
+    }
+
+    @Test func theSameImageTwiceIsAskedForAgain() throws {
+        var collector = EnrollmentCollector(wanted: 5, matcher: matcher)
+        let touch = try probes(103, 1...1)[0]
+        #expect(collector.add(touch) == .kept(linked: false))
+        #expect(collector.add(touch) == .sameAsEarlier(of: 1))
+        #expect(collector.touches.count == 1)
+    }
+
+    @Test func twoFingersHalfAndHalfAreRefusedNamingTheTouches() throws {
+        var collector = EnrollmentCollector(wanted: 8, matcher: matcher)
+        for probe in try probes(104, 1...4) + probes(107, 1...4) { _ = collector.add(probe) }
+        switch collector.outcome {
+        case let .differentFingers(first, second):
+            #expect(Set(first + second).isSubset(of: Set(1...8)))
+            #expect(Set(first).isDisjoint(with: Set(second)))
+        case .tooFewLinked:
+            break // no group large enough on either side: refused too, as "too few matched"
+        case let .template(kept, _):
+            Issue.record("a template was made of two fingers' touches: \(kept) groups \(collector.groups)")
+        }
+    }
+
+    @Test func aStrangersTouchIsLeftOutOfTheTemplate() throws {
+        var collector = EnrollmentCollector(wanted: 8, matcher: matcher)
+        for probe in try probes(105, 1...7) + probes(109, 1...1) { _ = collector.add(probe) }
+        guard case .template(let kept, _) = collector.outcome else {
+            Issue.record("no template: \(collector.outcome) groups \(collector.groups) link \(collector.linkScore) scores \(collector.touches.map { a in collector.touches.map { matcher.score(a, $0) } })")
+            return
+        }
+        #expect(!kept.contains(7), "the stranger's touch (8) was kept")
+    }
+}
+
+/// Where to put the finger next, from where the print lay in the window.
+@Suite struct PlacementAdviceTests {
+    func print(foregroundWhere covered: (Int, Int) -> Bool) -> ExtractedPrint {
+        let flags = (0..<(24 * 24)).map { covered($0 % 24, $0 / 24) }
+        return ExtractedPrint(width: 192, height: 192, minutiae: [], blockSize: 8, blocksAcross: 24, blocksDown: 24,
+                              foreground: flags, quality: PrintQuality(score: 50, area: 0.5, clarity: 0.5))
+    }
+
+    @Test func aFullWindowNeedsNoAdvice() {
+        #expect(PlacementAdvice.advice(for: print { _, _ in true }) == nil)
+    }
+
+    @Test func aPrintOnOneSideAsksToMoveTowardsTheOther() {
+        #expect(PlacementAdvice.advice(for: print { x, _ in x < 12 }) == .moveRight)
+        #expect(PlacementAdvice.advice(for: print { x, _ in x >= 12 }) == .moveLeft)
+        #expect(PlacementAdvice.advice(for: print { _, y in y < 12 }) == .moveDown)
+        #expect(PlacementAdvice.advice(for: print { _, y in y >= 12 }) == .moveUp)
+    }
+
+    @Test func aSmallCentredPrintAsksToPressFlatter() {
+        #expect(PlacementAdvice.advice(for: print { x, y in (7..<17).contains(x) && (7..<17).contains(y) }) == .pressFlatter)
+        #expect(PlacementAdvice.advice(for: print { _, _ in false }) == .pressFlatter)
     }
 }

@@ -35,7 +35,7 @@ final class ReaderBench {
                 duress: Bool = false, progress: (EnrollProgress) -> Void = { _ in }) throws -> EnrollResult {
         sensor.autoTouch = finger ?? "\(user)-\(label)"
         defer { sensor.autoTouch = nil }
-        return try reader.enroll(user: try UserName(validating: user), displayName: nil, label: try FingerLabel(validating: label), captures: 2, admin: admin, duress: duress,
+        return try reader.enroll(user: try UserName(validating: user), displayName: nil, label: try FingerLabel(validating: label), captures: 8, admin: admin, duress: duress,
                                  progress: progress)
     }
 

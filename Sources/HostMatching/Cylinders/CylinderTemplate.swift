@@ -1,0 +1,128 @@
+import Glibc
+import MinutiaeExtraction
+
+/// One impression as Minutia Cylinder-Codes: for each minutia, a cylinder whose base is a grid
+/// of cells around it, turned to its direction, and whose height is the direction difference to
+/// its neighbours; a cell's bit says whether a neighbour with that relative direction lies near
+/// it. Each cylinder is invariant to where the finger lay and how it was turned, so two
+/// impressions are compared cylinder by cylinder without aligning them first.
+///
+/// Bit-based form (the paper's MCC16b idea): the values and a validity mask per cylinder packed
+/// into 64-bit words, so a local similarity is a few AND/XOR and popcounts. A cell is valid when
+/// it lies within the radius and on the print (the extractor's foreground: on a small window the
+/// image's edge cuts most cylinders, and cells off the print must not count as "no neighbour
+/// here"). A cylinder with too few valid cells or neighbours is dropped: it says too little.
+public struct CylinderTemplate: Sendable {
+    let parameters: CylinderParameters
+    /// The kept cylinders' minutiae, for consolidation.
+    let xs: [Float]
+    let ys: [Float]
+    let angles: [Float]
+    /// Cylinder c's value bits are values[c * words ..< (c + 1) * words]; validity likewise.
+    let values: [UInt64]
+    let validity: [UInt64]
+    /// Bits of a disc's cells (cells within the radius × sections): the scale of "enough overlap".
+    let discBits: Int
+    /// Every minutia (with or without a cylinder) and the print's area, for the final
+    /// consistency step, which counts agreeing minutiae against those the overlap should show.
+    let all: [RidgeMinutia]
+    let area: ExtractedPrint
+
+    public var cylinderCount: Int { xs.count }
+
+    public init(_ print: ExtractedPrint, parameters: CylinderParameters = .standard) {
+        self.parameters = parameters
+        var area = print
+        area.minutiae = []
+        self.area = area
+        self.all = print.minutiae
+        let p = parameters
+        let side = p.cellsPerSide, sections = p.angularSections, words = p.wordCount
+        let minutiae = print.minutiae
+        let reach = 3 * p.spatialSigma
+        let gaussianScale = 1 / (p.spatialSigma * (2 * Float.pi).squareRoot())
+        // Cell offsets from the minutia in its own frame, and which lie within the radius.
+        var offsets: [(u: Float, v: Float)] = []
+        var inDisc: [Bool] = []
+        for j in 0..<side {
+            for i in 0..<side {
+                let u = (Float(i) - Float(side - 1) / 2) * p.cellSide
+                let v = (Float(j) - Float(side - 1) / 2) * p.cellSide
+                offsets.append((u, v))
+                inDisc.append(u * u + v * v <= p.radius * p.radius)
+            }
+        }
+        let discCells = inDisc.count { $0 }
+        discBits = discCells * sections
+        let sectionCentres = (0..<sections).map { -Float.pi + (Float($0) + 0.5) * p.sectionWidth }
+
+        var xs: [Float] = [], ys: [Float] = [], angles: [Float] = []
+        var values: [UInt64] = [], validity: [UInt64] = []
+        var cylinderValues = [UInt64](repeating: 0, count: words)
+        var cylinderValidity = [UInt64](repeating: 0, count: words)
+        for (index, minutia) in minutiae.enumerated() {
+            let neighbours = minutiae.indices.filter { other in
+                guard other != index else { return false }
+                let dx = minutiae[other].x - minutia.x, dy = minutiae[other].y - minutia.y
+                return dx * dx + dy * dy <= (p.radius + reach) * (p.radius + reach)
+            }
+            guard neighbours.count >= p.minimumNeighbours else { continue }
+            let c = cos(minutia.angle), s = sin(minutia.angle)
+            for w in 0..<words {
+                cylinderValues[w] = 0
+                cylinderValidity[w] = 0
+            }
+            var validCells = 0
+            for (cell, offset) in offsets.enumerated() where inDisc[cell] {
+                let px = minutia.x + c * offset.u - s * offset.v
+                let py = minutia.y + s * offset.u + c * offset.v
+                guard print.isForeground(x: px, y: py) else { continue }
+                validCells += 1
+                var contribution = [Float](repeating: 0, count: sections)
+                for other in neighbours {
+                    let neighbour = minutiae[other]
+                    let dx = neighbour.x - px, dy = neighbour.y - py
+                    let squared = dx * dx + dy * dy
+                    guard squared <= reach * reach else { continue }
+                    let spatial = gaussianScale * exp(-squared / (2 * p.spatialSigma * p.spatialSigma))
+                    let turn = Self.difference(minutia.angle, neighbour.angle)
+                    for k in 0..<sections {
+                        contribution[k] += spatial * Self.directional(Self.difference(sectionCentres[k], turn), p)
+                    }
+                }
+                for k in 0..<sections {
+                    let bit = cell * sections + k
+                    cylinderValidity[bit / 64] |= 1 << UInt64(bit % 64)
+                    if contribution[k] > p.contributionThreshold { cylinderValues[bit / 64] |= 1 << UInt64(bit % 64) }
+                }
+            }
+            guard Float(validCells) >= p.minimumValidShare * Float(discCells) else { continue }
+            xs.append(minutia.x)
+            ys.append(minutia.y)
+            angles.append(minutia.angle)
+            values += cylinderValues
+            validity += cylinderValidity
+        }
+        self.xs = xs
+        self.ys = ys
+        self.angles = angles
+        self.values = values
+        self.validity = validity
+    }
+
+    /// The difference of two angles, in -π ..< π.
+    @inline(__always)
+    static func difference(_ a: Float, _ b: Float) -> Float {
+        var d = a - b
+        while d < -.pi { d += 2 * .pi }
+        while d >= .pi { d -= 2 * .pi }
+        return d
+    }
+
+    /// The share of a direction Gaussian (σD) that falls in the section `offset` away from its
+    /// centre: how much a neighbour of that relative direction adds to the section.
+    static func directional(_ offset: Float, _ p: CylinderParameters) -> Float {
+        let scale = p.directionalSigma * Float(2).squareRoot()
+        return 0.5 * (erf((offset + p.sectionWidth / 2) / scale) - erf((offset - p.sectionWidth / 2) / scale))
+    }
+}

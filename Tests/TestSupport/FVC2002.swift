@@ -1,0 +1,32 @@
+import Glibc
+import Imaging
+
+/// The real impressions of FVC2002's B sets (`../shared/data/fvc2002`, or `FPMOD_FVC2002`):
+/// DB1_B … DB4_B, fingers 101…110 × impressions 1…8. Tests that need them fail, loudly, when
+/// the folder is missing: the matcher's claims rest on them, so a silent skip would hide that
+/// nothing was checked. (Where they truly cannot exist, set FPMOD_FVC2002=skip.)
+public enum FVC2002 {
+    public static let databases = ["DB1_B", "DB2_B", "DB3_B", "DB4_B"]
+
+    public static var directory: String {
+        if let set = getenv("FPMOD_FVC2002") { return String(cString: set) }
+        // The package sits at …/main (or a clone of it), the data at …/shared/data beside it.
+        var folder = #filePath
+        for _ in 0..<3 { folder = String(folder[..<(folder.lastIndex(of: "/") ?? folder.startIndex)]) }
+        let parent = String(folder[..<(folder.lastIndex(of: "/") ?? folder.startIndex)])
+        return parent + "/shared/data/fvc2002"
+    }
+
+    /// Whether this run was told the data cannot exist here.
+    public static var skipped: Bool { directory == "skip" }
+
+    /// Impression `impression` (1…8) of finger `finger` (101…110), whole.
+    public static func image(_ database: String, finger: Int, impression: Int) throws -> GreyImage {
+        try PNGFile.read("\(directory)/\(database)/\(finger)_\(impression).png")
+    }
+
+    /// The same, as the FPC1020 sees it: the 192 × 192 centre.
+    public static func crop(_ database: String, finger: Int, impression: Int) throws -> GreyImage {
+        try image(database, finger: finger, impression: impression).centreCropped(width: 192, height: 192)
+    }
+}
