@@ -84,12 +84,15 @@ let package = Package(
             "GPIO", "TemplateStore", "AccessPolicy", "Administration", "JSONValue", "MQTT", "PrintableText",
         ]),
 
+        // The FVC protocol and its error rates (fpmod bench accuracy): pure, apart from reading PNGs.
+        .target(name: "MatcherAccuracy", dependencies: ["Imaging"]),
         // Speed and score calibration of the host matcher (tools/bench-host-match.sh, tools/calibrate-host-matcher.sh).
         .executableTarget(name: "HostMatchBench", dependencies: ["HostMatching", "MinutiaeExtraction", "Imaging"]),
         .executableTarget(name: "fpmod", dependencies: [
             "ArgumentParsing", "FingerprintProtocol", "FingerprintModule", "ModuleSimulator",
             "SerialPort", "Posix", "GPIO", "TemplateStore", "AccessPolicy", "Administration", "DoorLock",
             "SPI", "ImageSensor", "ImageSensorSimulator", "Imaging", "HostMatching", "HostReader", "PrintableText",
+            "MatcherAccuracy", "MinutiaeExtraction",
         ]),
 
         .testTarget(name: "FingerprintProtocolTests", dependencies: ["FingerprintProtocol"]),

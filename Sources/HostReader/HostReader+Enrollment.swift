@@ -15,7 +15,8 @@ extension HostReader {
     /// touch that showed little of the finger, the next prompt says how to place it. Which
     /// touches show one finger is decided at the end (`EnrollmentCollector`): the template is the
     /// largest group of touches that match each other; when too few do, more touches are asked
-    /// for (up to 4 more), and then the enrollment ends naming the touches that did not fit.
+    /// for (up to 4 more), and then the enrollment ends naming the touches that did not fit. More
+    /// refused touches than `captures` + 4 end it too.
     ///
     /// No intent: nothing is written anywhere but the store, in one transaction, so a crash
     /// before the commit leaves nothing and one after it leaves the enrollment complete.
@@ -51,6 +52,10 @@ extension HostReader {
                     if let advice { progress(.adjustFinger(advice: advice.rawValue)) }
                 case .retry(let reason):
                     retries += 1
+                    // A sensor that keeps giving unusable or repeated images ends it, never loops.
+                    guard retries <= captures + extraTouches else {
+                        throw HostReaderError.enrollFailed(reason: "\(retries) touches were refused (the last: \(reason))")
+                    }
                     progress(.retryScan(capture: capture, reason: reason))
                     progress(.liftFinger)
                     try waitForLift()

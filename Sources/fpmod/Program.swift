@@ -170,8 +170,13 @@ enum Program {
                     With --sim --sim-profile fpc1020: identify on the simulated image sensor through the host reader \
                     (capture, extract, 1:N search) over --templates templates, --touches touches of enrolled fingers and \
                     strangers, each stage set against its floor (the SPI wire time of a capture at --speed; the matcher \
-                    alone on the same image for extract and search).
+                    alone on the same image for extract and search). \
+                    `fpmod bench accuracy DIR`: the host matcher's accuracy on real impressions by the FVC protocol \
+                    (DIR holds NNN_K.png images, or folders of them such as FVC2002's DB1_B … DB4_B), with NIST's NBIS \
+                    (libfprint's mindtct + bozorth3) beside it; docs/accuracy.md says how to read it.
                     """,
+                arguments: [.positional("what", help: "`accuracy` for the matcher's accuracy on a folder of impressions.", optional: true),
+                            .positional("folder", help: "With accuracy: the folder of NNN_K.png impressions (or of such folders).", optional: true)],
                 options: [
                     .option("cycles", short: "n", valueName: "N", help: "Identify cycles (0 skips them).", default: "50"),
                     .option("templates", valueName: "N[,N…]", help: "Templates enrolled before measuring (simulator only); a list such as 100,500,1000 runs the workloads at each size.", default: "10"),
@@ -190,6 +195,12 @@ enum Program {
                     .flag("layout", help: "Also measure the layout cost: bring a shuffled library into hot-set order, then follow a new set of regulars."),
                     .flag("throughput", help: "Also measure restore and sync of a full library against the wire limit at 57600 and 115200 baud."),
                     .flag("auto-identify", help: "Also compare the module's one-command AutoIdentify with the three-command cycle (use --sim-profile r503)."),
+                    .option("sensor", valueName: "MODEL", help: "accuracy: compare what this sensor's window sees of each image (fpc1020: the 192 × 192 centre, the default).", choices: ["fpc1020"]),
+                    .flag("full", help: "accuracy: compare whole images instead of the sensor's window."),
+                    .flag("door", help: "accuracy: also enroll impressions 1–5 of each finger and identify the rest 1:N, with the other databases' fingers as strangers."),
+                    .flag("no-baseline", help: "accuracy: skip NBIS (libfprint's bozorth3), which takes minutes per database."),
+                    .option("det", valueName: "FILE.svg", help: "accuracy: write the DET curves (fpmod and NBIS) as SVG; one file per database, suffixed with its name, when there are several."),
+                    .option("check", valueName: "EER,FMR1000", help: "accuracy: exit 1 when fpmod's EER or FMR1000 (percent, all-pairs impostors) is above these on any database (the CI's regression check)."),
                 ]),
             CommandSpec(
                 name: "sensor", abstract: "Check and use an SPI image sensor (FPC1020A) wired to spidev.",

@@ -41,6 +41,18 @@ enum BenchCommand {
 
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let parsed = invocation.parsed
+        if let what = parsed.string("what") {
+            guard what == "accuracy" else {
+                throw CommandFailure(.usage, "fpmod bench takes `accuracy DIR` or nothing before its options; got '\(what)'.")
+            }
+            guard let folder = parsed.string("folder") else {
+                throw CommandFailure(.usage, "fpmod bench accuracy needs a folder of NNN_K.png impressions, e.g. fpmod bench accuracy ../shared/data/fvc2002/DB3_B.")
+            }
+            return try AccuracyBench.run(invocation, folder: folder)
+        }
+        for option in ["sensor", "full", "door", "no-baseline", "det", "check"] where parsed.isExplicit(option) {
+            throw CommandFailure(.usage, "--\(option) belongs to `fpmod bench accuracy DIR`.")
+        }
         let profileName = parsed.string("sim-profile") ?? "r307"
         if profileName == "fpc1020" {
             var output = BenchOutput(json: invocation.json)

@@ -1,0 +1,78 @@
+import Imaging
+
+/// What a matcher under test has to do: make each image ready (or refuse it: a failure to
+/// extract), and score two prepared images.
+public protocol PairScorer {
+    var name: String { get }
+    /// Makes image `index` ready; false when the matcher refuses it.
+    mutating func prepare(_ index: Int, image: GreyImage) throws -> Bool
+    /// Higher is more alike. Called only for prepared images.
+    mutating func score(_ a: Int, _ b: Int) throws -> Double
+}
+
+/// Which part of each image the matcher sees.
+public enum Window: Sendable, Equatable {
+    /// The centre as a sensor of `side` × `side` pixels sees it (an FPC1020: 192).
+    case sensor(side: Int)
+    /// The whole image.
+    case full
+
+    public func apply(_ image: GreyImage) -> GreyImage {
+        switch self {
+        case .sensor(let side): image.centreCropped(width: side, height: side)
+        case .full: image
+        }
+    }
+}
+
+/// The FVC protocol on one database: genuine pairs are every two impressions of one finger,
+/// FVC's impostor pairs the first impressions of two fingers, and "all pairs" every two
+/// impressions of different fingers (a finer estimate of rare false matches).
+public struct PairScores: Sendable {
+    public var genuine: [Double] = []
+    public var fvcImpostor: [Double] = []
+    public var allImpostor: [Double] = []
+    /// Images the matcher refused (failure to extract), of all it was given.
+    public var refused = 0
+    public var images = 0
+    /// scores[a][b] for a < b (image indices finger-major), nil where one was refused.
+    public var matrix: [[Double?]] = []
+
+    /// Image index of (finger position, impression position).
+    public static func index(finger: Int, impression: Int, impressions: Int) -> Int { finger * impressions + impression }
+
+    /// Runs the protocol; `progress` hears how far it got now and then.
+    public static func measure<S: PairScorer>(_ scorer: inout S, folder: FVCFolder, window: Window,
+                                              progress: (String) -> Void = { _ in }) throws -> PairScores {
+        let fingers = folder.fingers.count, impressions = folder.impressions.count, count = fingers * impressions
+        var result = PairScores()
+        result.images = count
+        var ready = [Bool](repeating: false, count: count)
+        for (f, finger) in folder.fingers.enumerated() {
+            for (k, impression) in folder.impressions.enumerated() {
+                let image = window.apply(try PNGFile.read(folder.file(finger: finger, impression: impression)))
+                let index = Self.index(finger: f, impression: k, impressions: impressions)
+                ready[index] = try scorer.prepare(index, image: image)
+                if !ready[index] { result.refused += 1 }
+            }
+        }
+        progress("\(scorer.name): \(count - result.refused) of \(count) images ready, comparing…")
+        result.matrix = Array(repeating: Array(repeating: nil, count: count), count: count)
+        // A refused image takes part as a score below any real one (FVC counts it a non-match).
+        let refusedScore = -Double.greatestFiniteMagnitude
+        for a in 0..<count {
+            for b in (a + 1)..<count {
+                let score: Double = ready[a] && ready[b] ? try scorer.score(a, b) : refusedScore
+                result.matrix[a][b] = ready[a] && ready[b] ? score : nil
+                let sameFinger = a / impressions == b / impressions
+                if sameFinger {
+                    result.genuine.append(score)
+                } else {
+                    result.allImpostor.append(score)
+                    if a % impressions == 0 && b % impressions == 0 { result.fvcImpostor.append(score) }
+                }
+            }
+        }
+        return result
+    }
+}
