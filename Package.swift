@@ -115,6 +115,7 @@ let package = Package(
         .testTarget(name: "ModuleSimulatorTests", dependencies: ["ModuleSimulator", "SerialPort", "FingerprintProtocol"]),
         .testTarget(name: "TemplateStoreTests", dependencies: ["TemplateStore"]),
         .testTarget(name: "ImagingTests", dependencies: ["TestSupport", "Imaging"]),
+        .testTarget(name: "MatcherAccuracyTests", dependencies: ["MatcherAccuracy", "Imaging", "TestSupport"]),
         .testTarget(name: "HostMatchingTests", dependencies: ["TestSupport", "HostMatching", "MinutiaeExtraction", "Imaging"]),
         .testTarget(name: "AdministrationTests", dependencies: ["Administration", "ModuleSimulator", "FingerprintModule", "TemplateStore", "SerialPort", "FingerprintProtocol"]),
         .testTarget(name: "HostReaderTests", dependencies: ["TestSupport", 

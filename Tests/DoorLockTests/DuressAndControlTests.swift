@@ -62,7 +62,7 @@ struct DuressAndControlTests {
         #expect(try EnrollRequest(controlArguments: Array(words.dropFirst())) == request)
         #expect(try EnrollRequest(controlArguments: ["carol"]) == EnrollRequest(user: "carol"))
         #expect(throws: ControlUsageError.self) { try EnrollRequest(controlArguments: ["carol", "x", "--sudo"]) }
-        #expect(throws: ControlUsageError.self) { try EnrollRequest(controlArguments: ["carol", "--captures=9"]) }
+        #expect(throws: ControlUsageError.self) { try EnrollRequest(controlArguments: ["carol", "--captures=16"]) }
         #expect(throws: ControlUsageError.self) { try EnrollRequest(controlArguments: []) }
     }
 

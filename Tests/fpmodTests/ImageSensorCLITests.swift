@@ -15,15 +15,15 @@ import Testing
     @Test func enrollIdentifyVerifyDeleteWithGeneratedImages() throws {
         let cli = CLI()
         let images = cli.directory + "/images"
-        try FingerPictures.write(finger: "alice-right-index", seed: 11, impressions: 0..<5, into: images)
-        try FingerPictures.write(finger: "bob-right-index", seed: 12, impressions: 0..<5, into: images)
+        try FingerPictures.write(finger: "alice-right-index", seed: 11, impressions: 0..<10, into: images)
+        try FingerPictures.write(finger: "bob-right-index", seed: 12, impressions: 0..<10, into: images)
 
         let enroll = try Self.sensor(cli, ["enroll", "alice", "--finger", "right-index", "--json"], images: images)
         #expect(enroll.status == 0, "\(enroll.stderr)")
-        for capture in 1...5 {
-            #expect(enroll.stderr.contains("Place your finger (\(capture)/5)"), "no capture \(capture)/5 in: \(enroll.stderr)")
+        for capture in 1...8 {
+            #expect(enroll.stderr.contains("Place your finger (\(capture)/8)"), "no capture \(capture)/8 in: \(enroll.stderr)")
         }
-        #expect(!enroll.stderr.contains("(6/5)"))
+        #expect(!enroll.stderr.contains("(9/8)"))
         #expect(enroll.json?["result"] as? String == "enroll-completed")
         #expect(enroll.json?["user"] as? String == "alice")
         #expect(enroll.json?["finger"] as? String == "right-index")
@@ -62,8 +62,8 @@ import Testing
     @Test func identifiesFromImpressionsNotEnrolled() throws {
         let cli = CLI()
         let enrolled = cli.directory + "/enrolled", later = cli.directory + "/later"
-        try FingerPictures.write(finger: "alice-right-index", seed: 21, impressions: 0..<5, into: enrolled)
-        try FingerPictures.write(finger: "alice-right-index", seed: 21, impressions: 5..<8, into: later)
+        try FingerPictures.write(finger: "alice-right-index", seed: 21, impressions: 0..<8, into: enrolled)
+        try FingerPictures.write(finger: "alice-right-index", seed: 21, impressions: 8..<11, into: later)
         #expect(try Self.sensor(cli, ["enroll", "alice"], images: enrolled).status == 0)
         let identify = try Self.sensor(cli, ["identify", "--sim-finger", "alice-right-index", "--json"], images: later)
         #expect(identify.status == 0, "\(identify.stdout) \(identify.stderr)")
@@ -74,7 +74,7 @@ import Testing
         let cli = CLI()
         let enroll = try Self.sensor(cli, ["enroll", "carol", "--finger", "left-thumb"])
         #expect(enroll.status == 0, "\(enroll.stderr)")
-        #expect(enroll.stderr.contains("Place your finger (5/5)"))
+        #expect(enroll.stderr.contains("Place your finger (8/8)"))
         let carol = try Self.sensor(cli, ["identify", "--sim-finger", "carol-left-thumb", "--json"])
         #expect(carol.status == 0, "\(carol.stderr)")
         #expect(carol.json?["user"] as? String == "carol")
@@ -99,7 +99,7 @@ import Testing
     @Test func aFingerWithoutItsFolderNamesTheFolder() throws {
         let cli = CLI()
         let images = cli.directory + "/images"
-        try FingerPictures.write(finger: "alice-right-index", seed: 11, impressions: 0..<5, into: images)
+        try FingerPictures.write(finger: "alice-right-index", seed: 11, impressions: 0..<10, into: images)
         let result = try Self.sensor(cli, ["enroll", "erin"], images: images)
         #expect(result.status == 78, "a folder to set up, as a configuration problem")
         #expect(result.stderr.contains(images + "/erin-right-index"), "\(result.stderr)")
@@ -204,7 +204,7 @@ enum FingerPictures {
     @Test func enrollAndIdentifyThroughTheLink() throws {
         let cli = CLI()
         let images = cli.directory + "/images"
-        try FingerPictures.write(finger: "alice-right-index", seed: 31, impressions: 0..<6, into: images)
+        try FingerPictures.write(finger: "alice-right-index", seed: 31, impressions: 0..<10, into: images)
         try FingerPictures.write(finger: "bob-right-index", seed: 32, impressions: 0..<2, into: images)
         let simulator = try SensorSimProcessTests.Simulator(cli, extra: ["--images", images])
         defer { _ = simulator.terminate() }
@@ -213,7 +213,7 @@ enum FingerPictures {
         #expect(try simulator.say("auto-touch alice-right-index").hasPrefix("ok"))
         let enroll = try cli.run(reader + ["enroll", "alice"])
         #expect(enroll.status == 0, "\(enroll.stderr) \(simulator.process.log)")
-        #expect(enroll.stderr.contains("Place your finger (5/5)"))
+        #expect(enroll.stderr.contains("Place your finger (8/8)"))
         let alice = try cli.run(reader + ["identify", "--json"])
         #expect(alice.status == 0, "\(alice.stderr)")
         #expect(alice.json?["user"] as? String == "alice")

@@ -15,6 +15,8 @@ struct MessageWordsTests {
     static let knownNames: Set<String> = [
         "GenImg", "Img2Tz", "ReadSysPara", "TempleteNum", "LoadChar", "DeletChar", "UpChar", "DownChar", "RegModel",
         "AutoIdentify", "AutoEnroll", "AutoSearch", "ModemManager", "ttyUSB0", "ttyAMA0", "ttyS0",
+        // The config section of the image sensor's host matcher (imageSensor.enrollCaptures).
+        "imageSensor",
     ]
 
     /// What reads as code rather than words in `text`.

@@ -41,6 +41,10 @@ enum AccuracyBench {
         }
         let databases: [FVCFolder]
         do { databases = try FVCFolder.databases(under: path) } catch { throw CommandFailure(.usage, error.description) }
+        if options.door, let short = databases.first(where: { $0.impressions.count <= DoorRun.enrolled.count }) {
+            throw CommandFailure(.usage, "--door enrolls impressions 1–\(DoorRun.enrolled.count) and identifies the later ones, but \(short.path) holds "
+                                 + "\(short.impressions.count) impressions per finger; use a set with at least \(DoorRun.enrolled.count + 1) (the FVC sets have 8).")
+        }
         if let det = options.det, !FileManager.default.isWritableFile(atPath: (det as NSString).deletingLastPathComponent.isEmpty ? "." : (det as NSString).deletingLastPathComponent) {
             throw CommandFailure(.usage, "--det \(det): its folder is not writable; give a path where the SVG can be written.")
         }

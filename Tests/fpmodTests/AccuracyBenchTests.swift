@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `fpmod bench accuracy DIR` as a real subprocess on a few real impressions (FVC2002 DB3_B):
+/// the table's shape, the JSON's counts (the FVC pairs of a 3 × 3 folder), the DET picture,
+/// --check failing when its bounds are not met, and a folder that is not an FVC set refused.
+@Suite(.disabled(if: FVC2002.skipped)) struct AccuracyBenchTests {
+    func smallSet(_ database: String = "DB3_B") throws -> String {
+        let path = NSTemporaryDirectory() + "fpmod-accuracy-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        for finger in 101...103 {
+            for impression in 1...3 {
+                try FileManager.default.copyItem(atPath: "\(FVC2002.directory)/\(database)/\(finger)_\(impression).png",
+                                                 toPath: "\(path)/\(finger)_\(impression).png")
+            }
+        }
+        return path
+    }
+
+    @Test func aSmallSetGivesFVCsCountsForBothMatchersAndAPicture() throws {
+        let folder = try smallSet()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let cli = CLI()
+        let picture = cli.directory + "/det.svg"
+        let result = try cli.run(["bench", "accuracy", folder, "--json", "--det", picture])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(result.json, "not JSON: \(result.stdout)")
+        let databases = try #require(json["databases"] as? [[String: Any]])
+        #expect(databases.count == 1)
+        for matcher in ["fpmod", "nbis"] {
+            let rates = try #require(databases[0][matcher] as? [String: Any], "no \(matcher) in \(databases[0])")
+            #expect(rates["genuinePairs"] as? Int == 9)
+            #expect(rates["impostorPairs"] as? Int == 27)
+            #expect(rates["images"] as? Int == 9)
+            let eer = try #require((rates["eer"] as? NSNumber)?.doubleValue)
+            #expect((0...1).contains(eer))
+        }
+        let svg = try String(contentsOfFile: picture, encoding: .utf8)
+        #expect(svg.hasPrefix("<svg") && svg.contains("fpmod") && svg.contains("NBIS"))
+    }
+
+    @Test func theTextTableNamesEveryRateAndADoorNeedsSixImpressions() throws {
+        let folder = try smallSet()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let door = try CLI().run(["bench", "accuracy", folder, "--no-baseline", "--door"])
+        #expect(door.status == 64 && door.stderr.contains("--door"))
+        let result = try CLI().run(["bench", "accuracy", folder, "--no-baseline"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("EER (27 impostor pairs)"))
+        #expect(result.stdout.contains("FMR1000"))
+        #expect(result.stdout.contains("ZeroFMR"))
+        #expect(!result.stdout.contains("NBIS "))
+    }
+
+    @Test func checkFailsWhenTheBoundsAreNotMet() throws {
+        // DB2_B's crops are the hardest set (the window sees least of a 569 dpi print): no matcher
+        // separates even three of its fingers perfectly, so bounds of 0 cannot be met.
+        let folder = try smallSet("DB2_B")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let strict = try CLI().run(["bench", "accuracy", folder, "--no-baseline", "--check", "0,0"])
+        #expect(strict.status == 1, "\(strict.stdout)")
+        #expect(strict.stderr.contains("--check"))
+        let lenient = try CLI().run(["bench", "accuracy", folder, "--no-baseline", "--check", "100,100"])
+        #expect(lenient.status == 0, "\(lenient.stderr)")
+    }
+
+    @Test func aFolderThatIsNoFVCSetIsRefusedWithTheNamingRule() throws {
+        let cli = CLI()
+        _ = FileManager.default.createFile(atPath: cli.directory + "/scan.png", contents: Data())
+        let result = try cli.run(["bench", "accuracy", cli.directory])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("NNN_K.png"))
+        let missing = try cli.run(["bench", "accuracy"])
+        #expect(missing.status == 64 && missing.stderr.contains("folder"))
+        let stray = try cli.run(["bench", "--door"])
+        #expect(stray.status == 64 && stray.stderr.contains("bench accuracy"))
+    }
+}
