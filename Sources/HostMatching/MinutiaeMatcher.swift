@@ -46,12 +46,17 @@ public struct MinutiaeMatcher: Sendable {
     /// The score a search of `gallery` needs.
     public func threshold(for gallery: MinutiaeGallery) -> Int { threshold(comparisons: gallery.impressionCount) }
 
+    /// Below this share of the image in print, there is no finger to compare (a sensor's capture
+    /// has passed its own coverage check before; a scanned print may have white margins).
+    public var minimumArea: Float = 0.2
+
     /// Extraction with the checks a comparison needs: a finger on the image, enough minutiae,
     /// a usable quality. Throws `.unusableImage` saying which failed.
     public func probe(_ image: GreyImage) throws(HostMatchingError) -> Probe {
-        let coverage = FingerCoverage().evaluate(image)
-        guard coverage.holdsFinger else { throw .unusableImage(reason: "no finger on the image: \(coverage)") }
         let print = extractor.extract(image)
+        guard print.quality.area >= minimumArea else {
+            throw .unusableImage(reason: "no finger on the image: print found on \(Int((print.quality.area * 100).rounded()))% of it")
+        }
         guard print.quality.score >= minimumQuality else {
             throw .unusableImage(reason: "image quality \(print.quality.score) of 100, \(minimumQuality) needed")
         }

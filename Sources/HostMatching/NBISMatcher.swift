@@ -23,6 +23,10 @@ public struct NBISMatcher: Sendable {
     /// ever turns libfprint's matches into non-matches: never a false match more.
     public let threshold: Int
 
+    /// Whether an image must show ridges over half its area (a sensor's window, where less is a
+    /// finger barely touching); off for whole scanned prints with white margins.
+    public var checksCoverage = true
+
     public init(threshold: Int = NBISMatcher.libfprintThreshold) {
         self.threshold = max(threshold, Self.libfprintThreshold)
     }
@@ -35,13 +39,16 @@ public struct NBISMatcher: Sendable {
     /// Enrolls one finger from `images`, fed in order until the device has its stages; images
     /// without a finger or with too few minutiae are skipped. Throws if the images run out first.
     public func enroll(images: [GreyImage]) throws(HostMatchingError) -> HostTemplate {
-        try LibfprintSession.with { session throws(HostMatchingError) in try Enrollment(session: session).run(images) }
+        let checksCoverage = self.checksCoverage
+        return try LibfprintSession.with { session throws(HostMatchingError) in
+            try Enrollment(session: session, checksCoverage: checksCoverage).run(images)
+        }
     }
 
     /// 1:N: the first template in `gallery` that `image` matches at `threshold`, or nil.
     public func identify(image: GreyImage, gallery: [HostTemplate]) throws(HostMatchingError) -> HostMatch? {
         guard !gallery.isEmpty else { return nil }
-        try Self.requireFinger(in: image)
+        try requireFinger(in: image)
         let threshold = self.threshold
         return try LibfprintSession.with { session throws(HostMatchingError) in
             var prints: [OpaquePointer] = []
@@ -67,7 +74,7 @@ public struct NBISMatcher: Sendable {
     /// 1:1: whether `image` matches `template` at `threshold`; the score is the one libfprint
     /// stopped on when it matched, else the best it saw (nil when none was logged).
     public func verify(image: GreyImage, template: HostTemplate) throws(HostMatchingError) -> (matched: Bool, score: Int?) {
-        try Self.requireFinger(in: image)
+        try requireFinger(in: image)
         let threshold = self.threshold
         return try LibfprintSession.with { session throws(HostMatchingError) in
             let print = try session.deserialize(template, index: 0)
@@ -122,8 +129,9 @@ public struct NBISMatcher: Sendable {
     }
 
     /// An image that shows no finger is never matched (fail closed: an empty sensor, a smear).
-    static func requireFinger(in image: GreyImage) throws(HostMatchingError) {
+    func requireFinger(in image: GreyImage) throws(HostMatchingError) {
         try LibfprintSession.checkSize(of: image)
+        guard checksCoverage else { return }
         let coverage = FingerCoverage().evaluate(image)
         guard coverage.holdsFinger else {
             let percent = Int((coverage.coverage * 100).rounded())

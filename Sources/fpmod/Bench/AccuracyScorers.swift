@@ -1,4 +1,3 @@
-import Glibc
 import HostMatching
 import Imaging
 import MatcherAccuracy
@@ -27,17 +26,17 @@ struct FpmodScorer: PairScorer {
 /// against it; the score is bozorth3's.
 struct NBISScorer: PairScorer {
     let name = "NBIS (libfprint)"
-    let matcher = NBISMatcher()
+    var matcher = NBISMatcher()
     var images: [Int: GreyImage] = [:]
     var templates: [Int: HostTemplate] = [:]
 
     mutating func prepare(_ index: Int, image: GreyImage) throws -> Bool {
         let stages = try matcher.enrollStages()
         do {
-            templates[index] = try Self.patiently { try matcher.enroll(images: Array(repeating: image, count: stages)) }
+            templates[index] = try matcher.enroll(images: Array(repeating: image, count: stages))
             images[index] = image
             return true
-        } catch let error as HostMatchingError {
+        } catch {
             if case .notEnoughUsableImages = error { return false }
             if case .unusableImage = error { return false }
             throw error
@@ -46,19 +45,6 @@ struct NBISScorer: PairScorer {
 
     mutating func score(_ a: Int, _ b: Int) throws -> Double {
         let template = templates[a]!, image = images[b]!
-        let result = try Self.patiently { try matcher.verify(image: image, template: template) }
-        return Double(result.score ?? 0)
-    }
-
-    /// libfprint's overheating guard pauses a device kept busy for minutes; a long run waits for
-    /// it to cool rather than failing.
-    static func patiently<R>(_ body: () throws -> R) throws -> R {
-        for _ in 0..<40 {
-            do { return try body() } catch let error as HostMatchingError where error == .deviceTooHot {
-                var pause = timespec(tv_sec: 15, tv_nsec: 0)
-                nanosleep(&pause, nil)
-            }
-        }
-        return try body()
+        return Double(try matcher.verify(image: image, template: template).score ?? 0)
     }
 }
