@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 data=${1:-${FPMOD_FVC2002:-../shared/data/fvc2002}}
 [ -d "$data/DB3_B" ] || { echo "accuracy-check: no DB3_B in $data; give the folder of the FVC2002 B sets" >&2; exit 2; }
-# Bounds in percent, measured 17.1 / 41.1 (docs/accuracy.md).
+# Bounds in percent, measured 15.0 / 39.3 (docs/accuracy.md).
 eer_bound=20
 fmr1000_bound=50
 swift build -c release --product fpmod >&2
