@@ -84,6 +84,11 @@ let package = Package(
             "GPIO", "TemplateStore", "AccessPolicy", "Administration", "JSONValue", "MQTT", "PrintableText",
         ]),
 
+        // fpmod doctor's facts and checks as values (check, verdict, fix), apart from any terminal:
+        // the CLI renders them, a web console or fleet hub can run them too.
+        .target(name: "Diagnostics", dependencies: [
+            "Administration", "TemplateStore", "GPIO", "Posix", "SerialPort", "SPI",
+        ]),
         // The FVC protocol and its error rates (fpmod bench accuracy): pure, apart from reading PNGs.
         .target(name: "MatcherAccuracy", dependencies: ["Imaging"]),
         // Speed and score calibration of the host matcher (tools/bench-host-match.sh, tools/calibrate-host-matcher.sh).
@@ -92,7 +97,7 @@ let package = Package(
             "ArgumentParsing", "FingerprintProtocol", "FingerprintModule", "ModuleSimulator",
             "SerialPort", "Posix", "GPIO", "TemplateStore", "AccessPolicy", "Administration", "DoorLock",
             "SPI", "ImageSensor", "ImageSensorSimulator", "Imaging", "HostMatching", "HostReader", "PrintableText",
-            "MatcherAccuracy", "MinutiaeExtraction",
+            "MatcherAccuracy", "MinutiaeExtraction", "Diagnostics",
         ]),
 
         .testTarget(name: "FingerprintProtocolTests", dependencies: ["FingerprintProtocol"]),
@@ -123,6 +128,7 @@ let package = Package(
             "FingerprintModule", "Posix",
         ]),
         .testTarget(name: "DoorLockTests", dependencies: ["DoorLock", "JSONValue", "MQTT", "MQTTTestSupport", "GPIO", "AccessPolicy", "ModuleSimulator", "FingerprintModule", "TemplateStore", "Administration", "SerialPort", "Posix"]),
-        .testTarget(name: "fpmodTests", dependencies: ["fpmod", "TestSupport", "MQTT", "MQTTTestSupport", "SerialPort", "Posix", "ImageSensorSimulator", "ImageSensor", "Imaging"]),
+        .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "TemplateStore", "TestSupport"]),
+        .testTarget(name: "fpmodTests", dependencies: ["fpmod", "Diagnostics", "TestSupport", "MQTT", "MQTTTestSupport", "SerialPort", "Posix", "ImageSensorSimulator", "ImageSensor", "Imaging"]),
     ]
 )

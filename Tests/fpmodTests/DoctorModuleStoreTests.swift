@@ -1,3 +1,4 @@
+@testable import Diagnostics
 @testable import fpmod
 import Testing
 

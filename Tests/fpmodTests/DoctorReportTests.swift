@@ -1,4 +1,5 @@
 import ArgumentParsing
+@testable import Diagnostics
 @testable import fpmod
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+@testable import Diagnostics
 @testable import fpmod
 import Glibc
 import SerialPort

@@ -1,5 +1,6 @@
 import Administration
 import ArgumentParsing
+import Diagnostics
 import FingerprintModule
 import FingerprintProtocol
 import Foundation
@@ -117,38 +118,7 @@ enum DoctorCommand {
 
     private static func storeFacts(_ invocation: Invocation) -> StoreFacts {
         let paths = invocation.storePaths
-        var facts = StoreFacts(databasePath: paths.database, keyPath: paths.key)
-        facts.database = SystemFacts.node(paths.database)
-        facts.directory = SystemFacts.node((paths.database as NSString).deletingLastPathComponent)
-        facts.key = SystemFacts.node(paths.key)
-        guard facts.database != nil else {
-            facts.pairing = .unknown(reason: "no store yet.")
-            return facts
-        }
-        guard facts.key != nil else {
-            // Opening would create a new key; the doctor must not change anything.
-            facts.pairing = .unknown(reason: "the key file is missing, so the pairing cannot be read.")
-            return facts
-        }
-        facts.readOnly = TemplateStore.readOnlyReason(databasePath: paths.database)
-        do {
-            let store = try TemplateStore(readingOnly: paths.database, keyPath: paths.key)
-            let identity = try store.moduleIdentity()
-            if let identity {
-                let date = ISO8601DateFormatter.string(from: identity.pairedAt, timeZone: .current, formatOptions: [.withFullDate])
-                facts.pairing = .paired(family: identity.family, address: identity.address, pairedAt: date)
-            } else {
-                facts.pairing = .none
-            }
-            let unfinishable = try PendingIntents.unfinishableEnrolls(in: store, capacity: identity?.capacity)
-            facts.pendingOperations = try store.pendingIntents().map { intent in
-                PendingIntents.summary(intent) + ": " + PendingIntents.forecast(intent, unfinishable: unfinishable[intent.id])
-            }
-        } catch {
-            facts.openError = ErrorReport.message(for: error)
-            facts.pairing = .unknown(reason: "the store could not be opened.")
-        }
-        return facts
+        return SystemFacts.store(databasePath: paths.database, keyPath: paths.key, describe: ErrorReport.message(for:))
     }
 
     /// The pairing, read again for the module session (the facts keep only what is printed).

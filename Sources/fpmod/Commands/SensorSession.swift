@@ -1,4 +1,5 @@
 import ArgumentParsing
+import Diagnostics
 import Foundation
 import GPIO
 import ImageSensor

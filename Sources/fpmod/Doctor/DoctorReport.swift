@@ -1,5 +1,6 @@
 import Foundation
 import ArgumentParsing
+import Diagnostics
 
 /// The checklist as people and scripts read it.
 enum DoctorReport {

@@ -1,13 +1,13 @@
 /// How one doctor check came out. Only `.problem` makes `fpmod doctor` fail: a warning is
 /// something that works today but is known to bite later.
-enum DoctorVerdict: String, Sendable, Equatable {
+public enum DoctorVerdict: String, Sendable, Equatable {
     case ok
     case warning
     case problem
     case skipped
 
     /// The mark in the checklist.
-    var symbol: String {
+    public var symbol: String {
         switch self {
         case .ok: "✓"
         case .warning: "!"
@@ -18,18 +18,18 @@ enum DoctorVerdict: String, Sendable, Equatable {
 }
 
 /// One line of the checklist: what was looked at, what was seen, and what to do about it.
-struct DoctorCheck: Sendable, Equatable {
+public struct DoctorCheck: Sendable, Equatable {
     /// Stable identifier for scripts (`uart.console`, `module.baud` …).
-    var id: String
+    public var id: String
     /// Short title for people ("Serial console").
-    var title: String
-    var verdict: DoctorVerdict
+    public var title: String
+    public var verdict: DoctorVerdict
     /// The fact seen, in words ("/dev/serial0 → ttyS0, the mini UART").
-    var seen: String
+    public var seen: String
     /// What to do; nil when nothing needs doing.
-    var fix: String?
+    public var fix: String?
 
-    init(_ id: String, _ title: String, _ verdict: DoctorVerdict, _ seen: String, fix: String? = nil) {
+    public init(_ id: String, _ title: String, _ verdict: DoctorVerdict, _ seen: String, fix: String? = nil) {
         self.id = id
         self.title = title
         self.verdict = verdict

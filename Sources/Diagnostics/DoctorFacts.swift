@@ -2,16 +2,16 @@ import GPIO
 
 /// Everything `fpmod doctor` looked at, gathered once from the real system (DoctorCommand) and
 /// then judged by pure functions, so every verdict can be tested with fixture facts.
-struct DoctorFacts: Sendable {
+public struct DoctorFacts: Sendable {
     /// `/proc/device-tree/model` without its trailing NUL; nil when the file does not exist.
-    var deviceTreeModel: String?
+    public var deviceTreeModel: String?
     /// `uname -m`, e.g. `aarch64`, `x86_64`.
     var machine: String = ""
 
     /// Serial devices present (ttyAMA*, ttyS* with hardware, ttyUSB*, ttyACM*, serial*, by-id links).
     var serialDevices: [String] = []
     /// The serial port under examination; nil when none was given and the board suggests none.
-    var port: PortFacts?
+    public var port: PortFacts?
     /// `/dev/serial0` and `/dev/serial1` targets by alias (`"serial0": "ttyS0"`).
     var serialAliases: [String: String] = [:]
     /// Whether `/dev/ttyAMA0` exists (the Pi 5's pins 8/10 UART once uart0 is enabled).
@@ -36,17 +36,17 @@ struct DoctorFacts: Sendable {
     /// The gpiochip device nodes, for the permission check.
     var gpioNodes: [FileNode] = []
 
-    var spi = SPIFacts()
+    public var spi = SPIFacts()
 
-    var module: ModuleProbe = .notRequested
-    var store = StoreFacts(databasePath: "", keyPath: "")
+    public var module: ModuleProbe = .notRequested
+    public var store = StoreFacts(databasePath: "", keyPath: "")
 }
 
 /// The SPI side: which spidev nodes exist, spidev's message buffer, and the sensor's device
 /// when one is configured (--spi / FPMOD_SPI).
-struct SPIFacts: Sendable, Equatable {
+public struct SPIFacts: Sendable, Equatable {
     /// The spidev node the sensor is said to be on; nil when no SPI sensor is configured.
-    var requestedDevice: String?
+    public var requestedDevice: String?
     /// Every /dev/spidev* node.
     var nodes: [FileNode] = []
     /// /sys/module/spidev/parameters/bufsiz; nil when the spidev module is not loaded.
@@ -63,7 +63,7 @@ struct TextFile: Sendable, Equatable {
 }
 
 /// A file or device node as `stat` saw it.
-struct FileNode: Sendable, Equatable {
+public struct FileNode: Sendable, Equatable {
     var path: String
     /// Permission bits only (`0o660`).
     var mode: UInt32
@@ -89,8 +89,8 @@ struct UserFacts: Sendable, Equatable {
 }
 
 /// The serial port being examined and what opening it did.
-struct PortFacts: Sendable, Equatable {
-    enum Source: String, Sendable {
+public struct PortFacts: Sendable, Equatable {
+    public enum Source: String, Sendable {
         case commandLine = "--port/FPMOD_PORT"
         case boardPreset = "board preset"
         case simulator = "--sim"
@@ -102,7 +102,15 @@ struct PortFacts: Sendable, Equatable {
     var source: Source
     /// nil when the path does not exist.
     var node: FileNode?
-    var open: PortOpenResult
+    public var open: PortOpenResult
+
+    public init(path: String, resolvedPath: String, source: Source, node: FileNode?, open: PortOpenResult) {
+        self.path = path
+        self.resolvedPath = resolvedPath
+        self.source = source
+        self.node = node
+        self.open = open
+    }
 
     /// `ttyS0` for `/dev/ttyS0`, `pts/4` for `/dev/pts/4`.
     var deviceName: String { resolvedPath.hasPrefix("/dev/") ? String(resolvedPath.dropFirst(5)) : resolvedPath }
@@ -112,7 +120,7 @@ struct PortFacts: Sendable, Equatable {
 }
 
 /// What a trial exclusive open of the port did.
-enum PortOpenResult: Sendable, Equatable {
+public enum PortOpenResult: Sendable, Equatable {
     case opened
     /// Held by another process (flock or TIOCEXCL); the holder's PID and command name when known.
     case busy(pid: Int32?, command: String?)
@@ -125,7 +133,7 @@ enum PortOpenResult: Sendable, Equatable {
 }
 
 /// What talking to the module gave.
-enum ModuleProbe: Sendable, Equatable {
+public enum ModuleProbe: Sendable, Equatable {
     /// No --port, FPMOD_PORT or --sim: the module is not contacted.
     case notRequested
     /// Not tried because the port could not be opened (the port check says why).
@@ -135,8 +143,8 @@ enum ModuleProbe: Sendable, Equatable {
 }
 
 /// A module that answered.
-struct ModuleReport: Sendable, Equatable {
-    enum PasswordSource: String, Sendable {
+public struct ModuleReport: Sendable, Equatable {
+    public enum PasswordSource: String, Sendable {
         case factory
         case commandLine = "--password/FPMOD_PASSWORD"
         case pairing = "the store's pairing"
@@ -151,10 +159,23 @@ struct ModuleReport: Sendable, Equatable {
     var passwordSource: PasswordSource
     var capacity: Int?
     var templatesUsed: Int?
+
+    public init(familyName: String, familyCode: String, port: String, configuredBaud: Int, answeredBaud: Int,
+                address: UInt32, passwordSource: PasswordSource, capacity: Int?, templatesUsed: Int?) {
+        self.familyName = familyName
+        self.familyCode = familyCode
+        self.port = port
+        self.configuredBaud = configuredBaud
+        self.answeredBaud = answeredBaud
+        self.address = address
+        self.passwordSource = passwordSource
+        self.capacity = capacity
+        self.templatesUsed = templatesUsed
+    }
 }
 
 /// Why the module did not open.
-enum ModuleFailure: Sendable, Equatable {
+public enum ModuleFailure: Sendable, Equatable {
     /// Nothing answered at any rate tried.
     case silent(port: String, triedBaudRates: [Int])
     /// The module answered 0x13 (wrong password) or 0x21 (password required).
@@ -169,8 +190,8 @@ enum ModuleFailure: Sendable, Equatable {
 }
 
 /// The template store's files and pairing.
-struct StoreFacts: Sendable, Equatable {
-    enum Pairing: Sendable, Equatable {
+public struct StoreFacts: Sendable, Equatable {
+    public enum Pairing: Sendable, Equatable {
         /// Not read: no store, no key, or the store could not be opened (`reason`).
         case unknown(reason: String)
         case none
@@ -183,7 +204,7 @@ struct StoreFacts: Sendable, Equatable {
     var database: FileNode?
     var directory: FileNode?
     var key: FileNode?
-    var pairing: Pairing = .unknown(reason: "not read")
+    public var pairing: Pairing = .unknown(reason: "not read")
     /// Operations an interrupted (or older) fpmod left pending, each a sentence: what it is and
     /// what the next open of the module will do with it. Nil when the store was not read.
     var pendingOperations: [String]?
@@ -191,4 +212,9 @@ struct StoreFacts: Sendable, Equatable {
     var readOnly: String?
     /// The store exists but could not be opened (the error's description).
     var openError: String?
+
+    public init(databasePath: String, keyPath: String) {
+        self.databasePath = databasePath
+        self.keyPath = keyPath
+    }
 }

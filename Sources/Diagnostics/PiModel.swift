@@ -1,6 +1,6 @@
 /// The Raspberry Pi a device-tree model string names, reduced to what decides the UART and GPIO
 /// setup: which preset fits, whether the primary UART is the mini UART, whether it is a Pi 5.
-enum PiModel: Sendable, Equatable {
+public enum PiModel: Sendable, Equatable {
     /// Pi 3 family (3 B/B+/A+, CM3): mini UART on the pins while Bluetooth has the PL011.
     case pi3
     /// Pi 4 B, Pi 400, CM4: as the Pi 3.
@@ -15,7 +15,7 @@ enum PiModel: Sendable, Equatable {
     case notAPi(model: String?)
 
     /// Reads `/proc/device-tree/model` text, e.g. "Raspberry Pi 4 Model B Rev 1.4".
-    init(deviceTreeModel: String?) {
+    public init(deviceTreeModel: String?) {
         guard let model = deviceTreeModel?.trimmingNULsAndSpaces, !model.isEmpty else {
             self = .notAPi(model: nil)
             return
@@ -39,7 +39,7 @@ enum PiModel: Sendable, Equatable {
         }
     }
 
-    var isSupportedPi: Bool {
+    public var isSupportedPi: Bool {
         switch self {
         case .pi3, .pi4, .zero2W, .pi5: true
         default: false
@@ -50,7 +50,7 @@ enum PiModel: Sendable, Equatable {
     var hasMiniUARTOnPins: Bool { self == .pi3 || self == .pi4 || self == .zero2W }
 
     /// The built-in board preset that fits (`BoardPreset.builtIn` names).
-    var presetName: String {
+    public var presetName: String {
         switch self {
         case .pi3: "rpi3"
         case .pi4: "rpi4"

@@ -23,9 +23,9 @@ extension DoctorChecks {
 }
 
 /// The pure checks of `fpmod doctor`: facts in, verdicts out.
-enum DoctorChecks {
+public enum DoctorChecks {
     /// Every check, in checklist order.
-    static func evaluate(_ facts: DoctorFacts) -> [DoctorCheck] {
+    public static func evaluate(_ facts: DoctorFacts) -> [DoctorCheck] {
         let context = DoctorContext(facts)
         // Appended in steps: Swift 6.0's type checker gives up on one long `+` chain.
         var checks: [DoctorCheck] = [board(context)]
@@ -40,7 +40,7 @@ enum DoctorChecks {
     }
 
     /// 0 when nothing is a problem, 1 otherwise: warnings do not fail the command.
-    static func exitStatus(_ checks: [DoctorCheck]) -> Int32 {
+    public static func exitStatus(_ checks: [DoctorCheck]) -> Int32 {
         checks.contains { $0.verdict == .problem } ? 1 : 0
     }
 }

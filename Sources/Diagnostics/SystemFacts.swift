@@ -7,8 +7,8 @@ import SPI
 
 /// Reads the facts of `fpmod doctor` from this machine. Nothing here changes anything: files are
 /// read, `systemctl is-active` is asked, and the port is opened and closed again.
-enum SystemFacts {
-    static func gather() -> DoctorFacts {
+public enum SystemFacts {
+    public static func gather() -> DoctorFacts {
         var facts = DoctorFacts()
         facts.deviceTreeModel = readText("/proc/device-tree/model")
         facts.machine = machine()
@@ -39,7 +39,7 @@ enum SystemFacts {
     }
 
     /// The port at `path`: where it leads, its node, and what an exclusive open does.
-    static func port(path: String, source: PortFacts.Source) -> PortFacts {
+    public static func port(path: String, source: PortFacts.Source) -> PortFacts {
         let resolved = resolve(path)
         let open: PortOpenResult
         do {
@@ -60,7 +60,7 @@ enum SystemFacts {
     }
 
     /// `stat` of `path` (following symlinks) with owner and group names; nil when absent.
-    static func node(_ path: String) -> FileNode? {
+    public static func node(_ path: String) -> FileNode? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return FileNode(path: path, mode: UInt32(info.st_mode) & 0o7777,
@@ -70,7 +70,7 @@ enum SystemFacts {
 
     // MARK: Pieces
 
-    static func readText(_ path: String) -> String? {
+    public static func readText(_ path: String) -> String? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         return String(decoding: data, as: UTF8.self)
     }
