@@ -1,6 +1,6 @@
 import GPIO
 
-/// Everything `fpmod doctor` looked at, gathered once from the real system (DoctorCommand) and
+/// Everything `fpmod doctor` looked at, gathered once from the real system (SystemFacts) and
 /// then judged by pure functions, so every verdict can be tested with fixture facts.
 public struct DoctorFacts: Sendable {
     /// `/proc/device-tree/model` without its trailing NUL; nil when the file does not exist.
