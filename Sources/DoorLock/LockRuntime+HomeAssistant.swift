@@ -56,7 +56,15 @@ extension LockRuntime {
         case "unlocked":
             homeAssistantFacts.changedBy = event.fields["user"]
             homeAssistantJam.unlocked(reason: event.fields["reason"] ?? "", doorOpen: state.door.isOpen, at: now)
-        case "locked": homeAssistantJam.locked(ranOut: event.fields["cause"] == "timeout", at: now)
+            // Published now, as the event says, not at the end of the loop turn: on a loaded
+            // machine a short relay pulse can be over by then, and Home Assistant would never
+            // see the unlock. The turn's own update publishes the relock after it.
+            var unlocked = homeAssistantStatus()
+            unlocked.unlocked = true
+            bridge.update(unlocked)
+        case "locked":
+            homeAssistantJam.locked(ranOut: event.fields["cause"] == "timeout", at: now)
+            bridge.update(homeAssistantStatus())
         case "door-opened": homeAssistantJam.doorOpened()
         case "door-forced": homeAssistantFacts.forced = true
         case "door-closed": homeAssistantFacts.forced = false
