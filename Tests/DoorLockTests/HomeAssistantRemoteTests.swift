@@ -74,7 +74,7 @@ struct HomeAssistantRemoteTests {
         #expect(row.user == "alice", "the audit log keeps the full name")
         #expect(row.detail?.contains(rig.clientName) == true, "\(row.detail ?? "")")
         #expect(rig.waitForEvent("pin-ok") { $0.contains(#""source":"remote""#) && $0.contains(#""user":"a***e""#) })
-        #expect(rig.logs.contains("mqtt: remote unlock with a***e's PIN"), "\(rig.logs.all)")
+        #expect(rig.logs.arrives("mqtt: remote unlock with a***e's PIN"), "\(rig.logs.all)")
         #expect(!rig.logs.all.contains { $0.contains("alice") }, "\(rig.logs.all)")
     }
 
@@ -91,7 +91,7 @@ struct HomeAssistantRemoteTests {
         #expect(try rig.lock.store.auditEntries(limit: 50).contains {
             $0.event == "remote-refused" && $0.detail?.contains(rig.clientName) == true
         })
-        #expect(rig.logs.contains("mqtt: remote unlock refused: refused from Home Assistant: the lock is in PIN-only mode"))
+        #expect(rig.logs.arrives("mqtt: remote unlock refused: refused from Home Assistant: the lock is in PIN-only mode"))
         // The keypad's PIN still opens in PIN-only mode.
         #expect(try rig.lock.control("pin 4826")["result"] as? String == "unlocked")
     }
@@ -123,7 +123,7 @@ struct HomeAssistantRemoteTests {
         #expect(rig.lock.relayChanges.last == false)
         #expect(!rig.lock.service.snapshot.relayOn)
         #expect(try rig.lock.store.auditEntries(limit: 50).contains { $0.event == "locked" && $0.detail?.contains(rig.clientName) == true })
-        #expect(rig.logs.contains("mqtt: LOCK from Home Assistant: locked now"))
+        #expect(rig.logs.arrives("mqtt: LOCK from Home Assistant: locked now"))
     }
 
     @Test func namesOnMQTTFollowPrivacyMQTT() throws {
@@ -198,7 +198,7 @@ struct HomeAssistantRemoteTests {
         #expect(rig.waitForEvent("admin-clear") { $0.contains(#""source":"remote""#) })
         #expect(rig.waitForEvent("lockout-cleared"))
         #expect(rig.ha.pump { rig.ha.last("fpmod/front-door/state")?.contains(#""lockout":"none""#) == true })
-        #expect(rig.logs.contains("mqtt: remote clear accepted with admin boss's PIN"), "privacy.log full: \(rig.logs.all)")
+        #expect(rig.logs.arrives("mqtt: remote clear accepted with admin boss's PIN"), "privacy.log full: \(rig.logs.all)")
     }
 
     @Test func malformedRetainedAndDisabledAdminCommandsDoNothing() throws {

@@ -95,4 +95,9 @@ final class LogLines: Sendable {
     var all: [String] { lines.withLock { $0 } }
     func append(_ line: String) { lines.withLock { $0.append(line) } }
     func contains(_ text: String) -> Bool { all.contains { $0.contains(text) } }
+    /// Whether a line with `text` arrives within `timeout`: the runtime logs after it publishes,
+    /// so a line can land a moment after the event a test waited for.
+    func arrives(_ text: String, timeout: Duration = .seconds(10)) -> Bool {
+        (try? waitUntil("a log line with \(text)", timeout: timeout) { contains(text) }) != nil
+    }
 }
