@@ -89,6 +89,19 @@ let package = Package(
         .target(name: "Diagnostics", dependencies: [
             "Administration", "TemplateStore", "GPIO", "Posix", "SerialPort", "SPI",
         ]),
+        // Opening the reader the options name (a module, an SPI image sensor, a simulator) in one
+        // place, from plain values: every front end (CLI, console, tests) opens readers through it.
+        .target(name: "ReaderSessions", dependencies: [
+            "Administration", "DoorLock", "Diagnostics", "FingerprintModule", "FingerprintProtocol", "ModuleSimulator",
+            "SerialPort", "TemplateStore", "HostReader", "ImageSensor", "ImageSensorSimulator", "SPI", "GPIO", "Posix",
+        ]),
+        // Every bench as a library: workloads, stage accounting, the targets they run on, and their
+        // reports (text tables and JSON values); the CLI parses options and prints.
+        .target(name: "Benchmarks", dependencies: [
+            "ReaderSessions", "FingerprintModule", "FingerprintProtocol", "ModuleSimulator", "Administration", "HostMatching",
+            "HostReader", "ImageSensor", "ImageSensorSimulator", "Imaging", "JSONValue", "MatcherAccuracy", "MinutiaeExtraction",
+            "Posix", "SerialPort", "TemplateStore",
+        ]),
         // The FVC protocol and its error rates (fpmod bench accuracy): pure, apart from reading PNGs.
         .target(name: "MatcherAccuracy", dependencies: ["Imaging"]),
         // Speed and score calibration of the host matcher (tools/bench-host-match.sh, tools/calibrate-host-matcher.sh).
@@ -97,7 +110,7 @@ let package = Package(
             "ArgumentParsing", "FingerprintProtocol", "FingerprintModule", "ModuleSimulator",
             "SerialPort", "Posix", "GPIO", "TemplateStore", "AccessPolicy", "Administration", "DoorLock",
             "SPI", "ImageSensor", "ImageSensorSimulator", "Imaging", "HostMatching", "HostReader", "PrintableText",
-            "MatcherAccuracy", "MinutiaeExtraction", "Diagnostics",
+            "MatcherAccuracy", "MinutiaeExtraction", "Diagnostics", "ReaderSessions", "Benchmarks",
         ]),
 
         .testTarget(name: "FingerprintProtocolTests", dependencies: ["FingerprintProtocol"]),
@@ -129,6 +142,8 @@ let package = Package(
         ]),
         .testTarget(name: "DoorLockTests", dependencies: ["DoorLock", "JSONValue", "MQTT", "MQTTTestSupport", "GPIO", "AccessPolicy", "ModuleSimulator", "FingerprintModule", "TemplateStore", "Administration", "SerialPort", "Posix"]),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "TemplateStore", "TestSupport"]),
-        .testTarget(name: "fpmodTests", dependencies: ["fpmod", "Diagnostics", "TestSupport", "MQTT", "MQTTTestSupport", "SerialPort", "Posix", "ImageSensorSimulator", "ImageSensor", "Imaging"]),
+        .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "FingerprintModule", "ModuleSimulator"]),
+        .testTarget(name: "ReaderSessionsTests", dependencies: ["ReaderSessions", "Administration", "TemplateStore", "TestSupport"]),
+        .testTarget(name: "fpmodTests", dependencies: ["fpmod", "Diagnostics", "TestSupport", "MQTT", "MQTTTestSupport", "SerialPort", "Posix", "ImageSensorSimulator", "ImageSensor", "Imaging", "GPIO", "ArgumentParsing", "ReaderSessions", "Benchmarks"]),
     ]
 )

@@ -120,6 +120,9 @@ public struct ParsedCommand: Equatable, Sendable {
         return value
     }
 
+    /// Whether this command (or the program, globally) declares the option or flag `name`.
+    public func declares(_ name: String) -> Bool { spec(of: name) != nil }
+
     // MARK: - Resolution
 
     private func spec(of name: String) -> OptionSpec? {

@@ -1,4 +1,5 @@
 import ArgumentParsing
+import Benchmarks
 import FingerprintModule
 import ModuleSimulator
 import SerialPort
@@ -24,6 +25,12 @@ enum ErrorReport {
         case let error as SerialPortError: return exitCode(for: error)
         case let error as StoreError: return exitCode(for: error)
         case is SimulatorError: return .unavailable
+        case let error as BenchError:
+            switch error.kind {
+            case .usage: return .usage
+            case .data: return .dataError
+            case .io: return .ioError
+            }
         default: return .ioError
         }
     }

@@ -1,7 +1,9 @@
 import ArgumentParsing
 import DoorLock
 import Foundation
+import FingerprintProtocol
 import ModuleSimulator
+import ReaderSessions
 import TemplateStore
 
 /// One run of fpmod: the parsed command line plus what every command needs from it
@@ -115,9 +117,52 @@ struct Invocation {
 }
 
 extension Invocation {
+    /// What opening a reader takes, from this command line: every value checked here, before
+    /// anything opens (a malformed --address or --baud is a usage error, not a half-open port).
+    func readerOptions(configured config: LockConfig? = nil) throws -> ReaderOptions {
+        var options = ReaderOptions()
+        options.port = parsed.string("port")
+        options.spiDevice = parsed.string("spi")
+        options.sensorSocket = parsed.string("sensor-socket")
+        if parsed.flag("sim") {
+            let profile = parsed.string("sim-profile") ?? "r307"
+            guard profile == SimulatorOptions.imageSensorProfile || SimulatorProfile.named(profile) != nil else {
+                throw UsageError(.invalidValue(subject: "--sim-profile", value: profile, expected: "r307, as608, r503 or fpc1020"),
+                                 programName: parsed.programName, commandPath: parsed.path)
+            }
+            // FPMOD_SIM_IMAGES left over in the environment does not stop a simulated module;
+            // --sim-images given to one does (`ReaderSessionError.simulatedImagesNeedSensorProfile`).
+            let images = profile == SimulatorOptions.imageSensorProfile || parsed.isExplicit("sim-images")
+                ? parsed.string("sim-images") : nil
+            options.simulator = SimulatorOptions(profile: profile, imagesDirectory: images, finger: parsed.string("sim-finger"),
+                                                 searchModel: simulatorSearchModel, statePath: simulatorStatePath)
+        }
+        options.address = try parsed.hexUInt32("address")
+        options.password = try parsed.hexUInt32("password")
+        options.family = try parsed.choice("family", as: ModuleFamily.self)
+        options.baudRate = try parsed.int("baud", range: 9600...115_200)
+        if parsed.declares("irq-line") {
+            options.wiring = SensorWiringOptions(
+                board: parsed.string("board"), speedHz: try parsed.int("speed", range: 100_000...8_000_000),
+                noGPIO: parsed.flag("no-gpio"), irqLine: try parsed.int("irq-line", range: 0...1023),
+                resetLine: try parsed.int("reset-line", range: 0...1023), chip: parsed.string("chip"))
+        }
+        options.config = config ?? configFile
+        // Only the commands that wait for a finger declare --timeout.
+        if ["enroll", "identify", "verify", "enable", "disable"].contains(parsed.path.last ?? ""), parsed.declares("timeout") {
+            options.fingerTimeout = try parsed.duration("timeout")
+        }
+        options.failpoint = environment["FPMOD_FAILPOINT"]
+        options.trace = verbosity > 0
+        options.command = parsed.path
+        (options.storeDatabase, options.storeKey) = storePaths
+        options.progress = { StandardStreams.writeError($0 + "\n") }
+        return options
+    }
+
     /// The reader this command line names, with the config file's `spiDevice` as the fall-back
     /// (see `ReaderChoice`).
     func readerChoice(moduleCommand: Bool = false) throws -> ReaderChoice {
-        try ReaderChoice(parsed, moduleCommand: moduleCommand, configuredSPI: configFile?.spiDevice)
+        try ReaderChoice(readerOptions(), moduleCommand: moduleCommand)
     }
 }

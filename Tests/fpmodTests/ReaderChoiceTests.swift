@@ -1,8 +1,10 @@
 @testable import fpmod
 import ArgumentParsing
+import ReaderSessions
 import Testing
 
-/// Which reader a command line names: the rules of `ReaderChoice`, on `Program.spec` itself.
+/// Which reader a command line names: the rules of `ReaderChoice`, on `Program.spec` itself,
+/// through the options the CLI makes of it (`Invocation.readerOptions`).
 struct ReaderChoiceTests {
     static func parsed(_ arguments: [String], environment: [String: String] = [:]) throws -> ParsedCommand {
         guard case .run(let parsed) = try ArgumentParser(program: Program.spec, environment: environment).parse(arguments) else {
@@ -13,18 +15,19 @@ struct ReaderChoiceTests {
     }
 
     static func choice(_ arguments: [String], environment: [String: String] = [:], moduleCommand: Bool = false) throws -> ReaderChoice {
-        try ReaderChoice(try parsed(arguments, environment: environment), moduleCommand: moduleCommand)
+        try Invocation(parsed: try parsed(arguments, environment: environment), environment: environment)
+            .readerChoice(moduleCommand: moduleCommand)
     }
 
     /// The usage failure `body` throws; records an issue otherwise.
-    static func failure(_ body: () throws -> ReaderChoice) -> CommandFailure? {
+    static func failure(_ body: () throws -> ReaderChoice) -> (any CLIError)? {
         do {
             Issue.record("expected a refusal, got \(try body())")
-        } catch let failure as CommandFailure {
+        } catch let failure as any CLIError {
             #expect(failure.exitCode == .usage)
             return failure
         } catch {
-            Issue.record("expected a CommandFailure, got \(error)")
+            Issue.record("expected a CLIError, got \(error)")
         }
         return nil
     }

@@ -1,36 +1,11 @@
 @testable import fpmod
+import Benchmarks
 import Foundation
 import Testing
 
 /// `fpmod bench --workload/--layout/--throughput/--auto-identify` on small libraries with
 /// instant timing: the structure and internal consistency of what they report, never timings.
 @Suite struct SearchBenchTests {
-    @Test func touchSourcesDrawTheirWorkloads() {
-        var regulars = TouchSource(.regulars, fingers: 200, seed: "t")
-        #expect(regulars.favourites.count == Workload.regularCount)
-        let touches = regulars.next(2000)
-        #expect(touches.allSatisfy { ($0 ?? -1) >= 0 && $0! < 200 })
-        let household = Set(regulars.favourites)
-        let fromHousehold = touches.filter { household.contains($0!) }.count
-        // 80 % are drawn from the household, and a tenth of the uniform rest lands there too.
-        #expect(fromHousehold > 1500 && fromHousehold < 1800, "\(fromHousehold) of 2000")
-
-        var again = TouchSource(.regulars, fingers: 200, seed: "t")
-        #expect(again.next(2000) == touches, "the same seed must give the same touches")
-        #expect(TouchSource(.regulars, fingers: 200, seed: "t").withNewFavourites(seed: "u").favourites != regulars.favourites)
-
-        var zipf = TouchSource(.zipf, fingers: 100, seed: "t")
-        var counts: [Int: Int] = [:]
-        for touch in zipf.next(5000) { counts[touch!, default: 0] += 1 }
-        let first = zipf.favourites[0], tenth = zipf.favourites[9]
-        #expect((counts[first] ?? 0) > 3 * (counts[tenth] ?? 0), "rank 1 should touch about ten times as often as rank 10")
-
-        var strangers = TouchSource(.strangers, fingers: 100, seed: "t")
-        #expect(strangers.next(50).allSatisfy { $0 == nil })
-        var uniform = TouchSource(.uniform, fingers: 10, seed: "t")
-        #expect(Set(uniform.next(500).compactMap { $0 }) == Set(0..<10))
-    }
-
     static func number(_ value: Any?) -> Double? { (value as? NSNumber)?.doubleValue }
 
     @Test func workloadsReportEveryWorkloadConsistently() throws {

@@ -1,4 +1,5 @@
 @testable import fpmod
+import Benchmarks
 import Foundation
 import ImageSensorSimulator
 import Testing
@@ -8,15 +9,6 @@ import Testing
 /// shape and that its counts agree with each other and with the touches asked for; never a time.
 @Suite struct SensorBenchTests {
     static func number(_ value: Any?) -> Double? { (value as? NSNumber)?.doubleValue }
-
-    @Test func touchPlanMixesStrangersIntoTheEnrolledFingers() {
-        let genuine = [(finger: "f0", user: "u0"), (finger: "f1", user: "u1")]
-        let plan = SensorIdentifyBench.plan(7, genuine: genuine, strangers: ["s0"])
-        #expect(plan.map(\.finger) == ["f0", "f1", "s0", "f0", "f1", "s0", "f0"])
-        #expect(plan.map(\.owner) == ["u0", "u1", nil, "u0", "u1", nil, "u0"])
-        #expect(SensorIdentifyBench.plan(4, genuine: genuine, strangers: []).allSatisfy { $0.owner != nil })
-        #expect(SensorIdentifyBench.plan(3, genuine: [], strangers: ["s0", "s1"]).map(\.finger) == ["s0", "s1", "s0"])
-    }
 
     @Test func benchOnTheSimulatedSensorReportsEveryStageAndCountsThatAddUp() throws {
         let result = try CLI().run(["bench", "--sim", "--sim-profile", "fpc1020", "--templates", "10", "--touches", "6", "--json"])

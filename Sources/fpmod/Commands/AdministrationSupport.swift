@@ -1,8 +1,9 @@
 import Administration
 import ArgumentParsing
 import Foundation
-import TemplateStore
 import PrintableText
+import ReaderSessions
+import TemplateStore
 
 /// Exit codes of the administration errors (architecture.md: sysexits).
 extension AdministrationError: CLIError {
@@ -51,7 +52,7 @@ enum AdminCommand {
                            createStore: Bool = false) throws -> (TemplateStore, ReaderSession) {
         _ = try invocation.readerChoice()  // a contradictory command line is refused before a store is made
         let store = try invocation.openStore(create: createStore)
-        return (store, try ReaderSession.open(invocation, store: store, virtualFinger: virtualFinger))
+        return (store, try ReaderSession.open(try invocation.readerOptions(), store: store, virtualFinger: virtualFinger))
     }
 
     /// Opens the store, then the module with the pairing, reconciling at open: for the
@@ -62,7 +63,7 @@ enum AdminCommand {
         if choice.isImageSensor { throw choice.moduleOnlyRefusal(command: invocation.parsed.path) }
         let store = try invocation.openStore(create: createStore)
         let (session, administrator) = try ModuleSession.openAdministrator(
-            invocation, store: store, virtualFinger: virtualFinger, allowUntrusted: allowUntrusted)
+                try invocation.readerOptions(), store: store, virtualFinger: virtualFinger, allowUntrusted: allowUntrusted)
         return (store, session, administrator)
     }
 

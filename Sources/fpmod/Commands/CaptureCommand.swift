@@ -2,6 +2,7 @@ import ArgumentParsing
 import FingerprintModule
 import FingerprintProtocol
 import Foundation
+import ReaderSessions
 
 /// `fpmod capture --image FILE.png`: waits for a finger, uploads the image (from a module) or
 /// reads it (from an image sensor, real or simulated), writes a PNG.
@@ -15,11 +16,11 @@ enum CaptureCommand {
         try checkWritable(path)
         let choice = try invocation.readerChoice()
         if choice.isImageSensor {
-            let sensor = try ImageSensorSession.open(invocation, choice: choice, virtualFinger: nil)
+            let sensor = try ImageSensorSession.open(try invocation.readerOptions(), choice: choice, virtualFinger: nil)
             defer { sensor.close() }
             return try SensorCommand.capture(from: sensor.sensor, to: path, timeout: timeout, invocation)
         }
-        let session = try ModuleSession.openVerified(invocation)
+        let session = try ModuleSession.openVerified(try invocation.readerOptions())
         defer { session.close() }
         let module = session.module
 

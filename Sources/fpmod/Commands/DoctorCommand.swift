@@ -4,8 +4,9 @@ import Diagnostics
 import FingerprintModule
 import FingerprintProtocol
 import Foundation
-import GPIO
 import Glibc
+import GPIO
+import ReaderSessions
 import SerialPort
 import TemplateStore
 
@@ -68,12 +69,12 @@ enum DoctorCommand {
             // With a pairing, the one opener's identity check: a reset or foreign module is
             // named as such in about a second, not reported as a wiring fault after a baud probe.
             if identity != nil, let store = try? invocation.openStoreForReading() {
-                let (opened, finding) = try ModuleSession.openChecked(invocation, store: store)
+                let (opened, finding) = try ModuleSession.openChecked(try invocation.readerOptions(), store: store)
                 if case .reset = finding { opened.close(); return (.failed(.notPaired(finding.description)), nil) }
                 if case .swapped = finding { opened.close(); return (.failed(.notPaired(finding.description)), nil) }
                 session = opened
             } else {
-                session = try ModuleSession.open(invocation, identity: identity)
+                session = try ModuleSession.open(try invocation.readerOptions(), identity: identity)
             }
         } catch {
             return (.failed(failure(error, invocation: invocation, configuredBaud: configuredBaud)), nil)

@@ -5,6 +5,7 @@ import FingerprintProtocol
 import Foundation
 import HostReader
 import PrintableText
+import ReaderSessions
 import TemplateStore
 
 /// `fpmod info`: what the module says about itself; for an image sensor, the reader and the
@@ -13,7 +14,7 @@ enum InfoCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let choice = try invocation.readerChoice()
         if choice.isImageSensor { return try imageSensor(invocation, choice) }
-        let session = try ModuleSession.openVerified(invocation)
+        let session = try ModuleSession.openVerified(try invocation.readerOptions())
         defer { session.close() }
         let module = session.module
         let parameters = try module.readSystemParameters()
@@ -69,7 +70,7 @@ enum InfoCommand {
     /// The sensor as it identifies itself, matching on the host, and what the store holds. The
     /// store is only read (no store yet is fine): info records nothing.
     private static func imageSensor(_ invocation: Invocation, _ choice: ReaderChoice) throws -> ExitCode {
-        let session = try ImageSensorSession.open(invocation, choice: choice, virtualFinger: nil)
+        let session = try ImageSensorSession.open(try invocation.readerOptions(), choice: choice, virtualFinger: nil)
         defer { session.close() }
         let identity = session.sensor.identity
         let reader = ReaderDescription(kind: .imageSensor, model: identity.model, capacity: HostReader.defaultCapacity,

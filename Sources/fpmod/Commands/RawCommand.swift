@@ -1,6 +1,7 @@
 import ArgumentParsing
 import FingerprintModule
 import FingerprintProtocol
+import ReaderSessions
 
 /// `fpmod raw INSTRUCTION [HEX…]`: one instruction, the reply printed as the protocol writes it.
 enum RawCommand {
@@ -27,7 +28,7 @@ enum RawCommand {
         guard parameters.count < Frame.maximumContentSize else {
             throw CommandFailure(.usage, "At most \(Frame.maximumContentSize - 1) parameter bytes fit in one frame.")
         }
-        let session = try ModuleSession.openVerified(invocation)
+        let session = try ModuleSession.openVerified(try invocation.readerOptions())
         defer { session.close() }
         let command = Command(instruction, parameters)
         let frame = command.frame(address: session.module.address)

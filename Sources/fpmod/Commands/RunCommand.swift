@@ -3,11 +3,13 @@ import DoorLock
 import FingerprintModule
 import FingerprintProtocol
 import Foundation
-import GPIO
 import Glibc
+import GPIO
+import HostReader
 import ModuleSimulator
 import Posix
 import PrintableText
+import ReaderSessions
 import Synchronization
 import TemplateStore
 
@@ -76,9 +78,9 @@ enum RunCommand {
             // The service creates its socket directory later; the simulator listens first.
             try FileManager.default.createDirectory(atPath: Options.socketDirectory(config), withIntermediateDirectories: true)
             let gpioVerbs = simGPIO ? ", 'exit', 'door open'" : ""
-            if parsed.string("sim-profile") == ReaderChoice.imageSensorProfile {
+            if parsed.string("sim-profile") == SimulatorOptions.imageSensorProfile {
                 let simulation = try RunImageSensor.simulate(imagesDirectory: parsed.string("sim-images"), controlPath: controlPath,
-                                                              settings: RunImageSensor.settings(config))
+                                                              settings: HostReader.Settings(config))
                 simulatedSensor = simulation
                 port = simulation.connection
                 reader = simulation.reader
@@ -94,14 +96,14 @@ enum RunCommand {
                 reader = .module(.serial(port: port, baudRate: baud, family: family, unpairedAddress: address, unpairedPassword: password))
                 invocation.progress("Simulated \(profile.name) on \(port); control it with lines such as 'touch NAME'\(gpioVerbs) on \(controlPath).")
             }
-        } else if case .socketSensor(let path) = try ReaderChoice(parsed, configuredSPI: config.spiDevice) {
+        } else if case .socketSensor(let path) = try ReaderChoice(invocation.readerOptions(configured: config)) {
             // A simulated FPC1020 served by another process (`fpmod sim --profile fpc1020 --link PATH`).
             port = path
-            reader = RunImageSensor.socket(path: path, settings: RunImageSensor.settings(config))
+            reader = RunImageSensor.socket(path: path, settings: HostReader.Settings(config))
         } else if parsed.string("port") == nil, let spi = parsed.string("spi") ?? config.spiDevice {
             // An FPC1020A on spidev (--spi, else the config's spiDevice): the service matches on the host.
             port = spi
-            reader = RunImageSensor.fpc1020(device: spi, wiring: preset.spi, chip: chip, settings: RunImageSensor.settings(config))
+            reader = RunImageSensor.fpc1020(device: spi, wiring: preset.spi, chip: chip, settings: HostReader.Settings(config))
         } else {
             port = parsed.string("port") ?? config.serialPort(preset: preset)
             reader = .module(.serial(port: port, baudRate: baud, family: family, unpairedAddress: address, unpairedPassword: password))

@@ -4,18 +4,13 @@ import GPIO
 import HostReader
 import ImageSensor
 import ImageSensorSimulator
+import ReaderSessions
 import SPI
 
 /// `fpmod run` on an image sensor that leaves matching to the host: the service's reader is a
 /// `HostReader` over the sensor and the service's store. Self-contained on purpose (the CLI's
 /// own reader opening lives elsewhere); the service only needs a `ReaderConnection`.
 enum RunImageSensor {
-    /// The host matcher's settings from the config's `imageSensor` section (defaults without one).
-    static func settings(_ config: LockConfig?) -> HostReader.Settings {
-        guard let section = config?.imageSensor else { return HostReader.Settings() }
-        return HostReader.Settings(enrollCaptures: section.enrollCaptures, falseMatchRate: section.falseMatchRate)
-    }
-
     /// `--sim --sim-profile fpc1020`: a simulated FPC1020 in this process and its control socket.
     struct Simulation {
         let sensor: SimulatedImageSensor

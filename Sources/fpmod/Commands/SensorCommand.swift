@@ -4,6 +4,7 @@ import Foundation
 import GPIO
 import ImageSensor
 import Imaging
+import ReaderSessions
 import SPI
 
 /// `fpmod sensor probe` and `fpmod sensor capture`: an SPI image sensor (FPC1020A) on spidev,
@@ -12,7 +13,7 @@ import SPI
 /// a finger, and writes a PNG.
 enum SensorCommand {
     static func probe(_ invocation: Invocation) throws -> ExitCode {
-        let session = try SensorSession.open(invocation)
+        let session = try SensorSession.open(try invocation.readerOptions())
         defer { session.close() }
         let identity = session.sensor.identity
         let settings = session.device.settingsConfirmed
@@ -37,7 +38,7 @@ enum SensorCommand {
         guard FileManager.default.isWritableFile(atPath: folder) else {
             throw CommandFailure(.ioError, "Cannot write \(path): the directory \(folder) does not exist or is not writable; choose another --image path.")
         }
-        let session = try SensorSession.open(invocation)
+        let session = try SensorSession.open(try invocation.readerOptions())
         defer { session.close() }
         return try capture(from: session.sensor, to: path, timeout: timeout, invocation)
     }
@@ -48,10 +49,10 @@ enum SensorCommand {
     static func capture(from sensor: any ImageSensor, to path: String, timeout: Duration,
                         _ invocation: Invocation) throws -> ExitCode {
         invocation.progress("Place your finger on the sensor.")
-        guard try SensorSession.run({ () throws(ImageSensorError) in try sensor.waitForFinger(deadline: .now + timeout) }) else {
+        guard try sensor.waitForFinger(deadline: .now + timeout) else {
             throw CommandFailure(.tryLater, "No finger was placed on the sensor in time. Try again, pressing the whole fingertip flat.")
         }
-        let image = try SensorSession.run { () throws(ImageSensorError) in try sensor.capture() }
+        let image = try sensor.capture()
         let coverage = FingerCoverage().evaluate(image)
         let png = try FingerprintImage(width: image.width, height: image.height, pixels: image.pixels).pngData()
         guard FileManager.default.createFile(atPath: path, contents: Data(png)) else {

@@ -3,6 +3,7 @@ import FingerprintModule
 import FingerprintProtocol
 import Foundation
 import ModuleSimulator
+import ReaderSessions
 import SerialPort
 import TemplateStore
 
@@ -27,7 +28,7 @@ final class SetupModuleLink {
     /// A simulator for `--sim`, with the profile and state file the other `--sim` commands use.
     static func simulated(_ invocation: Invocation) throws -> SetupModuleLink {
         let name = invocation.parsed.string("sim-profile") ?? "r307"
-        if name == ReaderChoice.imageSensorProfile {
+        if name == SimulatorOptions.imageSensorProfile {
             // The guide finds a port, pairs a module and enrolls on it: none of that applies.
             throw CommandFailure(.usage, """
                 `fpmod setup` sets up a UART module (port, pairing); the simulated FPC1020 image sensor has neither. \

@@ -1,0 +1,93 @@
+import Foundation
+import HostMatching
+import Imaging
+import JSONValue
+import MatcherAccuracy
+import MinutiaeExtraction
+
+/// The FVC protocol on real impressions, fpmod's matcher and NBIS side by side
+/// (docs/accuracy.md), over FVC folders (`FVCFolder.databases(under:)`).
+public enum AccuracyBench {
+    public struct Options: Sendable {
+        public var window: Window = .sensor(side: 192)
+        public var door = false
+        public var baseline = true
+        public var det: String?
+        /// --check EER,FMR1000 (percent): fail when fpmod does worse on any database.
+        public var bounds: (eer: Double, fmr1000: Double)?
+
+        public init() {}
+    }
+
+    /// The report (text and JSON) and the databases where fpmod did worse than `bounds`.
+    public struct Result {
+        public let text: String
+        public let json: JSONValue
+        public let failed: [String]
+    }
+
+    public static func run(_ options: Options, databases: [FVCFolder], progress: @escaping (String) -> Void) throws -> Result {
+        let matcher = MinutiaeMatcher()
+        var text = "FVC protocol, \(options.window == .full ? "whole images" : "the 192 × 192 window an FPC1020 sees (each image's centre)")"
+            + "; fpmod at its defaults\(options.baseline ? ", NBIS (libfprint's mindtct + bozorth3) beside it" : "").\n"
+        var reports: [JSONValue] = []
+        var failed: [String] = []
+        var allScores: [(folder: FVCFolder, ours: PairScores, theirs: PairScores?)] = []
+        var nbisTooHot = false
+        for folder in databases {
+            let name = (folder.path as NSString).lastPathComponent
+            progress("fpmod bench accuracy: \(name)…")
+            var ours = FpmodScorer(matcher: matcher)
+            let ourScores = try PairScores.measure(&ours, folder: folder, window: options.window, progress: progress)
+            var theirScores: PairScores?
+            if options.baseline, !nbisTooHot {
+                var nbis = NBISScorer()
+                // Whole scanned prints have white margins; a sensor's window must be mostly finger.
+                nbis.matcher.checksCoverage = options.window != .full
+                do {
+                    theirScores = try PairScores.measure(&nbis, folder: folder, window: options.window, progress: progress)
+                } catch HostMatchingError.deviceTooHot {
+                    // libfprint models every device as heating while busy and pauses it for
+                    // minutes; what it measured so far would be a biased sample, so none is shown.
+                    nbisTooHot = true
+                    text += "(NBIS stopped at \(name): libfprint's overheating guard paused its device; run the baseline "
+                        + "one database at a time, e.g. fpmod bench accuracy DIR/\(name)\(options.window == .full ? " --full" : ""))\n"
+                }
+            }
+            allScores.append((folder, ourScores, theirScores))
+            let ourRates = ErrorRates(genuine: ourScores.genuine, impostor: ourScores.allImpostor)
+            let report = AccuracyReport(name: name, folder: folder, ours: ourScores, theirs: theirScores)
+            text += report.table()
+            var json = report.json()
+            if options.door {
+                let door = try DoorRun.run(folder: folder, window: options.window, matcher: matcher, ours: ourScores,
+                                           theirs: theirScores, strangers: databases.filter { $0.path != folder.path })
+                text += door.text
+                json["door"] = door.json
+            }
+            reports.append(.object(json))
+            if let bounds = options.bounds,
+               100 * ourRates.equalErrorRate > bounds.eer || 100 * ourRates.fmr1000 > bounds.fmr1000 {
+                failed.append("\(name): EER \(AccuracyReport.percent(ourRates.equalErrorRate)), FMR1000 \(AccuracyReport.percent(ourRates.fmr1000)) "
+                              + "(bounds \(bounds.eer) %, \(bounds.fmr1000) %)")
+            }
+        }
+        if let det = options.det {
+            for (index, entry) in allScores.enumerated() {
+                let name = (entry.folder.path as NSString).lastPathComponent
+                var curves = [DETPicture.Curve(label: "fpmod", genuine: entry.ours.genuine, impostor: entry.ours.allImpostor)]
+                if let theirs = entry.theirs { curves.append(.init(label: "NBIS", genuine: theirs.genuine, impostor: theirs.allImpostor)) }
+                let file = allScores.count == 1 ? det : AccuracyReport.numbered(det, name, index)
+                do {
+                    try DETPicture.svg(title: "\(name): DET, all-pairs impostors", curves: curves).write(toFile: file, atomically: true, encoding: .utf8)
+                } catch {
+                    throw BenchError(.io, "cannot write the DET picture \(file): \(error.localizedDescription)")
+                }
+                text += "DET curve of \(name): \(file)\n"
+            }
+        }
+        text += "FVC2002 (if that is what was measured): D. Maio, D. Maltoni, R. Cappelli, J.L. Wayman, A.K. Jain, Proc. 16th ICPR, 2002.\n"
+        return Result(text: text, json: .object(["window": .string(options.window == .full ? "full" : "fpc1020"), "databases": .array(reports)]),
+                      failed: failed)
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import HostMatching
+import Imaging
+import JSONValue
+import MatcherAccuracy
+
+/// `--door`: what a door sees. Each finger of the database is enrolled from its first five
+/// impressions through the enrollment a sensor uses (quality checks, linked touches), then its
+/// later impressions identify 1:N against all of them, and every impression of the other
+/// databases' fingers comes as a stranger. Decided at two thresholds: the one at which all-pairs
+/// impostors of this database reach 1 in 1,000 per comparison, and the product's own (the
+/// configured false-match rate, 1 in 10,000 per attempt, for this gallery). NBIS, beside it, is
+/// scored from its pair scores (best of the five enrolled impressions), without strangers.
+public enum DoorRun {
+    public struct Result {
+        public var text: String
+        public var json: JSONValue
+    }
+
+    public static let enrolled = 0..<5
+
+    public static func run(folder: FVCFolder, window: Window, matcher: MinutiaeMatcher, ours: PairScores, theirs: PairScores?,
+                    strangers: [FVCFolder]) throws -> Result {
+        let impressions = folder.impressions.count
+        var templates: [HostTemplate] = [], owners: [Int] = [], notEnrolled = 0
+        var probes: [[Probe?]] = []
+        for finger in folder.fingers {
+            var row: [Probe?] = []
+            for impression in folder.impressions {
+                let image = window.apply(try PNGFile.read(folder.file(finger: finger, impression: impression)))
+                row.append(try? matcher.probe(image))
+            }
+            probes.append(row)
+        }
+        for (f, row) in probes.enumerated() {
+            var collector = EnrollmentCollector(wanted: enrolled.count, matcher: matcher)
+            for probe in row[enrolled].compactMap({ $0 }) { _ = collector.add(probe) }
+            guard case .template(let kept, _) = collector.outcome else { notEnrolled += 1; continue }
+            templates.append(matcher.template(of: kept.map { collector.touches[$0] }))
+            owners.append(f)
+        }
+        let gallery = try MinutiaeGallery(templates)
+        let pairThreshold = Int(ErrorRates.threshold(impostor: ours.allImpostor, atMostFMR: 0.001).rounded(.up))
+        let productThreshold = matcher.threshold(for: gallery)
+        var genuine = 0, missedAtPairs = 0, missedAtProduct = 0, wrong = 0
+        for (f, row) in probes.enumerated() where owners.contains(f) {
+            for k in enrolled.upperBound..<impressions {
+                genuine += 1
+                guard let probe = row[k] else { missedAtPairs += 1; missedAtProduct += 1; continue }
+                let scores = matcher.scores(probe: probe, gallery: gallery)
+                let best = scores.indices.max { scores[$0] < scores[$1] }!
+                if scores[best] >= pairThreshold, owners[best] != f { wrong += 1 }
+                if scores[best] < pairThreshold || owners[best] != f { missedAtPairs += 1 }
+                if scores[best] < productThreshold || owners[best] != f { missedAtProduct += 1 }
+            }
+        }
+        var strangerTouches = 0, strangerMatchedAtPairs = 0, strangerMatchedAtProduct = 0
+        for other in strangers {
+            for finger in other.fingers {
+                for impression in other.impressions {
+                    let image = window.apply(try PNGFile.read(other.file(finger: finger, impression: impression)))
+                    guard let probe = try? matcher.probe(image) else { continue }
+                    strangerTouches += 1
+                    let best = matcher.scores(probe: probe, gallery: gallery).max() ?? 0
+                    if best >= pairThreshold { strangerMatchedAtPairs += 1 }
+                    if best >= productThreshold { strangerMatchedAtProduct += 1 }
+                }
+            }
+        }
+        var text = "door (enroll impressions 1–5, identify 6–\(impressions) 1:N among \(templates.count); strangers: \(strangerTouches) touches of other databases' fingers)\n"
+        text += "  fpmod: not enrolled \(notEnrolled)/\(folder.fingers.count); at 1 in 1,000 per comparison (score \(pairThreshold)): missed \(missedAtPairs)/\(genuine), "
+            + "taken for another \(wrong), strangers matched \(strangerMatchedAtPairs)/\(strangerTouches)\n"
+        text += "         at the product's threshold (1 in 10,000 per attempt, score \(productThreshold)): missed \(missedAtProduct)/\(genuine), "
+            + "strangers matched \(strangerMatchedAtProduct)/\(strangerTouches)\n"
+        var json: [String: JSONValue] = [
+            "notEnrolled": .int(Int64(notEnrolled)), "genuineTouches": .int(Int64(genuine)),
+            "missedAtFMR1000": .int(Int64(missedAtPairs)), "missedAtProductThreshold": .int(Int64(missedAtProduct)),
+            "takenForAnother": .int(Int64(wrong)), "strangerTouches": .int(Int64(strangerTouches)),
+            "strangersMatchedAtFMR1000": .int(Int64(strangerMatchedAtPairs)), "strangersMatchedAtProductThreshold": .int(Int64(strangerMatchedAtProduct)),
+        ]
+        if let theirs {
+            let threshold = ErrorRates.threshold(impostor: theirs.allImpostor, atMostFMR: 0.001)
+            func score(_ a: Int, _ b: Int) -> Double { theirs.matrix[min(a, b)][max(a, b)] ?? -1 }
+            var missed = 0, missed40 = 0, count = 0
+            for f in 0..<folder.fingers.count {
+                for k in enrolled.upperBound..<impressions {
+                    count += 1
+                    let probe = PairScores.index(finger: f, impression: k, impressions: impressions)
+                    let perFinger = (0..<folder.fingers.count).map { t in
+                        enrolled.map { score(probe, PairScores.index(finger: t, impression: $0, impressions: impressions)) }.max() ?? -1
+                    }
+                    let best = perFinger.indices.max { perFinger[$0] < perFinger[$1] }!
+                    if perFinger[best] < threshold || best != f { missed += 1 }
+                    if perFinger[best] < 40 || best != f { missed40 += 1 }
+                }
+            }
+            text += "  NBIS: best of five, at 1 in 1,000 per comparison (score \(Int(threshold))): missed \(missed)/\(count); at libfprint's 40: missed \(missed40)/\(count)\n"
+            json["nbisMissedAtFMR1000"] = .int(Int64(missed))
+            json["nbisMissedAt40"] = .int(Int64(missed40))
+        }
+        return Result(text: text, json: .object(json))
+    }
+}
