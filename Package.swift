@@ -87,7 +87,7 @@ let package = Package(
         // fpmod doctor's facts and checks as values (check, verdict, fix), apart from any terminal:
         // the CLI renders them, a web console or fleet hub can run them too.
         .target(name: "Diagnostics", dependencies: [
-            "Administration", "TemplateStore", "GPIO", "Posix", "SerialPort", "SPI",
+            "Administration", "TemplateStore", "HostMatching", "PrintableText", "GPIO", "Posix", "SerialPort", "SPI",
         ]),
         // The FVC protocol and its error rates (fpmod bench accuracy): pure, apart from reading PNGs.
         .target(name: "MatcherAccuracy", dependencies: ["Imaging"]),
@@ -128,7 +128,7 @@ let package = Package(
             "FingerprintModule", "Posix",
         ]),
         .testTarget(name: "DoorLockTests", dependencies: ["DoorLock", "JSONValue", "MQTT", "MQTTTestSupport", "GPIO", "AccessPolicy", "ModuleSimulator", "FingerprintModule", "TemplateStore", "Administration", "SerialPort", "Posix"]),
-        .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "TemplateStore", "TestSupport"]),
+        .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "TemplateStore", "HostMatching", "MinutiaeExtraction", "TestSupport"]),
         .testTarget(name: "fpmodTests", dependencies: ["fpmod", "Diagnostics", "TestSupport", "MQTT", "MQTTTestSupport", "SerialPort", "Posix", "ImageSensorSimulator", "ImageSensor", "Imaging"]),
     ]
 )
