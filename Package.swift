@@ -87,7 +87,7 @@ let package = Package(
         // fpmod doctor's facts and checks as values (check, verdict, fix), apart from any terminal:
         // the CLI renders them, a web console or fleet hub can run them too.
         .target(name: "Diagnostics", dependencies: [
-            "Administration", "TemplateStore", "GPIO", "Posix", "SerialPort", "SPI",
+            "Administration", "TemplateStore", "HostMatching", "PrintableText", "GPIO", "Posix", "SerialPort", "SPI",
         ]),
         // Opening the reader the options name (a module, an SPI image sensor, a simulator) in one
         // place, from plain values: every front end (CLI, console, tests) opens readers through it.
@@ -141,7 +141,7 @@ let package = Package(
             "FingerprintModule", "Posix",
         ]),
         .testTarget(name: "DoorLockTests", dependencies: ["DoorLock", "JSONValue", "MQTT", "MQTTTestSupport", "GPIO", "AccessPolicy", "ModuleSimulator", "FingerprintModule", "TemplateStore", "Administration", "SerialPort", "Posix"]),
-        .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "TemplateStore", "TestSupport"]),
+        .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "TemplateStore", "HostMatching", "MinutiaeExtraction", "TestSupport"]),
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "FingerprintModule", "ModuleSimulator"]),
         .testTarget(name: "ReaderSessionsTests", dependencies: ["ReaderSessions", "Administration", "TemplateStore", "TestSupport"]),
         .testTarget(name: "fpmodTests", dependencies: ["fpmod", "Diagnostics", "TestSupport", "MQTT", "MQTTTestSupport", "SerialPort", "Posix", "ImageSensorSimulator", "ImageSensor", "Imaging", "GPIO", "ArgumentParsing", "ReaderSessions", "Benchmarks"]),

@@ -212,9 +212,42 @@ public struct StoreFacts: Sendable, Equatable {
     var readOnly: String?
     /// The store exists but could not be opened (the error's description).
     var openError: String?
+    /// An image sensor's templates as this fpmod's host matcher would take them.
+    var hostTemplates: HostTemplateSurvey = .notSurveyed(reason: "not read.")
 
     public init(databasePath: String, keyPath: String) {
         self.databasePath = databasePath
         self.keyPath = keyPath
     }
+}
+
+/// What `fpmod doctor` found of the templates in an image sensor's store: each finger's format,
+/// read from its template's header.
+public enum HostTemplateSurvey: Sendable, Equatable {
+    /// Not looked at, and why (no store or key, a module's store, the fingers could not be read).
+    case notSurveyed(reason: String)
+    /// Every finger was looked at: how many there are, and those this matcher cannot use.
+    case surveyed(fingers: Int, unusable: [UnusableTemplate])
+}
+
+/// A finger whose template the host matcher refuses: while it is in the store, building the
+/// gallery fails (`HostMatchingError.olderTemplateFormat` or `.unreadableTemplate`).
+public struct UnusableTemplate: Sendable, Equatable {
+    public enum Reason: Sendable, Equatable {
+        /// Template format 1: made by fpmod's first image-sensor matcher (libfprint's NBIS).
+        case olderFormat
+        /// A format number this fpmod does not know (a newer fpmod's, or damage).
+        case otherFormat(Int)
+        /// No host-template header at all (a module's template, or damage).
+        case notAHostTemplate
+        /// The store could not decrypt it (the error's description).
+        case undecryptable(String)
+    }
+
+    var user: String
+    var label: String
+    var slot: Int
+    /// A duress finger: enrolled again with --duress.
+    var isDuress: Bool
+    var reason: Reason
 }

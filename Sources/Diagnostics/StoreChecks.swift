@@ -1,5 +1,6 @@
 extension DoctorChecks {
-    /// The template store's files are private, its key is there, and it knows the module.
+    /// The template store's files are private, its key is there, it knows the module, and (on an
+    /// image sensor's store) this matcher reads every template.
     static func store(_ context: DoctorContext) -> [DoctorCheck] {
         let facts = context.facts.store
         guard let database = facts.database else {
@@ -7,9 +8,10 @@ extension DoctorChecks {
             return [DoctorCheck("store", "Store", .skipped, skipped),
                     DoctorCheck("store.key", "Store key", .skipped, "no store yet."),
                     DoctorCheck("store.pairing", "Pairing", .skipped, "no store yet."),
-                    DoctorCheck("store.pending", "Pending operations", .skipped, "no store yet.")]
+                    DoctorCheck("store.pending", "Pending operations", .skipped, "no store yet."),
+                    DoctorCheck("store.template-format", "Template format", .skipped, "no store yet.")]
         }
-        return [storeFiles(facts, database), storeKey(facts), pairing(facts), pendingOperations(facts)]
+        return [storeFiles(facts, database), storeKey(facts), pairing(facts), pendingOperations(facts), templateFormat(facts)]
     }
 
     /// Intents an interrupted or older fpmod left: each is settled at the next open of the

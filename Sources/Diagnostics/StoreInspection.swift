@@ -1,5 +1,6 @@
 import Administration
 import Foundation
+import HostMatching
 import TemplateStore
 
 extension SystemFacts {
@@ -12,11 +13,13 @@ extension SystemFacts {
         facts.key = node(keyPath)
         guard facts.database != nil else {
             facts.pairing = .unknown(reason: "no store yet.")
+            facts.hostTemplates = .notSurveyed(reason: "no store yet.")
             return facts
         }
         guard facts.key != nil else {
             // Opening would create a new key; the doctor must not change anything.
             facts.pairing = .unknown(reason: "the key file is missing, so the pairing cannot be read.")
+            facts.hostTemplates = .notSurveyed(reason: "the key file is missing, so the templates cannot be read.")
             return facts
         }
         facts.readOnly = TemplateStore.readOnlyReason(databasePath: databasePath)
@@ -33,10 +36,57 @@ extension SystemFacts {
             facts.pendingOperations = try store.pendingIntents().map { intent in
                 PendingIntents.summary(intent) + ": " + PendingIntents.forecast(intent, unfinishable: unfinishable[intent.id])
             }
+            facts.hostTemplates = hostTemplates(in: store, paired: identity != nil, describe: describe)
         } catch {
             facts.openError = describe(error)
             facts.pairing = .unknown(reason: "the store could not be opened.")
+            facts.hostTemplates = .notSurveyed(reason: "the store could not be opened.")
         }
         return facts
+    }
+
+    /// On a store marked as an image sensor's, each finger's template format as the host matcher
+    /// would see it. Each template is decrypted as a gallery build does (the store is opened
+    /// read-only, as above), but only its header is read: nothing is decoded. A module's store
+    /// is not looked at: its templates are the module's own, matched on the module.
+    static func hostTemplates(in store: TemplateStore, paired: Bool, describe: (any Error) -> String) -> HostTemplateSurvey {
+        do {
+            switch try StoreReaderKind.recorded(in: store) {
+            case .imageSensor:
+                break
+            case .module:
+                return .notSurveyed(reason: "a UART module's store: its templates are the module's own.")
+            case nil:
+                let family = try store.value(forKey: TemplateStore.templateFamilyKey)
+                if paired || family != nil {
+                    return .notSurveyed(reason: "a UART module's store: its templates are the module's own.")
+                }
+                if try store.allFingers().isEmpty { return .notSurveyed(reason: "nothing was enrolled on an image sensor yet.") }
+                return .notSurveyed(reason: "the store is not marked as an image sensor's (an image sensor marks it when it opens it), "
+                                        + "so its templates are taken to be a module's.")
+            }
+            let fingers = try store.allFingers()
+            var unusable: [UnusableTemplate] = []
+            for finger in fingers {
+                let reason: UnusableTemplate.Reason?
+                do {
+                    reason = switch HostTemplate(bytes: try store.template(atSlot: finger.slot)).format {
+                    case HostTemplate.currentFormat?: nil
+                    case HostTemplate.olderFormat?: .olderFormat
+                    case let other?: .otherFormat(other)
+                    case nil: .notAHostTemplate
+                    }
+                } catch {
+                    reason = .undecryptable(describe(error))
+                }
+                if let reason {
+                    unusable.append(UnusableTemplate(user: finger.user, label: finger.label, slot: finger.slot,
+                                                     isDuress: finger.isDuress, reason: reason))
+                }
+            }
+            return .surveyed(fingers: fingers.count, unusable: unusable)
+        } catch {
+            return .notSurveyed(reason: "the fingers could not be read: \(describe(error))")
+        }
     }
 }

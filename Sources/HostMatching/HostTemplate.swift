@@ -8,6 +8,20 @@ public struct HostTemplate: Sendable, Equatable {
     public init(bytes: [UInt8]) { self.bytes = bytes }
 }
 
+extension HostTemplate {
+    /// The template format this matcher reads (`MinutiaeGallery` refuses every other).
+    public static let currentFormat = Int(TemplateEnvelope.fpmodFormat)
+    /// The format of fpmod's first image-sensor matcher (libfprint's NBIS), refused as
+    /// `HostMatchingError.olderTemplateFormat`: such a finger must be enrolled again.
+    public static let olderFormat = Int(TemplateEnvelope.libfprintFormat)
+
+    /// The format its header names, read without decoding or checking the rest (for a survey
+    /// of a store, `fpmod doctor`); nil when the bytes do not start with a host-template header
+    /// (a module's template, or damage). A template of `currentFormat` may still be damaged:
+    /// only `MinutiaeGallery` reading it says it is usable.
+    public var format: Int? { TemplateEnvelope.format(of: bytes).map(Int.init) }
+}
+
 /// What a 1:N search found: the position of the matching template in the gallery given, and its
 /// score (≥ the matcher's `threshold`): bozorth3's for `NBISMatcher`, the count of agreeing
 /// minutia pairs for `MinutiaeMatcher` (the two are on similar scales, not the same numbers).

@@ -26,6 +26,13 @@ enum TemplateEnvelope {
         return bytes + payload
     }
 
+    /// The format byte of a frame's header, without reading (or checking) anything after it;
+    /// nil when `bytes` do not start with a whole header.
+    static func format(of bytes: [UInt8]) -> UInt8? {
+        guard bytes.count >= headerSize, bytes.starts(with: magic) else { return nil }
+        return bytes[magic.count]
+    }
+
     /// The payload, or why the frame is not intact or not of `format`.
     static func unwrap(_ bytes: [UInt8], format: UInt8 = libfprintFormat) -> Result<ArraySlice<UInt8>, Damage> {
         guard bytes.count >= headerSize, Array(bytes.prefix(magic.count)) == magic else { return .failure(.notATemplate) }

@@ -20,7 +20,7 @@ import TestSupport
         var doctor = DoctorFacts()
         doctor.store = store
         let checks = DoctorChecks.evaluate(doctor).filter { $0.id.hasPrefix("store") }
-        #expect(checks.count == 4)
+        #expect(checks.count == 5)
         #expect(checks.allSatisfy { $0.verdict == .skipped })
     }
 
