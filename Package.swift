@@ -95,6 +95,9 @@ let package = Package(
             "Administration", "DoorLock", "Diagnostics", "FingerprintModule", "FingerprintProtocol", "ModuleSimulator",
             "SerialPort", "TemplateStore", "HostReader", "ImageSensor", "ImageSensorSimulator", "SPI", "GPIO", "Posix",
         ]),
+        // The running service's control socket as its clients reach it (the CLI's admin commands,
+        // a console, a kiosk): where it listens, whether it serves this store and port, one request.
+        .target(name: "ServiceClient", dependencies: ["DoorLock", "JSONValue", "Posix"]),
         // Every bench as a library: workloads, stage accounting, the targets they run on, and their
         // reports (text tables and JSON values); the CLI parses options and prints.
         .target(name: "Benchmarks", dependencies: [
@@ -110,7 +113,7 @@ let package = Package(
             "ArgumentParsing", "FingerprintProtocol", "FingerprintModule", "ModuleSimulator",
             "SerialPort", "Posix", "GPIO", "TemplateStore", "AccessPolicy", "Administration", "DoorLock",
             "SPI", "ImageSensor", "ImageSensorSimulator", "Imaging", "HostMatching", "HostReader", "PrintableText",
-            "MatcherAccuracy", "MinutiaeExtraction", "Diagnostics", "ReaderSessions", "Benchmarks",
+            "MatcherAccuracy", "MinutiaeExtraction", "Diagnostics", "ReaderSessions", "Benchmarks", "ServiceClient",
         ]),
 
         .testTarget(name: "FingerprintProtocolTests", dependencies: ["FingerprintProtocol"]),
@@ -142,6 +145,9 @@ let package = Package(
         ]),
         .testTarget(name: "DoorLockTests", dependencies: ["DoorLock", "JSONValue", "MQTT", "MQTTTestSupport", "GPIO", "AccessPolicy", "ModuleSimulator", "FingerprintModule", "TemplateStore", "Administration", "SerialPort", "Posix"]),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "TemplateStore", "HostMatching", "MinutiaeExtraction", "TestSupport"]),
+        .testTarget(name: "ServiceClientTests", dependencies: [
+            "ServiceClient", "DoorLock", "GPIO", "JSONValue", "ModuleSimulator", "Posix", "TemplateStore", "TestSupport",
+        ]),
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "FingerprintModule", "ModuleSimulator"]),
         .testTarget(name: "ReaderSessionsTests", dependencies: ["ReaderSessions", "Administration", "TemplateStore", "TestSupport"]),
         .testTarget(name: "fpmodTests", dependencies: ["fpmod", "Diagnostics", "TestSupport", "MQTT", "MQTTTestSupport", "SerialPort", "Posix", "ImageSensorSimulator", "ImageSensor", "Imaging", "GPIO", "ArgumentParsing", "ReaderSessions", "Benchmarks"]),

@@ -52,7 +52,8 @@ extension DoctorChecks {
     /// (with --duress for a duress finger; the user, and with it an admin role, stays).
     private static func reenrollCommands(_ finger: UnusableTemplate) -> String {
         let user = commandWord(finger.user), label = commandWord(finger.label)
-        return "`fpmod delete \(user) --finger \(label)`, then `fpmod enroll \(user) --finger \(label)\(finger.isDuress ? " --duress" : "")`"
+        let enroll = finger.isDuress ? "`fpmod enroll \(user) --finger \(label) --duress`" : "`fpmod enroll \(user) --finger \(label)`"
+        return "`fpmod delete \(user) --finger \(label)`, then " + enroll
     }
 
     /// A name as a shell word: as it is when it holds only characters a shell leaves alone, else

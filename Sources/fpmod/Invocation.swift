@@ -4,6 +4,7 @@ import Foundation
 import FingerprintProtocol
 import ModuleSimulator
 import ReaderSessions
+import ServiceClient
 import TemplateStore
 
 /// One run of fpmod: the parsed command line plus what every command needs from it
@@ -158,6 +159,18 @@ extension Invocation {
         (options.storeDatabase, options.storeKey) = storePaths
         options.progress = { StandardStreams.writeError($0 + "\n") }
         return options
+    }
+
+    /// Where a running service would listen, and what this command line wants of it.
+    func serviceAddress() -> ServiceAddress {
+        var address = ServiceAddress(configPath: parsed.string("config"), environment: environment,
+                                     storeDatabase: storePaths.database)
+        address.direct = parsed.flag("direct")
+        address.simulated = parsed.flag("sim")
+        address.port = parsed.string("port")
+        address.store = parsed.string("store")
+        address.progress = { StandardStreams.writeError($0 + "\n") }
+        return address
     }
 
     /// The reader this command line names, with the config file's `spiDevice` as the fall-back

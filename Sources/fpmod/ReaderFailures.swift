@@ -1,6 +1,7 @@
 import ArgumentParsing
 import ImageSensor
 import ReaderSessions
+import ServiceClient
 
 /// The exit codes of a reader that could not be opened: the options' contradictions and gaps.
 extension ReaderSessionError: CLIError {
@@ -38,6 +39,22 @@ extension ImageSensorError: CLIError {
         case .noImages, .unreadableImage: return .config
         case .sensorLink: return .unavailable
         case .interruptTimeout, .unexpectedInterrupt, .sensorError: return .ioError
+        }
+    }
+    public var message: String { description }
+}
+
+/// The running service unreachable, holding what the command needs, or refusing it.
+extension ServiceClientError: CLIError {
+    public var exitCode: ExitCode {
+        switch kind {
+        case .config: .config
+        case .permission: .permission
+        case .io: .ioError
+        case .tryLater: .tryLater
+        case .unavailable: .unavailable
+        case .usage: .usage
+        case .denied: .denied
         }
     }
     public var message: String { description }

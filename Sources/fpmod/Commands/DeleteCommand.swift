@@ -2,6 +2,7 @@ import Administration
 import ArgumentParsing
 import Posix
 import PrintableText
+import ServiceClient
 
 /// `fpmod delete NAME [--finger LABEL]`: from the module and the store, crash-safe — through the
 /// running service when there is one.
@@ -13,9 +14,9 @@ enum DeleteCommand {
         let shown = Printable.escaped(name)
         try Confirmation.ask(invocation, "Delete " + (label.map { "\(shown)'s \(Printable.escaped($0))" } ?? "\(shown) and every finger of \(shown)")
                              + " from \(library) and the store")
-        if let service = try ServiceControl.connectIfRunning(invocation) {
+        if let service = try ServiceConnection.connectIfRunning(invocation.serviceAddress()) {
             let reply = try service.send(.delete(user: name, label: label))
-            try ServiceControl.check(reply)
+            try ServiceConnection.check(reply)
             let fingers = (reply["fingers"]?.arrayValue ?? []).map {
                 RemovedFinger(label: $0["label"]?.stringValue ?? "?", slot: $0["slot"]?.intValue ?? -1)
             }

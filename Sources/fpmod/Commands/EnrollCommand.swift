@@ -2,6 +2,7 @@ import Administration
 import ArgumentParsing
 import DoorLock
 import PrintableText
+import ServiceClient
 import TemplateStore
 
 /// `fpmod enroll NAME`: guided enrollment with fprintd-style progress on stderr — through the
@@ -19,7 +20,7 @@ enum EnrollCommand {
         if let text = parsed.string("display-name") { displayName = try DisplayName(validating: text) }
         // The widest range any reader takes; the reader checks its own before the first touch.
         let asked = try parsed.int("captures", range: 2...15)
-        if let service = try ServiceControl.connectIfRunning(invocation) {
+        if let service = try ServiceConnection.connectIfRunning(invocation.serviceAddress()) {
             var request = EnrollRequest(user: name, label: label)
             request.captures = asked
             request.admin = parsed.flag("admin")
@@ -29,7 +30,7 @@ enum EnrollCommand {
             let reply = try service.send(.enroll(request), lineTimeout: (request.fingerTimeout ?? .seconds(15)) + .seconds(30)) {
                 invocation.progress($0)
             }
-            try ServiceControl.check(reply)
+            try ServiceConnection.check(reply)
             return report(user: reply["user"]?.stringValue ?? name.text, label: reply["label"]?.stringValue ?? label.text,
                           slot: reply["slot"]?.intValue ?? -1, captures: reply["captures"]?.intValue ?? asked ?? 0,
                           retries: reply["retries"]?.intValue ?? 0, newUser: reply["newUser"]?.boolValue ?? false,

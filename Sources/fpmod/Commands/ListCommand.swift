@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Foundation
 import PrintableText
+import ServiceClient
 
 /// `fpmod list`: users and their fingers, from the store (no module needed) — or from the
 /// running service, whose store it is.
@@ -20,9 +21,9 @@ enum ListCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let rows: [Row]
         var unusableNote: String?
-        if let service = try ServiceControl.connectIfRunning(invocation) {
+        if let service = try ServiceConnection.connectIfRunning(invocation.serviceAddress()) {
             let reply = try service.send(.list)
-            try ServiceControl.check(reply)
+            try ServiceConnection.check(reply)
             rows = (reply["users"]?.arrayValue ?? []).map { user in
                 Row(name: user["name"]?.stringValue ?? "?", displayName: user["displayName"]?.stringValue ?? user["name"]?.stringValue ?? "?",
                     role: user["role"]?.stringValue ?? "user", fingerprintUnlock: user["fingerprintUnlock"]?.boolValue ?? true,

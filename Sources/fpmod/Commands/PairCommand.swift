@@ -1,12 +1,13 @@
 import Administration
 import ArgumentParsing
 import FingerprintProtocol
+import ServiceClient
 
 /// `fpmod pair [--force]`: random password and address, kept encrypted in the store.
 enum PairCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let force = invocation.parsed.flag("force")
-        try ServiceControl.refuseWhileServing(invocation, command: force ? "pair --force" : "pair")
+        try ServiceConnection.refuseWhileServing(invocation.serviceAddress(), command: force ? "pair --force" : "pair")
         let (_, session, administrator) = try AdminCommand.open(invocation, allowUntrusted: force, createStore: true)
         defer { session.close() }
         let identity = try administrator.pair(force: force)

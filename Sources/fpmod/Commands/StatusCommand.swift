@@ -1,13 +1,14 @@
 import AccessPolicy
 import ArgumentParsing
 import PrintableText
+import ServiceClient
 
 /// `fpmod status`: the running service's state, from its control socket (exit 69 without one).
 enum StatusCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
-        let service = try ServiceControl.require(invocation)
+        let service = try ServiceConnection.require(invocation.serviceAddress())
         let reply = try service.send(.status, lineTimeout: .seconds(10))
-        try ServiceControl.check(reply)
+        try ServiceConnection.check(reply)
         var object = reply
         object["ok"] = nil
         object["controlSocket"] = .string(service.path)

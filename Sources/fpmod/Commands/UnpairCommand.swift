@@ -1,11 +1,12 @@
 import Administration
 import ArgumentParsing
+import ServiceClient
 
 /// `fpmod unpair`: the module back to the factory password and address, the pairing forgotten.
 /// Needs the store that paired it (the only keeper of its password and address).
 enum UnpairCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
-        try ServiceControl.refuseWhileServing(invocation, command: "unpair")
+        try ServiceConnection.refuseWhileServing(invocation.serviceAddress(), command: "unpair")
         // A reset module is not the paired one, yet unpairing it is what the user wants: the
         // finding decides inside `unpair` (a swapped module is still refused there).
         let (_, session, administrator) = try AdminCommand.open(invocation, allowUntrusted: true)
