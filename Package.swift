@@ -95,6 +95,12 @@ let package = Package(
             "Administration", "DoorLock", "Diagnostics", "FingerprintModule", "FingerprintProtocol", "ModuleSimulator",
             "SerialPort", "TemplateStore", "HostReader", "ImageSensor", "ImageSensorSimulator", "SPI", "GPIO", "Posix",
         ]),
+        // fpmod doctor's whole run as one call (facts, the module probed through ReaderSessions,
+        // the checks judged), so the console's health page and the CLI run the same doctor.
+        .target(name: "DoctorRun", dependencies: [
+            "Diagnostics", "ReaderSessions", "Administration", "DoorLock", "FingerprintModule", "FingerprintProtocol",
+            "GPIO", "SerialPort", "TemplateStore",
+        ]),
         // The running service's control socket as its clients reach it (the CLI's admin commands,
         // a console, a kiosk): where it listens, whether it serves this store and port, one request.
         .target(name: "ServiceClient", dependencies: ["DoorLock", "JSONValue", "Posix"]),
@@ -113,7 +119,7 @@ let package = Package(
             "ArgumentParsing", "FingerprintProtocol", "FingerprintModule", "ModuleSimulator",
             "SerialPort", "Posix", "GPIO", "TemplateStore", "AccessPolicy", "Administration", "DoorLock",
             "SPI", "ImageSensor", "ImageSensorSimulator", "Imaging", "HostMatching", "HostReader", "PrintableText",
-            "MatcherAccuracy", "MinutiaeExtraction", "Diagnostics", "ReaderSessions", "Benchmarks", "ServiceClient",
+            "MatcherAccuracy", "MinutiaeExtraction", "Diagnostics", "ReaderSessions", "Benchmarks", "ServiceClient", "DoctorRun",
         ]),
 
         .testTarget(name: "FingerprintProtocolTests", dependencies: ["FingerprintProtocol"]),
@@ -147,6 +153,11 @@ let package = Package(
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "TemplateStore", "HostMatching", "MinutiaeExtraction", "TestSupport"]),
         .testTarget(name: "ServiceClientTests", dependencies: [
             "ServiceClient", "DoorLock", "GPIO", "JSONValue", "ModuleSimulator", "Posix", "TemplateStore", "TestSupport",
+        ]),
+        // A second front end built from the libraries alone (doctor, a bench, an enrollment), so
+        // nothing a console needs can hide in the executable: it must not depend on "fpmod".
+        .testTarget(name: "FrontEndHarnessTests", dependencies: [
+            "DoctorRun", "Diagnostics", "Benchmarks", "ReaderSessions", "Administration", "TemplateStore", "JSONValue", "TestSupport",
         ]),
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "FingerprintModule", "ModuleSimulator"]),
         .testTarget(name: "ReaderSessionsTests", dependencies: ["ReaderSessions", "Administration", "TemplateStore", "TestSupport"]),
