@@ -93,7 +93,7 @@ let package = Package(
         // place, from plain values: every front end (CLI, console, tests) opens readers through it.
         .target(name: "ReaderSessions", dependencies: [
             "Administration", "DoorLock", "Diagnostics", "FingerprintModule", "FingerprintProtocol", "ModuleSimulator",
-            "SerialPort", "TemplateStore", "HostReader", "ImageSensor", "ImageSensorSimulator", "SPI", "GPIO", "Posix",
+            "SerialPort", "TemplateStore", "HostReader", "ImageSensor", "ImageSensorSimulator", "SPI", "GPIO", "Posix", "JSONValue",
         ]),
         // fpmod doctor's whole run as one call (facts, the module probed through ReaderSessions,
         // the checks judged), so the console's health page and the CLI run the same doctor.
