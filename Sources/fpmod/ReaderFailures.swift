@@ -1,6 +1,7 @@
 import ArgumentParsing
 import ImageSensor
 import ReaderSessions
+import ServiceAssembly
 
 /// The exit codes of a reader that could not be opened: the options' contradictions and gaps.
 extension ReaderSessionError: CLIError {
@@ -40,5 +41,11 @@ extension ImageSensorError: CLIError {
         case .interruptTimeout, .unexpectedInterrupt, .sensorError: return .ioError
         }
     }
+    public var message: String { description }
+}
+
+/// `fpmod run` without a usable configuration.
+extension ServiceAssemblyError: CLIError {
+    public var exitCode: ExitCode { .config }
     public var message: String { description }
 }
