@@ -104,6 +104,20 @@ let package = Package(
         // The running service's control socket as its clients reach it (the CLI's admin commands,
         // a console, a kiosk): where it listens, whether it serves this store and port, one request.
         .target(name: "ServiceClient", dependencies: ["DoorLock", "JSONValue", "Posix"]),
+        // The lock service as `fpmod run` runs it, built from plain settings (config, GPIO chip, store,
+        // the reader's connection, simulators and their control socket, options, reloads), so a console
+        // or a test runs the very same service. Not in ReaderSessions: that opens a reader once for one
+        // command, while the service needs a connection it reopens itself, plus GPIO, sockets and a store.
+        .target(name: "ServiceAssembly", dependencies: [
+            "DoorLock", "ReaderSessions", "Administration", "FingerprintProtocol", "GPIO", "HostReader", "ImageSensor",
+            "ImageSensorSimulator", "ModuleSimulator", "Posix", "SPI", "TemplateStore",
+        ]),
+        // `fpmod demo`'s stage, script and latency table, its story told through a callback: a kiosk
+        // or console can play the demo as the CLI does.
+        .target(name: "Demo", dependencies: [
+            "DoorLock", "Administration", "FingerprintModule", "FingerprintProtocol", "GPIO", "JSONValue", "ModuleSimulator",
+            "Posix", "SerialPort", "TemplateStore",
+        ]),
         // Every bench as a library: workloads, stage accounting, the targets they run on, and their
         // reports (text tables and JSON values); the CLI parses options and prints.
         .target(name: "Benchmarks", dependencies: [
@@ -119,7 +133,7 @@ let package = Package(
             "ArgumentParsing", "FingerprintProtocol", "FingerprintModule", "ModuleSimulator",
             "SerialPort", "Posix", "GPIO", "TemplateStore", "AccessPolicy", "Administration", "DoorLock",
             "SPI", "ImageSensor", "ImageSensorSimulator", "Imaging", "HostMatching", "HostReader", "PrintableText",
-            "MatcherAccuracy", "MinutiaeExtraction", "Diagnostics", "ReaderSessions", "Benchmarks", "ServiceClient", "DoctorRun",
+            "MatcherAccuracy", "MinutiaeExtraction", "Diagnostics", "ReaderSessions", "Benchmarks", "ServiceClient", "DoctorRun", "ServiceAssembly", "Demo",
         ]),
 
         .testTarget(name: "FingerprintProtocolTests", dependencies: ["FingerprintProtocol"]),
@@ -161,6 +175,8 @@ let package = Package(
         ]),
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "FingerprintModule", "ModuleSimulator"]),
         .testTarget(name: "ReaderSessionsTests", dependencies: ["ReaderSessions", "Administration", "TemplateStore", "TestSupport"]),
+        .testTarget(name: "ServiceAssemblyTests", dependencies: ["ServiceAssembly", "ReaderSessions", "DoorLock", "JSONValue", "Posix", "TestSupport"]),
+        .testTarget(name: "DemoTests", dependencies: ["Demo", "DoorLock", "ModuleSimulator"]),
         .testTarget(name: "fpmodTests", dependencies: ["fpmod", "Diagnostics", "TestSupport", "MQTT", "MQTTTestSupport", "SerialPort", "Posix", "ImageSensorSimulator", "ImageSensor", "Imaging", "GPIO", "ArgumentParsing", "ReaderSessions", "Benchmarks"]),
     ]
 )

@@ -97,6 +97,9 @@ extension LockConfig {
         set { policy.relayPulseSeconds = newValue }
     }
 
+    /// The configuration an installed service runs with, and every command reads when none is named.
+    public static let installedPath = "/etc/fpmod/config.json"
+
     /// `$RUNTIME_DIRECTORY`, else `/run/fpmod` as root, else `$XDG_RUNTIME_DIR/fpmod`, else `/tmp/fpmod-UID`.
     public static func defaultSocketDirectory(environment: [String: String], euid: UInt32) -> String {
         if let runtime = environment["RUNTIME_DIRECTORY"], !runtime.isEmpty {

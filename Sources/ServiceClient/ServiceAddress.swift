@@ -24,7 +24,7 @@ public struct ServiceAddress: Sendable {
     public var progress: @Sendable (String) -> Void = { _ in }
 
     /// The configuration an installed service runs with.
-    public static let installedConfigPath = "/etc/fpmod/config.json"
+    public static let installedConfigPath = LockConfig.installedPath
     public static var installedConfigExists: Bool { FileManager.default.fileExists(atPath: installedConfigPath) }
 
     public init(configPath: String?, environment: [String: String], storeDatabase: String) {

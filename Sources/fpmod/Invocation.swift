@@ -41,12 +41,6 @@ struct Invocation {
                           configured: configuredStore, defaults: defaultStore)
     }
 
-    /// The same with the config `fpmod run` loaded itself (its own refusal of a broken one).
-    func storePaths(configured config: LockConfig) -> (database: String, key: String) {
-        StorePaths.choose(named: (parsed.string("store"), parsed.string("key")),
-                          configured: (config.storeDatabase, config.storeKey), defaults: defaultStore)
-    }
-
     private var defaultStore: (database: String, key: String) {
         parsed.flag("sim") ? StorePaths.personal() : StorePaths.defaults()
     }

@@ -1,6 +1,7 @@
 import ArgumentParsing
 import ImageSensor
 import ReaderSessions
+import ServiceAssembly
 import ServiceClient
 
 /// The exit codes of a reader that could not be opened: the options' contradictions and gaps.
@@ -57,5 +58,11 @@ extension ServiceClientError: CLIError {
         case .denied: .denied
         }
     }
+    public var message: String { description }
+}
+
+/// `fpmod run` without a usable configuration.
+extension ServiceAssemblyError: CLIError {
+    public var exitCode: ExitCode { .config }
     public var message: String { description }
 }

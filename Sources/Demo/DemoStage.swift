@@ -1,4 +1,3 @@
-import ArgumentParsing
 import Administration
 import DoorLock
 import FingerprintModule
@@ -6,6 +5,7 @@ import FingerprintProtocol
 import Foundation
 import GPIO
 import Glibc
+import JSONValue
 import ModuleSimulator
 import Posix
 import SerialPort
@@ -30,9 +30,12 @@ final class DemoStage {
     private(set) var lines: [LineRole: ResolvedLine] = [:]
     private(set) var controlSocket = ""
     private let received = DemoEventLog()
+    private let serviceLog: @Sendable (String) -> Void
     private var tornDown = false
 
-    init() throws {
+    /// `serviceLog` receives the lock service's diagnostics, one line each, without a newline.
+    init(serviceLog: @escaping @Sendable (String) -> Void) throws {
+        self.serviceLog = serviceLog
         directory = try Self.makeTemporaryDirectory()
         do {
             simulator = try ModuleSimulatorServer(.init(profile: Self.profile, timing: .datasheet))
@@ -99,7 +102,7 @@ final class DemoStage {
             config: config, preset: preset, chip: chip,
             module: .serial(port: port, baudRate: 57_600, family: family, unpairedAddress: address, unpairedPassword: password),
             store: store, options: options)
-        service.log = { line in FileHandle.standardError.write(Data(("service: " + line + "\n").utf8)) }
+        service.log = serviceLog
         service.onEvent = { [received] event in received.append(event) }
         try service.start()
         self.service = service

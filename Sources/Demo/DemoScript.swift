@@ -1,7 +1,7 @@
-import ArgumentParsing
 import Administration
 import DoorLock
 import Foundation
+import JSONValue
 import TemplateStore
 
 /// The demo's story, scene by scene. Each scene waits for the service's own events and fails

@@ -1,15 +1,17 @@
-import ArgumentParsing
 import DoorLock
 import Foundation
 
-/// Tells the demo's story on stdout: scene headings, what happens, and the service's events as
-/// a dashboard would show them. Without --fast it pauses briefly between scenes.
+/// Tells the demo's story through `output` (stdout for the CLI), a line at a time: scene
+/// headings, what happens, and the service's events as a dashboard would show them. Unless
+/// `fast`, it pauses briefly between scenes.
 struct DemoNarrator {
     var pauseBetweenScenes: Duration
     private var sceneNumber = 0
+    private let output: @Sendable (String) -> Void
 
-    init(fast: Bool) {
+    init(fast: Bool, output: @escaping @Sendable (String) -> Void) {
         pauseBetweenScenes = fast ? .zero : .milliseconds(700)
+        self.output = output
     }
 
     mutating func scene(_ title: String) {
@@ -22,8 +24,9 @@ struct DemoNarrator {
         say("\n" + heading + "\n" + String(repeating: "─", count: heading.count))
     }
 
+    /// One or more lines, without the final newline.
     func say(_ text: String) {
-        StandardStreams.writeOutput(text + "\n")
+        output(text)
     }
 
     /// A result of the scene, marked so the eye (and a test) finds it.

@@ -7,12 +7,13 @@ import ImageSensorSimulator
 import ReaderSessions
 import SPI
 
-/// `fpmod run` on an image sensor that leaves matching to the host: the service's reader is a
-/// `HostReader` over the sensor and the service's store. Self-contained on purpose (the CLI's
-/// own reader opening lives elsewhere); the service only needs a `ReaderConnection`.
-enum RunImageSensor {
+/// The service on an image sensor that leaves matching to the host: the service's reader is a
+/// `HostReader` over the sensor and the service's store. Apart from `ReaderSession` on purpose:
+/// a command opens its reader once, the service needs a `ReaderConnection` it opens again after
+/// every loss.
+enum ImageSensorConnections {
     /// `--sim --sim-profile fpc1020`: a simulated FPC1020 in this process and its control socket.
-    struct Simulation {
+    struct Simulation: Sendable {
         let sensor: SimulatedImageSensor
         let control: SimulatedSensorControl
         let reader: ReaderConnection
@@ -26,11 +27,11 @@ enum RunImageSensor {
     static func simulate(imagesDirectory: String?, controlPath: String, settings: HostReader.Settings) throws -> Simulation {
         let sensor: SimulatedImageSensor
         do { sensor = try SimulatedImageSensor(imagesDirectory: imagesDirectory) } catch {
-            throw CommandFailure(.usage, "--sim-images: \(error)")
+            throw ReaderSessionError.simulatedImages("\(error)")
         }
         let control: SimulatedSensorControl
         do { control = try SimulatedSensorControl(sensor: sensor, path: controlPath) } catch {
-            throw CommandFailure(.unavailable, error.description)
+            throw ReaderSessionError.simulatorControl(error.description)
         }
         return Simulation(sensor: sensor, control: control, reader: hostMatching(sensor, settings: settings))
     }
