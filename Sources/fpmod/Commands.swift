@@ -1,4 +1,5 @@
 import ArgumentParsing
+import TemplateStore
 
 /// Runs the command a parsed command line names. Each command lives in its own file under
 /// Commands/ and returns its exit code; errors escaping it are reported here, once.
@@ -54,7 +55,10 @@ enum Commands {
             return .usage
         }
         // Only these may create a store, and only if they succeed (see StoreFootprint).
-        let footprint = storeCreators.contains(name) ? StoreFootprint(invocation) : nil
+        let footprint = storeCreators.contains(name)
+            ? StoreFootprint(database: invocation.storePaths.database, key: invocation.storePaths.key,
+                             companions: [invocation.simulatorStatePath])
+            : nil
         do {
             try OptionCheck.validate(invocation.parsed)
             if !ownStores.contains(name) { try invocation.refuseProductionStoreForSimulator() }

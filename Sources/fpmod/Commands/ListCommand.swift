@@ -1,3 +1,4 @@
+import Administration
 import ArgumentParsing
 import Foundation
 import PrintableText

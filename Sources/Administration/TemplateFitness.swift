@@ -1,11 +1,11 @@
-import Administration
 import TemplateStore
 
 /// Which stored templates the module last seen cannot use (another family's template size), for
 /// `fpmod list`, which answers from the store alone. The module's template size is recorded by
 /// every CLI command that opened it (`Administrator.recordModuleTemplateFormat`).
-enum TemplateFitness {
-    static func unusableSlots(_ store: TemplateStore) throws -> (slots: Set<Int>, note: String?) {
+public enum TemplateFitness {
+    /// The slots, and the note `fpmod list` prints under its table (nil when all fit).
+    public static func unusableSlots(_ store: TemplateStore) throws -> (slots: Set<Int>, note: String?) {
         guard let recorded = try store.value(forKey: Administrator.moduleTemplateSizeKey), let size = Int(recorded) else {
             return ([], nil)
         }

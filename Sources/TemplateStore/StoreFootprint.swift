@@ -1,24 +1,26 @@
 import Foundation
-import TemplateStore
+import Glibc
 
 /// What a store-creating command (enroll, restore, setup, pair) may leave behind if it fails:
 /// noted before it runs, and removed afterwards when the command failed and the store it created
 /// holds nothing (no user, finger, pairing or pending operation). A failed first enroll thus
 /// leaves no key, database or directory; a failure that left something to repair keeps it all.
-struct StoreFootprint {
+public struct StoreFootprint: Sendable {
     /// Files that did not exist before the command, in removal order.
     private let newFiles: [String]
     /// Directories that did not exist before the command, deepest first.
     private let newDirectories: [String]
     private let databasePath: String
 
-    init(_ invocation: Invocation) {
-        let paths = invocation.storePaths
+    /// Notes what exists now of the store at `database` with its `key`, and of `companions`
+    /// (files a command may create beside it, such as a simulated module's flash).
+    public init(database: String, key: String, companions: [String] = []) {
+        let paths = (database: database, key: key)
         databasePath = paths.database
         let manager = FileManager.default
-        // SQLite's companions (WAL, shared memory, rollback journal) and the simulator's flash.
+        // SQLite's companions (WAL, shared memory, rollback journal) and the caller's.
         let candidates = [paths.database, paths.database + "-wal", paths.database + "-shm", paths.database + "-journal",
-                          paths.key, invocation.simulatorStatePath]
+                          paths.key] + companions
         databaseIsNew = !manager.fileExists(atPath: paths.database)
         newFiles = candidates.filter { !manager.fileExists(atPath: $0) }
         var directories: [String] = []
@@ -35,7 +37,7 @@ struct StoreFootprint {
     private let databaseIsNew: Bool
 
     /// After a failed command: removes what it created, if the new store holds nothing.
-    func undoIfNothingKept() {
+    public func undoIfNothingKept() {
         guard databaseIsNew else { return }
         let manager = FileManager.default
         if manager.fileExists(atPath: databasePath), !TemplateStore.holdsNothing(databasePath: databasePath) { return }
