@@ -125,6 +125,16 @@ let package = Package(
             "HostReader", "ImageSensor", "ImageSensorSimulator", "Imaging", "JSONValue", "MatcherAccuracy", "MinutiaeExtraction",
             "Posix", "SerialPort", "TemplateStore",
         ]),
+        // One way to ask a person (questions as data, secrets and their rules, finger steps) apart
+        // from how: the CLI asks on a terminal, a console on a page, a kiosk on its screen. Its own
+        // target rather than part of Provisioning because pin, backup, delete and enroll ask too.
+        .target(name: "UserPrompts", dependencies: ["Administration", "TemplateStore"]),
+        // fpmod setup's first run as a library: port discovery, board detection, its questions as
+        // data and their checks, the config file; a console runs the same steps with its own prompts.
+        .target(name: "Provisioning", dependencies: [
+            "UserPrompts", "Administration", "DoorLock", "FingerprintModule", "FingerprintProtocol", "ModuleSimulator",
+            "SerialPort", "TemplateStore", "GPIO", "Posix",
+        ]),
         // The FVC protocol and its error rates (fpmod bench accuracy): pure, apart from reading PNGs.
         .target(name: "MatcherAccuracy", dependencies: ["Imaging"]),
         // Speed and score calibration of the host matcher (tools/bench-host-match.sh, tools/calibrate-host-matcher.sh).
@@ -133,7 +143,7 @@ let package = Package(
             "ArgumentParsing", "FingerprintProtocol", "FingerprintModule", "ModuleSimulator",
             "SerialPort", "Posix", "GPIO", "TemplateStore", "AccessPolicy", "Administration", "DoorLock",
             "SPI", "ImageSensor", "ImageSensorSimulator", "Imaging", "HostMatching", "HostReader", "PrintableText",
-            "MatcherAccuracy", "MinutiaeExtraction", "Diagnostics", "ReaderSessions", "Benchmarks", "ServiceClient", "DoctorRun", "ServiceAssembly", "Demo",
+            "MatcherAccuracy", "MinutiaeExtraction", "Diagnostics", "ReaderSessions", "Benchmarks", "ServiceClient", "DoctorRun", "ServiceAssembly", "Demo", "Provisioning", "UserPrompts",
         ]),
 
         .testTarget(name: "FingerprintProtocolTests", dependencies: ["FingerprintProtocol"]),
@@ -177,6 +187,10 @@ let package = Package(
         .testTarget(name: "ReaderSessionsTests", dependencies: ["ReaderSessions", "Administration", "TemplateStore", "TestSupport"]),
         .testTarget(name: "ServiceAssemblyTests", dependencies: ["ServiceAssembly", "ReaderSessions", "DoorLock", "JSONValue", "Posix", "TestSupport"]),
         .testTarget(name: "DemoTests", dependencies: ["Demo", "DoorLock", "ModuleSimulator"]),
+        .testTarget(name: "UserPromptsTests", dependencies: ["UserPrompts", "Administration", "TemplateStore"]),
+        .testTarget(name: "ProvisioningTests", dependencies: [
+            "Provisioning", "UserPrompts", "Administration", "DoorLock", "TemplateStore", "ModuleSimulator", "TestSupport",
+        ]),
         .testTarget(name: "fpmodTests", dependencies: ["fpmod", "Diagnostics", "TestSupport", "MQTT", "MQTTTestSupport", "SerialPort", "Posix", "ImageSensorSimulator", "ImageSensor", "Imaging", "GPIO", "ArgumentParsing", "ReaderSessions", "Benchmarks"]),
     ]
 )

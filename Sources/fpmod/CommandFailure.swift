@@ -2,8 +2,10 @@ import ArgumentParsing
 import Benchmarks
 import FingerprintModule
 import ModuleSimulator
+import Provisioning
 import SerialPort
 import TemplateStore
+import UserPrompts
 
 /// A failure a command reports itself, with its exit code and a message that says what to do.
 struct CommandFailure: CLIError, CustomStringConvertible {
@@ -31,6 +33,16 @@ enum ErrorReport {
             case .data: return .dataError
             case .io: return .ioError
             }
+        case let error as SetupError:
+            switch error.kind {
+            case .usage: return .usage
+            case .config: return .config
+            case .permission: return .permission
+            case .unavailable: return .unavailable
+            case .io: return .ioError
+            }
+        // A question left without an answer: what to give is the command line's to say.
+        case is PromptError: return .usage
         default: return .ioError
         }
     }

@@ -26,10 +26,14 @@ struct Invocation {
         }
     }
 
-    /// Progress and prompts: always stderr, never mixed into results.
+    /// Progress: always stderr, never mixed into results.
     func progress(_ text: String) {
         StandardStreams.writeError(text + "\n")
     }
+
+    /// How a command asks the person (secrets, confirmations, finger steps): on stderr, read
+    /// from stdin — the one `Prompter` every command goes through.
+    var prompter: TerminalPrompts { TerminalPrompts(.command) }
 
     /// The store's database and key file, the same way for every command (and `fpmod run`):
     /// --store/--key (FPMOD_STORE/FPMOD_STORE_KEY), else the config's `store.database`/`store.key`

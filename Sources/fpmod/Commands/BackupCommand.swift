@@ -1,14 +1,14 @@
 import Administration
 import ArgumentParsing
 import Foundation
-import Posix
+import UserPrompts
 
 /// `fpmod backup FILE [--force]`: the store in one passphrase-encrypted file (no module needed).
 enum BackupCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let path = try invocation.parsed.require("file")
         // Everything that can refuse does so before the passphrase is asked for.
-        try checkTarget(path, force: invocation.parsed.flag("force"))
+        try checkTarget(path, force: invocation.parsed.flag("force"), prompter: invocation.prompter)
         let store = try invocation.openStore()
         let passphrase = try SecretPrompt.new(invocation, option: "passphrase", what: "backup passphrase", rule: .backupPassphrase)
         let written = try StoreAdministration.backup(store, to: path, passphrase: passphrase)
@@ -19,7 +19,7 @@ enum BackupCommand {
 
     /// An existing file is an older backup somebody may still need: replaced only with --force or
     /// a "yes" typed on the terminal. A missing directory is named before any work is done.
-    private static func checkTarget(_ path: String, force: Bool) throws {
+    private static func checkTarget(_ path: String, force: Bool, prompter: some Prompter) throws {
         var isDirectory: ObjCBool = false
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
@@ -31,8 +31,8 @@ enum BackupCommand {
         }
         if force { return }
         let refusal = CommandFailure(.usage, "\(path) already exists; nothing was written. Pass --force to replace it, or choose another file name.")
-        guard HiddenLine.isTerminal(.standardInput) else { throw refusal }
-        StandardStreams.writeError("\(path) already exists. Replace it? (y/N): ")
-        guard let answer = readLine(strippingNewline: true), answer.lowercased().hasPrefix("y") else { throw refusal }
+        // Nobody to ask (a script): the command line decides, and it did not say --force.
+        let replace = try prompter.confirm(.confirmation(key: "replace", prompt: "\(path) already exists. Replace it?", default: false))
+        guard replace == true else { throw refusal }
     }
 }

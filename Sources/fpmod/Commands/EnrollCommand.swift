@@ -4,6 +4,7 @@ import DoorLock
 import PrintableText
 import ServiceClient
 import TemplateStore
+import UserPrompts
 
 /// `fpmod enroll NAME`: guided enrollment with fprintd-style progress on stderr — through the
 /// running service when there is one, else with the reader opened here (a module merges
@@ -27,6 +28,7 @@ enum EnrollCommand {
             request.duress = parsed.flag("duress")
             request.displayName = displayName
             request.fingerTimeout = try parsed.duration("timeout")
+            // The service holds the reader and streams its finger steps already worded.
             let reply = try service.send(.enroll(request), lineTimeout: (request.fingerTimeout ?? .seconds(15)) + .seconds(30)) {
                 invocation.progress($0)
             }
@@ -44,9 +46,7 @@ enum EnrollCommand {
         defer { session.close() }
         let result = try session.reader.enroll(user: name, displayName: displayName, label: label,
                                               captures: asked ?? session.reader.defaultEnrollCaptures, admin: parsed.flag("admin"),
-                                              duress: parsed.flag("duress")) { step in
-            invocation.progress(step.description)
-        }
+                                              duress: parsed.flag("duress"), prompter: invocation.prompter)
         return report(user: result.user, label: result.label, slot: result.slot, captures: result.captures,
                       retries: result.retries, newUser: result.newUser, duress: parsed.flag("duress"), invocation)
     }

@@ -3,17 +3,16 @@ import FingerprintModule
 import FingerprintProtocol
 import Foundation
 import ModuleSimulator
-import ReaderSessions
 import SerialPort
 import TemplateStore
 
-/// The port the setup guide settled on (a real one, or with --sim a simulator served in this
-/// process on a pseudo-terminal) and how to open an administrator on it with the store's pairing.
+/// The port the setup guide settled on (a real one, or a simulator served in this process on a
+/// pseudo-terminal) and how to open an administrator on it with the store's pairing.
 final class SetupModuleLink {
     let port: String
     let baudRate: Int?
-    /// With --sim: the simulated module, its flash kept beside the store so later `fpmod --sim`
-    /// commands find the same (paired, enrolled) module.
+    /// A simulated module, its flash kept where later simulated commands find the same (paired,
+    /// enrolled) module.
     let simulator: ModuleSimulatorServer?
     /// The family the probe saw ("r30x"), for the config file; nil when not probed.
     var family: String?
@@ -25,23 +24,21 @@ final class SetupModuleLink {
         self.family = family
     }
 
-    /// A simulator for `--sim`, with the profile and state file the other `--sim` commands use.
-    static func simulated(_ invocation: Invocation) throws -> SetupModuleLink {
-        let name = invocation.parsed.string("sim-profile") ?? "r307"
-        if name == SimulatorOptions.imageSensorProfile {
+    /// The simulated module `simulator` names, started.
+    static func simulated(_ simulator: SetupSettings.Simulator) throws -> SetupModuleLink {
+        if simulator.profile == "fpc1020" {
             // The guide finds a port, pairs a module and enrolls on it: none of that applies.
-            throw CommandFailure(.usage, """
+            throw SetupError(.usage, """
                 `fpmod setup` sets up a UART module (port, pairing); the simulated FPC1020 image sensor has neither. \
                 Enroll the first admin directly: fpmod --sim --sim-profile fpc1020 enroll NAME --admin, then fpmod pin NAME.
                 """)
         }
-        guard let profile = SimulatorProfile.named(name) else {
-            throw CommandFailure(.usage, "Unknown --sim-profile '\(name)'; use r307, as608 or r503.")
+        guard let profile = SimulatorProfile.named(simulator.profile) else {
+            throw SetupError(.usage, "Unknown --sim-profile '\(simulator.profile)'; use r307, as608 or r503.")
         }
-        let statePath = invocation.simulatorStatePath
-        try FileManager.default.createDirectory(atPath: (statePath as NSString).deletingLastPathComponent,
+        try FileManager.default.createDirectory(atPath: (simulator.statePath as NSString).deletingLastPathComponent,
                                                 withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let server = try ModuleSimulatorServer(.init(profile: profile, statePath: statePath))
+        let server = try ModuleSimulatorServer(.init(profile: profile, statePath: simulator.statePath))
         server.start()
         return SetupModuleLink(port: server.devicePath, baudRate: nil, simulator: server)
     }

@@ -5,16 +5,16 @@ import SerialPort
 
 /// Finding the module's serial port: the usual device names, each probed with the driver's own
 /// opening sequence (boot byte, handshake, password) at every standard baud rate.
-enum PortDiscovery {
+public enum PortDiscovery {
     /// What answered on a port.
-    struct Answer {
-        var port: String
-        var family: String
-        var baudRate: Int
-        var capacity: Int?
-        var templatesUsed: Int?
+    public struct Answer: Equatable, Sendable {
+        public var port: String
+        public var family: String
+        public var baudRate: Int
+        public var capacity: Int?
+        public var templatesUsed: Int?
 
-        var summary: String {
+        public var summary: String {
             "\(family) module at \(baudRate) baud" + (capacity.map { ", \($0) slots" } ?? "")
                 + (templatesUsed.map { ", \($0) used" } ?? "")
         }
@@ -22,7 +22,7 @@ enum PortDiscovery {
 
     /// Candidate ports in the order a Pi user expects: the header UART's alias first, then the
     /// UARTs themselves, then USB adapters. A symlink and its target are listed once.
-    static func candidates(deviceDirectory: String = "/dev") -> [String] {
+    public static func candidates(deviceDirectory: String = "/dev") -> [String] {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: deviceDirectory)) ?? []
         var ordered = ["serial0", "ttyAMA0", "ttyS0"].filter(files.contains)
         ordered += files.filter { $0.hasPrefix("ttyUSB") || $0.hasPrefix("ttyACM") }
@@ -40,7 +40,7 @@ enum PortDiscovery {
     }
 
     /// Opens `port` like the service does (probing the baud rates), reads what the module is, closes it.
-    static func probe(_ port: String, address: UInt32, password: UInt32, baudRate: Int?) -> Result<Answer, ModuleError> {
+    public static func probe(_ port: String, address: UInt32, password: UInt32, baudRate: Int?) -> Result<Answer, ModuleError> {
         var timeouts = CommandTimeouts()
         timeouts.probe = .milliseconds(300)
         timeouts.bootWait = .milliseconds(300)
