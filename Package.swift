@@ -118,6 +118,12 @@ let package = Package(
             "DoorLock", "Administration", "FingerprintModule", "FingerprintProtocol", "GPIO", "JSONValue", "ModuleSimulator",
             "Posix", "SerialPort", "TemplateStore",
         ]),
+        // What kind of failure an error is (usage, data, unavailable, I/O, try later, permission,
+        // config, denied), whichever layer raised it: the CLI's exit codes, a console's HTTP statuses.
+        .target(name: "FailureKinds", dependencies: [
+            "Administration", "Benchmarks", "FingerprintModule", "HostReader", "ImageSensor", "ModuleSimulator", "Provisioning",
+            "ReaderSessions", "SerialPort", "ServiceAssembly", "ServiceClient", "TemplateStore", "UserPrompts",
+        ]),
         // Every bench as a library: workloads, stage accounting, the targets they run on, and their
         // reports (text tables and JSON values); the CLI parses options and prints.
         .target(name: "Benchmarks", dependencies: [
@@ -143,7 +149,7 @@ let package = Package(
             "ArgumentParsing", "FingerprintProtocol", "FingerprintModule", "ModuleSimulator",
             "SerialPort", "Posix", "GPIO", "TemplateStore", "AccessPolicy", "Administration", "DoorLock",
             "SPI", "ImageSensor", "ImageSensorSimulator", "Imaging", "HostMatching", "HostReader", "PrintableText",
-            "MatcherAccuracy", "MinutiaeExtraction", "Diagnostics", "ReaderSessions", "Benchmarks", "ServiceClient", "DoctorRun", "ServiceAssembly", "Demo", "Provisioning", "UserPrompts",
+            "MatcherAccuracy", "MinutiaeExtraction", "Diagnostics", "ReaderSessions", "Benchmarks", "ServiceClient", "DoctorRun", "ServiceAssembly", "Demo", "Provisioning", "UserPrompts", "FailureKinds",
         ]),
 
         .testTarget(name: "FingerprintProtocolTests", dependencies: ["FingerprintProtocol"]),
@@ -182,6 +188,9 @@ let package = Package(
         // nothing a console needs can hide in the executable: it must not depend on "fpmod".
         .testTarget(name: "FrontEndHarnessTests", dependencies: [
             "DoctorRun", "Diagnostics", "Benchmarks", "ReaderSessions", "Administration", "TemplateStore", "JSONValue", "TestSupport",
+        ]),
+        .testTarget(name: "FailureKindsTests", dependencies: [
+            "FailureKinds", "Administration", "FingerprintModule", "ReaderSessions", "SerialPort", "ServiceClient", "TemplateStore",
         ]),
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "FingerprintModule", "ModuleSimulator"]),
         .testTarget(name: "ReaderSessionsTests", dependencies: ["ReaderSessions", "Administration", "TemplateStore", "TestSupport"]),

@@ -20,14 +20,12 @@ struct ReaderChoiceTests {
     }
 
     /// The usage failure `body` throws; records an issue otherwise.
-    static func failure(_ body: () throws -> ReaderChoice) -> (any CLIError)? {
+    static func failure(_ body: () throws -> ReaderChoice) -> (message: String, exitCode: ExitCode)? {
         do {
             Issue.record("expected a refusal, got \(try body())")
-        } catch let failure as any CLIError {
-            #expect(failure.exitCode == .usage)
-            return failure
         } catch {
-            Issue.record("expected a CLIError, got \(error)")
+            #expect(ErrorReport.exitCode(for: error) == .usage)
+            return (ErrorReport.message(for: error), ErrorReport.exitCode(for: error))
         }
         return nil
     }
@@ -75,12 +73,12 @@ struct ReaderChoiceTests {
 
     @Test func theRefusalNamesTheCommandTheReaderAndTheWayOut() throws {
         let sync = ReaderChoice.spiSensor(device: "/dev/spidev0.0").moduleOnlyRefusal(command: ["sync"])
-        #expect(sync.exitCode == .usage)
-        #expect(sync.message.hasPrefix("`fpmod sync` works on a UART module only: it makes a module's flash library equal to the store"))
-        #expect(sync.message.contains("the FPC1020 image sensor on /dev/spidev0.0"))
-        #expect(sync.message.contains("leave out --spi"))
+        #expect(ErrorReport.exitCode(for: sync) == .usage)
+        #expect(sync.description.hasPrefix("`fpmod sync` works on a UART module only: it makes a module's flash library equal to the store"))
+        #expect(sync.description.contains("the FPC1020 image sensor on /dev/spidev0.0"))
+        #expect(sync.description.contains("leave out --spi"))
         let other = ReaderChoice.socketSensor(path: "/s").moduleOnlyRefusal(command: ["bench"])
-        #expect(other.message.contains("a UART module's own firmware"))
-        #expect(other.message.contains("leave out --sensor-socket"))
+        #expect(other.description.contains("a UART module's own firmware"))
+        #expect(other.description.contains("leave out --sensor-socket"))
     }
 }

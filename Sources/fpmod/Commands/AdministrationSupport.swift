@@ -5,45 +5,6 @@ import PrintableText
 import ReaderSessions
 import TemplateStore
 
-/// Exit codes of the administration errors (architecture.md: sysexits).
-extension AdministrationError: CLIError {
-    public var exitCode: ExitCode {
-        // By kind of problem only (docs/cli.md, "Exit codes"): refused by what is enrolled → 1; templates
-        // that cannot be used here → 65; a module that misbehaves → 74; try again → 75.
-        switch self {
-        case .duplicateFinger, .fingerAlreadyEnrolled, .libraryFull:
-            return .denied
-        case .familyMismatch, .templatesDoNotFit, .backupDoesNotFit, .backupFromImageSensor:
-            return .dataError
-        case .verificationFailed: return .ioError
-        case .noFingerPlaced, .capturesDiffer, .cancelled: return .tryLater
-        case .noFingersEnrolled, .unknownFinger, .invalidCaptureCount, .restoreNeedsConfirmation, .alreadyPaired:
-            return .usage
-        case .verificationRequired, .notPaired: return .denied
-        case .untrustedModule: return .permission
-        case .interrupted: return .ioError
-        }
-    }
-    public var message: String { description }
-}
-
-/// A refused user name, finger label or display name: a usage error, reported before anything
-/// is opened or created.
-extension NameError: CLIError {
-    public var exitCode: ExitCode { .usage }
-    public var message: String { description }
-}
-
-extension StoreAdministration.PINError: CLIError {
-    public var exitCode: ExitCode { .usage }
-    public var message: String { description }
-}
-
-extension StoreAdministration.BackupWriteError: CLIError {
-    public var exitCode: ExitCode { .ioError }
-    public var message: String { description }
-}
-
 /// What the administration commands share: opening store and reader together, reporting matches.
 enum AdminCommand {
     /// Opens the store, then the reader the options name (`ReaderSession`): a module with the

@@ -40,31 +40,30 @@ enum SensorCommand {
         }
         let session = try SensorSession.open(try invocation.readerOptions())
         defer { session.close() }
-        return try capture(from: session.sensor, to: path, timeout: timeout, invocation)
+        return try write(try FingerCapture.capture(from: session.sensor, timeout: timeout, progress: invocation.progress),
+                         to: path, invocation)
     }
 
-    /// Waits for a finger, captures, writes the PNG at `path` (checked writable already), and
-    /// refuses an image without a finger after writing it, so a bad placement can be looked at.
-    /// Also `fpmod capture` on an image sensor, real or simulated.
-    static func capture(from sensor: any ImageSensor, to path: String, timeout: Duration,
-                        _ invocation: Invocation) throws -> ExitCode {
-        invocation.progress("Place your finger on the sensor.")
-        guard try sensor.waitForFinger(deadline: .now + timeout) else {
-            throw CommandFailure(.tryLater, "No finger was placed on the sensor in time. Try again, pressing the whole fingertip flat.")
-        }
-        let image = try sensor.capture()
-        let coverage = FingerCoverage().evaluate(image)
-        let png = try FingerprintImage(width: image.width, height: image.height, pixels: image.pixels).pngData()
+    /// Writes the PNG at `path` (checked writable already); a sensor's image without a finger
+    /// is refused after it is written, so a bad placement can be looked at. Also `fpmod capture`.
+    static func write(_ captured: FingerCapture.Captured, to path: String, _ invocation: Invocation) throws -> ExitCode {
+        let image = captured.image
+        let png = image.pngData()
         guard FileManager.default.createFile(atPath: path, contents: Data(png)) else {
             throw CommandFailure(.ioError, "Cannot write \(path): check that its directory exists and is writable.")
+        }
+        var json: [String: JSONValue] = ["image": .string(path), "width": .int(Int64(image.width)),
+                                         "height": .int(Int64(image.height)), "bytes": .int(Int64(png.count))]
+        guard let coverage = captured.coverage else {
+            invocation.emit("Wrote \(path) (\(image.width)×\(image.height), \(png.count) bytes).", json: .object(json))
+            return .ok
         }
         guard coverage.holdsFinger else {
             throw CommandFailure(.tryLater, "Wrote \(path), but " + ImageSensorError.noFinger(coverage).description)
         }
-        invocation.emit("Wrote \(path) (\(image.width)×\(image.height), \(png.count) bytes); \(coverage).",
-                        json: ["image": .string(path), "width": .int(Int64(image.width)), "height": .int(Int64(image.height)),
-                               "bytes": .int(Int64(png.count)), "coveredBlocks": .int(Int64(coverage.coveredBlocks)),
-                               "totalBlocks": .int(Int64(coverage.totalBlocks))])
+        json["coveredBlocks"] = .int(Int64(coverage.coveredBlocks))
+        json["totalBlocks"] = .int(Int64(coverage.totalBlocks))
+        invocation.emit("Wrote \(path) (\(image.width)×\(image.height), \(png.count) bytes); \(coverage).", json: .object(json))
         return .ok
     }
 }
