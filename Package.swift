@@ -80,7 +80,7 @@ let package = Package(
             "FingerprintProtocol", "Posix", "PrintableText",
         ]),
         .target(name: "DoorLock", dependencies: [
-            "FingerprintProtocol", "FingerprintModule", "ModuleSimulator", "SerialPort", "Posix",
+            "FingerprintProtocol", "FingerprintModule", "SerialPort", "Posix",
             "GPIO", "TemplateStore", "AccessPolicy", "Administration", "JSONValue", "MQTT", "PrintableText",
         ]),
 

@@ -90,3 +90,38 @@ import TestSupport
         #expect(found.user == "carol")
     }
 }
+
+/// The layering architecture.md draws, read from the sources: only the CLI parses command
+/// lines, no library imports a front end, and the service imports no simulator.
+@Suite struct LayeringTests {
+    static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources").path
+
+    static func imports(of target: String) throws -> Set<String> {
+        let folder = sources + "/" + target
+        let files = FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+        var found: Set<String> = []
+        for file in files {
+            for line in try String(contentsOfFile: folder + "/" + file, encoding: .utf8).split(separator: "\n")
+            where line.hasPrefix("import ") || line.hasPrefix("@testable import ") {
+                found.insert(String(line.split(separator: " ").last ?? ""))
+            }
+        }
+        return found
+    }
+
+    @Test func onlyTheCommandLineToolParsesCommandLines() throws {
+        let targets = try FileManager.default.contentsOfDirectory(atPath: Self.sources)
+        #expect(targets.contains("ReaderSessions") && targets.contains("fpmod"), "the sources were not found at \(Self.sources)")
+        for target in targets where !["fpmod", "ArgumentParsing"].contains(target) {
+            let imports = try Self.imports(of: target)
+            #expect(!imports.contains("ArgumentParsing"), "\(target) imports ArgumentParsing")
+            #expect(!imports.contains("fpmod"), "\(target) imports the fpmod executable")
+        }
+    }
+
+    @Test func theServiceImportsNoSimulator() throws {
+        let imports = try Self.imports(of: "DoorLock")
+        #expect(!imports.contains("ModuleSimulator") && !imports.contains("ImageSensorSimulator"), "\(imports.sorted())")
+    }
+}
