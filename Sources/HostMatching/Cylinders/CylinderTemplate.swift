@@ -23,19 +23,50 @@ public struct CylinderTemplate: Sendable {
     let validity: [UInt64]
     /// Bits of a disc's cells (cells within the radius × sections): the scale of "enough overlap".
     let discBits: Int
-    /// Every minutia (with or without a cylinder) and the print's area, for the final
-    /// consistency step, which counts agreeing minutiae against those the overlap should show.
-    let all: [RidgeMinutia]
+    /// Valid bits of each cylinder (set bits of its validity words): two cylinders whose counts
+    /// add up far enough beyond the disc's bits certainly overlap enough to be compared.
+    let validCounts: [UInt16]
+    /// Every minutia (with or without a cylinder), one array per field, and the print's area,
+    /// for the final consistency step, which counts agreeing minutiae against those the
+    /// overlap should show.
+    let allXs: [Float]
+    let allYs: [Float]
+    let allAngles: [Float]
     let area: ExtractedPrint
+    /// A probe's geometry between every two of its cylinders' minutiae (`PairShape`, row t,
+    /// column k at t * cylinderCount + k), which consolidation reads instead of computing: a
+    /// probe is compared with every impression of a gallery. Empty for a gallery's impressions
+    /// (it would cost 12 bytes × cylinders² each); consolidation then computes it as it goes.
+    let shapes: [PairShape]
 
     public var cylinderCount: Int { xs.count }
 
-    public init(_ print: ExtractedPrint, parameters: CylinderParameters = .standard) {
+    /// The line from minutia t to minutia k of one impression, as consolidation compares it with
+    /// the other impression's: its length, the turn from t's direction to k's, and the angle
+    /// of the line relative to t's direction. Computed exactly as `CylinderComparison` would.
+    struct PairShape: Sendable {
+        var distance: Float
+        var turn: Float
+        var radial: Float
+
+        @inline(__always)
+        init(_ xs: UnsafeBufferPointer<Float>, _ ys: UnsafeBufferPointer<Float>, _ angles: UnsafeBufferPointer<Float>, _ t: Int, _ k: Int) {
+            let dx = xs[k] - xs[t], dy = ys[k] - ys[t]
+            distance = (dx * dx + dy * dy).squareRoot()
+            turn = CylinderTemplate.difference(angles[t], angles[k])
+            radial = CylinderTemplate.difference(angles[t], atan2(dy, dx))
+        }
+    }
+
+    /// `withShapes`: also the pair geometry of a probe (`shapes`), for one side of many comparisons.
+    public init(_ print: ExtractedPrint, parameters: CylinderParameters = .standard, withShapes: Bool = false) {
         self.parameters = parameters
         var area = print
         area.minutiae = []
         self.area = area
-        self.all = print.minutiae
+        allXs = print.minutiae.map(\.x)
+        allYs = print.minutiae.map(\.y)
+        allAngles = print.minutiae.map(\.angle)
         let p = parameters
         let side = p.cellsPerSide, sections = p.angularSections, words = p.wordCount
         let minutiae = print.minutiae
@@ -108,14 +139,27 @@ public struct CylinderTemplate: Sendable {
         self.angles = angles
         self.values = values
         self.validity = validity
+        let count = xs.count
+        validCounts = (0..<count).map { c in UInt16(validity[(c * words)..<((c + 1) * words)].reduce(0) { $0 + $1.nonzeroBitCount }) }
+        self.shapes = withShapes ? xs.withUnsafeBufferPointer { x in
+            ys.withUnsafeBufferPointer { y in
+                angles.withUnsafeBufferPointer { angle in
+                    (0..<(count * count)).map { PairShape(x, y, angle, $0 / count, $0 % count) }
+                }
+            }
+        } : []
     }
 
-    /// The difference of two angles, in -π ..< π.
+    /// The difference of two angles, in -π ..< π: a - b, with 2π added while below -π, then
+    /// taken away while at or above π. Two angles in -π ... π need one step at most, made here
+    /// without a branch; the loops only continue it, so every input gets the same steps.
     @inline(__always)
     static func difference(_ a: Float, _ b: Float) -> Float {
         var d = a - b
-        while d < -.pi { d += 2 * .pi }
-        while d >= .pi { d -= 2 * .pi }
+        d = d < -.pi ? d + 2 * .pi : d
+        if _slowPath(d < -.pi) { while d < -.pi { d += 2 * .pi } }
+        d = d >= .pi ? d - 2 * .pi : d
+        if _slowPath(d >= .pi) { while d >= .pi { d -= 2 * .pi } }
         return d
     }
 
