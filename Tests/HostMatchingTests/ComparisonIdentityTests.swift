@@ -130,24 +130,29 @@ import Testing
         }
     }
 
-    /// The best pairs: a heap and a replay on the few that can be chosen must give what a
+    /// The best pairs: a histogram and a replay on the few that can be chosen must give what a
     /// selection sort of every pair gives, in the same order, ties and all.
     @Test func theChoiceOfBestPairsIsTheSelectionSortsEvenWithTies() {
         var generator = SplitMix(seed: 22)
         for trial in 0..<3_000 {
             let count = 1 + Int(generator.next() % 300)
             let kept = 1 + Int(generator.next() % 40)
-            // Few distinct values: ties everywhere, at the cut-off too.
+            // Few distinct values: ties everywhere, at the cut-off too; some so close that they
+            // share a bucket of the histogram, some below its lowest bucket.
             let levels = 1 + Int(generator.next() % 12)
-            let values = (0..<count).map { _ in Float(1 + Int(generator.next() % UInt64(levels))) / Float(levels + 1) }
+            let scale: Float = trial % 3 == 0 ? 0.01 : 1
+            let values = (0..<count).map { _ in
+                let level = Float(1 + Int(generator.next() % UInt64(levels))) / Float(levels + 1)
+                return trial % 5 == 0 ? 0.5 + level / 1000 : level * scale
+            }
             var reference = values.enumerated().map { (similarity: $0.element, i: Int32($0.offset), j: Int32(trial % 7)) }
             let expected = reference.withUnsafeMutableBufferPointer { buffer in
                 ReferenceCylinderComparison.partialSortDescending(buffer, count: count, first: min(kept, count))
                 return Array(buffer.prefix(min(kept, count)))
             }
             let chosen = withUnsafeTemporaryAllocation(of: CylinderComparison.Candidate.self, capacity: count + kept) { scratch in
-                withUnsafeTemporaryAllocation(of: Float.self, capacity: kept) { heap in
-                    var selection = CylinderComparison.Selection(candidates: scratch.baseAddress!, heap: heap.baseAddress!, kept: kept)
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: CylinderComparison.Selection.buckets) { histogram in
+                    var selection = CylinderComparison.Selection(candidates: scratch.baseAddress!, histogram: histogram.baseAddress!, kept: kept)
                     for (index, value) in values.enumerated() { selection.offer(value, index, trial % 7) }
                     let selected = selection.best(into: scratch.baseAddress! + count)
                     return Array(UnsafeBufferPointer(start: scratch.baseAddress! + count, count: selected))

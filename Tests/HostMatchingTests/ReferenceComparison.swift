@@ -219,8 +219,8 @@ func referenceDifference(_ a: Float, _ b: Float) -> Float {
 }
 
 extension CylinderTemplate {
-    /// Every minutia (the template keeps them one array per field), as the reference read them.
+    /// Every minutia (the template keeps them one field after the other), as the reference read them.
     var referenceMinutiae: [(x: Float, y: Float, angle: Float)] {
-        allXs.indices.map { (x: allXs[$0], y: allYs[$0], angle: allAngles[$0]) }
+        (0..<minutiaCount).map { (x: minutiae[$0], y: minutiae[minutiaStride + $0], angle: minutiae[2 * minutiaStride + $0]) }
     }
 }

@@ -9,10 +9,13 @@ import Glibc
 /// Written for speed (a 1:N search makes one comparison per enrolled impression) without
 /// changing a single score: every floating-point operation that reaches the result is the one
 /// the straightforward form makes, in the same order (HostMatchingTests keeps that form as
-/// `ReferenceCylinderComparison` and checks the two agree on real impressions). What is saved
-/// is work whose outcome is known: popcounts two words at a time, square roots of counts from
-/// a table, only the pairs that can still be among the best kept, sigmoids not evaluated where
-/// they are certainly below the cut-off, a probe's own geometry computed once (`shapes`).
+/// `ReferenceCylinderComparison` and checks the two agree on real impressions, bit for bit;
+/// `HostMatchBench dump` compares two builds on every FVC2002 pair). What is saved is work
+/// whose outcome is known or can be found more cheaply: popcounts of 128 bits at a time, square
+/// roots of counts from a table, the cylinders facing each other listed without a branch each,
+/// the best pairs found through a histogram instead of a sort of them all (`Selection`),
+/// sigmoids not evaluated where they are certainly below their cut-off, a probe's own geometry
+/// computed once (`CylinderTemplate.shapes`), no allocation on the heap for a crop's comparison.
 public enum CylinderComparison {
     /// 0 (nothing in common) … 1 (the same impression); symmetric but for ties in sorting.
     public static func score(_ a: CylinderTemplate, _ b: CylinderTemplate) -> Float {
@@ -30,13 +33,13 @@ public enum CylinderComparison {
         guard countA > 0, countB > 0 else { return 0 }
         let minimumCommon = Int(p.minimumMatchableShare * Float(min(a.discBits, b.discBits)))
         let kept = min(countA, countB)
-        // Scratch, on the stack when small: the candidates for the best `kept` local pairs,
-        // a heap of the best similarities so far, B's cylinders facing A's, the pairs chosen.
+        // Scratch, on the stack when small: every local pair, a histogram of their similarities,
+        // B's cylinders facing A's, the pairs chosen.
         return withUnsafeTemporaryAllocation(of: Candidate.self, capacity: countA * countB + kept) { scratch -> Float? in
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: kept) { heap -> Float? in
-                withUnsafeTemporaryAllocation(of: Int32.self, capacity: countB) { facing -> Float? in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: Selection.buckets) { histogram -> Float? in
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * countB) { facing -> Float? in
                     let chosen = UnsafeMutableBufferPointer(rebasing: scratch[(countA * countB)...])
-                    var selection = Selection(candidates: scratch.baseAddress!, heap: heap.baseAddress!, kept: kept)
+                    var selection = Selection(candidates: scratch.baseAddress!, histogram: histogram.baseAddress!, kept: kept)
                     if p.wordCount == 6 {
                         localSimilarities384(a, b, minimumCommon: minimumCommon, facing: facing.baseAddress!, into: &selection)
                     } else {
@@ -93,12 +96,14 @@ public enum CylinderComparison {
                                     let valuesA = UnsafeRawPointer(valuesA.baseAddress!), validA = UnsafeRawPointer(validA.baseAddress!)
                                     let valuesB = UnsafeRawPointer(valuesB.baseAddress!), validB = UnsafeRawPointer(validB.baseAddress!)
                                     for i in 0..<countA {
-                                        // B's cylinders facing this one, in order, without a branch per cylinder.
-                                        let angleA = anglesA[i]
+                                        // B's cylinders facing this one, in order, without a branch per cylinder
+                                        // (a 0/1 flag each, eight at a time, then a list of those flagged).
+                                        let flags = facing + countB
+                                        facingFlags(anglesA[i], anglesB, maximumDirectionDifference, flags)
                                         var facingCount = 0
                                         for j in 0..<countB {
                                             facing[facingCount] = Int32(truncatingIfNeeded: j)
-                                            facingCount &+= abs(CylinderTemplate.difference(angleA, anglesB[j])) <= maximumDirectionDifference ? 1 : 0
+                                            facingCount &+= Int(flags[j])
                                         }
                                         let x = Cylinder384(valuesA, validA, i)
                                         let validCountA = Int(validCountsA[i])
@@ -128,6 +133,33 @@ public enum CylinderComparison {
             }
            }
           }
+        }
+    }
+
+    /// flags[j] = 1 where |difference(angle, angles[j])| ≤ maximum, else 0: the same
+    /// difference (`CylinderTemplate.difference`), its steps taken eight lanes at a time, and
+    /// where a lane would need more than one step, the eight taken one by one.
+    @inline(__always)
+    static func facingFlags(_ angle: Float, _ angles: UnsafeBufferPointer<Float>, _ maximum: Float, _ flags: UnsafeMutablePointer<Int32>) {
+        let count = angles.count
+        let twoPi = SIMD8<Float>(repeating: 2 * .pi), below = SIMD8<Float>(repeating: -.pi), above = SIMD8<Float>(repeating: .pi)
+        let a = SIMD8<Float>(repeating: angle), limit = SIMD8<Float>(repeating: maximum)
+        var j = 0
+        while j + 8 <= count {
+            var d = a - UnsafeRawPointer(angles.baseAddress! + j).loadUnaligned(as: SIMD8<Float>.self)
+            d.replace(with: d + twoPi, where: d .< below)
+            d.replace(with: d - twoPi, where: d .>= above)
+            if _slowPath(any((d .< below) .| (d .>= above))) {
+                for lane in j..<(j + 8) { flags[lane] = abs(CylinderTemplate.difference(angle, angles[lane])) <= maximum ? 1 : 0 }
+            } else {
+                let within = SIMD8<Int32>(repeating: 0).replacing(with: 1, where: (d .<= limit) .& (d .>= -limit))
+                UnsafeMutableRawPointer(flags + j).storeBytes(of: within, as: SIMD8<Int32>.self)
+            }
+            j += 8
+        }
+        while j < count {
+            flags[j] = abs(CylinderTemplate.difference(angle, angles[j])) <= maximum ? 1 : 0
+            j += 1
         }
     }
 
@@ -191,101 +223,84 @@ public enum CylinderComparison {
 
     /// LSS's choice of the `kept` best local pairs, best first, exactly as a selection sort of all
     /// pairs (in the order they were found) would make it — ties included, which a selection sort
-    /// breaks by position, and positions move as it swaps — without keeping or sorting them all.
+    /// breaks by position, and positions move as it swaps — without sorting them all.
     ///
-    /// While the pairs are offered, a heap holds the `kept` highest similarities so far; a pair
-    /// below its least cannot be among the best and is dropped. At the end only the pairs at or
-    /// above the `kept`-th highest similarity remain, and the selection sort is replayed on
-    /// them: each step takes the highest similarity at the lowest position, and the pair it
-    /// displaces from the step's position (when that pair is still in play) moves to its place.
-    /// The other pairs' moves are never looked at: they can never be chosen.
+    /// While the pairs are offered, a histogram counts their similarities in buckets of 1/32 of
+    /// an octave (the Float's top bits); the buckets from the top down that hold the `kept`
+    /// best say which pairs can be chosen at all (a few more, those in the last bucket), and
+    /// the selection sort is replayed on these alone: each step takes the highest similarity at
+    /// the lowest position, and the pair it displaces from the step's position (when that pair
+    /// is among them) moves to its place. The other pairs' moves are never looked at: they are
+    /// never chosen.
     struct Selection {
-        let candidates: UnsafeMutablePointer<Candidate>
-        let heap: UnsafeMutablePointer<Float>
-        let kept: Int
-        var stored = 0, heapCount = 0
-        /// Pairs offered so far: the next one's position in the order of all pairs.
-        var offered: Int32 = 0
+        /// Buckets: similarities 1/256 … 1 (keys 3809 … 4064 of the bits above the lowest 18);
+        /// everything smaller shares bucket 0.
+        static let buckets = 256
+        static let lowestKey = 4064 - 255
 
-        init(candidates: UnsafeMutablePointer<Candidate>, heap: UnsafeMutablePointer<Float>, kept: Int) {
+        let candidates: UnsafeMutablePointer<Candidate>
+        let histogram: UnsafeMutablePointer<Int32>
+        let kept: Int
+        /// Pairs offered so far: the next one's position in the order of all pairs.
+        var offered = 0
+
+        init(candidates: UnsafeMutablePointer<Candidate>, histogram: UnsafeMutablePointer<Int32>, kept: Int) {
             self.candidates = candidates
-            self.heap = heap
+            self.histogram = histogram
             self.kept = kept
+            histogram.initialize(repeating: 0, count: Self.buckets)
+        }
+
+        /// The bucket of a similarity in 0 < s ≤ 1 (never decreasing as s grows).
+        @inline(__always)
+        static func bucket(_ similarity: Float) -> Int {
+            let key = Int(similarity.bitPattern &>> 18) &- lowestKey
+            return key > 0 ? key : 0
         }
 
         @inline(__always)
         mutating func offer(_ similarity: Float, _ i: Int, _ j: Int) {
-            let position = offered
+            candidates[offered] = Candidate(similarity: similarity, i: Int32(truncatingIfNeeded: i), j: Int32(truncatingIfNeeded: j),
+                                            position: Int32(truncatingIfNeeded: offered))
             offered &+= 1
-            if heapCount < kept {
-                push(similarity)
-            } else if similarity > heap[0] {
-                replaceLeast(similarity)
-            } else if similarity < heap[0] {
-                return
-            }
-            candidates[stored] = Candidate(similarity: similarity, i: Int32(truncatingIfNeeded: i), j: Int32(truncatingIfNeeded: j),
-                                           position: position)
-            stored &+= 1
-        }
-
-        /// A min-heap of at most `kept` similarities: heap[0] is the least.
-        mutating func push(_ value: Float) {
-            var child = heapCount
-            heapCount += 1
-            while child > 0 {
-                let parent = (child - 1) / 2
-                guard heap[parent] > value else { break }
-                heap[child] = heap[parent]
-                child = parent
-            }
-            heap[child] = value
-        }
-
-        mutating func replaceLeast(_ value: Float) {
-            var parent = 0
-            while true {
-                var child = 2 * parent + 1
-                guard child < heapCount else { break }
-                if child + 1 < heapCount, heap[child + 1] < heap[child] { child += 1 }
-                guard heap[child] < value else { break }
-                heap[parent] = heap[child]
-                parent = child
-            }
-            heap[parent] = value
+            histogram[Self.bucket(similarity)] &+= 1
         }
 
         /// Writes the `min(kept, offered)` best pairs, best first, to `chosen`; returns their count.
         mutating func best(into chosen: UnsafeMutablePointer<Candidate>) -> Int {
-            let selected = min(kept, Int(offered))
+            let selected = min(kept, offered)
             guard selected > 0 else { return 0 }
-            // Pairs below the kept-th highest similarity are never chosen.
-            let least = heapCount == kept ? heap[0] : -Float.infinity
+            // The highest bucket whose pairs and those above reach `selected`: pairs in lower
+            // buckets have lower similarities than at least `selected` others, and are never chosen.
+            var lowest = Self.buckets - 1, above = Int(histogram[lowest])
+            while above < selected {
+                lowest -= 1
+                above += Int(histogram[lowest])
+            }
             var remaining = 0
-            for index in 0..<stored where candidates[index].similarity >= least {
+            for index in 0..<offered {
                 candidates[remaining] = candidates[index]
-                remaining += 1
+                remaining &+= Self.bucket(candidates[index].similarity) >= lowest ? 1 : 0
             }
             for step in 0..<selected {
                 let position = Int32(truncatingIfNeeded: step)
-                var best = -1
-                for index in 0..<remaining where candidates[index].position >= 0 {
-                    guard best >= 0 else { best = index; continue }
-                    let candidate = candidates[index], leader = candidates[best]
-                    if candidate.similarity > leader.similarity
-                        || (candidate.similarity == leader.similarity && candidate.position < leader.position) {
-                        best = index
-                    }
+                // The highest similarity, at the lowest position among equals: one key, the
+                // similarity's bits (positive, so they order as the values do) above the
+                // position's complement. A pair already chosen has key 0.
+                var best = 0, bestKey: UInt64 = 0
+                for index in 0..<remaining {
+                    let candidate = candidates[index]
+                    let key = UInt64(candidate.similarity.bitPattern) &<< 32 | UInt64(~UInt32(bitPattern: candidate.position))
+                    best = key > bestKey ? index : best
+                    bestKey = key > bestKey ? key : bestKey
                 }
                 // The swap: whatever stood at this step's position goes where the best stood.
                 let from = candidates[best].position
                 if from != position {
-                    for index in 0..<remaining where candidates[index].position == position {
-                        candidates[index].position = from
-                        break
-                    }
+                    for index in 0..<remaining where candidates[index].position == position { candidates[index].position = from }
                 }
                 chosen[step] = candidates[best]
+                candidates[best].similarity = 0
                 candidates[best].position = -1
             }
             return selected
@@ -316,6 +331,32 @@ public enum CylinderComparison {
                                 b.angles.withUnsafeBufferPointer { anglesB in
                                     a.shapes.withUnsafeBufferPointer { shapesA in
                                         let countA = a.cylinderCount
+                                        if !shapesA.isEmpty, count <= 64 {
+                                            // First every distance difference, without a branch; then the full
+                                            // compatibility only where it is within the cut-off (elsewhere it is 0).
+                                            for t in 0..<count {
+                                                let (ta, tb) = (Int(pairs[t].i), Int(pairs[t].j))
+                                                var within: UInt64 = 0
+                                                for k in (t + 1)..<max(t + 1, count) {
+                                                    let (ka, kb) = (Int(pairs[k].i), Int(pairs[k].j))
+                                                    let bx = xsB[kb] - xsB[tb], by = ysB[kb] - ysB[tb]
+                                                    let distance = abs(shapesA[ta * countA + ka].distance - (bx * bx + by * by).squareRoot())
+                                                    within |= UInt64(distance <= cutoffs.distance ? 1 : 0) &<< UInt64(k)
+                                                    rho[t * count + k] = 0
+                                                    rho[k * count + t] = 0
+                                                }
+                                                rho[t * count + t] = 0
+                                                while within != 0 {
+                                                    let k = within.trailingZeroBitCount
+                                                    within &= within &- 1
+                                                    let (ka, kb) = (Int(pairs[k].i), Int(pairs[k].j))
+                                                    let value = compatibility(shapesA[ta * countA + ka], xsB, ysB, anglesB, tb, kb, cutoffs, p)
+                                                    rho[t * count + k] = value
+                                                    rho[k * count + t] = value
+                                                }
+                                            }
+                                            return
+                                        }
                                         for t in 0..<count {
                                             rho[t * count + t] = 0
                                             let (ta, tb) = (Int(pairs[t].i), Int(pairs[t].j))

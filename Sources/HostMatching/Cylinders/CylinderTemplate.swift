@@ -26,13 +26,19 @@ public struct CylinderTemplate: Sendable {
     /// Valid bits of each cylinder (set bits of its validity words): two cylinders whose counts
     /// add up far enough beyond the disc's bits certainly overlap enough to be compared.
     let validCounts: [UInt16]
-    /// Every minutia (with or without a cylinder), one array per field, and the print's area,
-    /// for the final consistency step, which counts agreeing minutiae against those the
-    /// overlap should show.
-    let allXs: [Float]
-    let allYs: [Float]
-    let allAngles: [Float]
+    /// Every minutia (with or without a cylinder) and the print's area, for the final
+    /// consistency step, which counts agreeing minutiae against those the overlap should show.
+    /// The minutiae one field after the other, each field `minutiaStride` long (the count
+    /// rounded up to eight, the rest far away at (10⁹, 10⁹), where nothing is ever near):
+    /// x at [0, stride), y at [stride, 2 stride), angle at [2 stride, 3 stride).
+    let minutiae: [Float]
+    let minutiaCount: Int
     let area: ExtractedPrint
+
+    var minutiaStride: Int { (minutiaCount + 7) / 8 * 8 }
+
+    /// Far away from every print: the padding of `minutiae`.
+    static let nowhere: Float = 1e9
     /// A probe's geometry between every two of its cylinders' minutiae (`PairShape`, row t,
     /// column k at t * cylinderCount + k), which consolidation reads instead of computing: a
     /// probe is compared with every impression of a gallery. Empty for a gallery's impressions
@@ -40,6 +46,13 @@ public struct CylinderTemplate: Sendable {
     let shapes: [PairShape]
 
     public var cylinderCount: Int { xs.count }
+
+    /// This template's memory in bytes: the struct and every array it holds (header and elements).
+    var byteCount: Int {
+        func bytes<Element>(_ array: [Element]) -> Int { array.capacity == 0 ? 0 : 32 + array.capacity * MemoryLayout<Element>.stride }
+        return MemoryLayout<CylinderTemplate>.stride + bytes(xs) + bytes(ys) + bytes(angles) + bytes(values) + bytes(validity)
+            + bytes(validCounts) + bytes(minutiae) + bytes(area.foreground) + bytes(area.minutiae) + bytes(shapes)
+    }
 
     /// The line from minutia t to minutia k of one impression, as consolidation compares it with
     /// the other impression's: its length, the turn from t's direction to k's, and the angle
@@ -64,9 +77,10 @@ public struct CylinderTemplate: Sendable {
         var area = print
         area.minutiae = []
         self.area = area
-        allXs = print.minutiae.map(\.x)
-        allYs = print.minutiae.map(\.y)
-        allAngles = print.minutiae.map(\.angle)
+        minutiaCount = print.minutiae.count
+        let padding = [Float](repeating: Self.nowhere, count: (minutiaCount + 7) / 8 * 8 - minutiaCount)
+        minutiae = Self.fitted(print.minutiae.map(\.x) + padding + print.minutiae.map(\.y) + padding
+            + print.minutiae.map(\.angle) + padding.map { _ in 0 })
         let p = parameters
         let side = p.cellsPerSide, sections = p.angularSections, words = p.wordCount
         let minutiae = print.minutiae
@@ -134,11 +148,13 @@ public struct CylinderTemplate: Sendable {
             values += cylinderValues
             validity += cylinderValidity
         }
-        self.xs = xs
-        self.ys = ys
-        self.angles = angles
-        self.values = values
-        self.validity = validity
+        // Kept at their length (appending grows an array's capacity up to twice that): a
+        // gallery holds one template per enrolled impression.
+        self.xs = Self.fitted(xs)
+        self.ys = Self.fitted(ys)
+        self.angles = Self.fitted(angles)
+        self.values = Self.fitted(values)
+        self.validity = Self.fitted(validity)
         let count = xs.count
         validCounts = (0..<count).map { c in UInt16(validity[(c * words)..<((c + 1) * words)].reduce(0) { $0 + $1.nonzeroBitCount }) }
         self.shapes = withShapes ? xs.withUnsafeBufferPointer { x in
@@ -148,6 +164,15 @@ public struct CylinderTemplate: Sendable {
                 }
             }
         } : []
+    }
+
+    /// A copy with no spare capacity.
+    static func fitted<Element>(_ array: [Element]) -> [Element] {
+        guard array.capacity > array.count else { return array }
+        return Array(unsafeUninitializedCapacity: array.count) { buffer, count in
+            _ = buffer.initialize(from: array)
+            count = array.count
+        }
     }
 
     /// The difference of two angles, in -π ..< π: a - b, with 2π added while below -π, then
