@@ -4,11 +4,17 @@
 //
 //   HostMatchBench speed [FVC-DIR]       extraction per image, comparisons/s on one core,
 //                                        1:N identify at 100, 1,000 and 10,000 templates
+//   HostMatchBench compare [FVC-DIR] [ROUNDS]  only the one-core comparisons, ROUNDS times (default 5)
+//                                        and their median: for A/B runs of two builds and for profilers
 //   HostMatchBench calibrate [FVC-DIR]   every different-finger pair of each database, scored,
 //                                        and the calibration fitted to them, as Swift
 //   HostMatchBench pairs [FVC-DIR]       a quick look while tuning: per database, the FVC pairs'
 //                                        equal error rate and misses at 1 in 1,000 (crops only;
 //                                        the full tables, with NBIS beside, are `fpmod bench accuracy`)
+//   HostMatchBench dump [FVC-DIR]        every ordered pair's score, one line each: all usable crops
+//                                        of the four databases against each other, then each
+//                                        database's whole images against each other; two builds'
+//                                        outputs must be identical when a change keeps the scores
 //
 // FVC-DIR holds DB1_B … DB4_B (default $FPMOD_FVC2002, else ../shared/data/fvc2002). Accuracy
 // itself is `fpmod bench accuracy`.
@@ -38,8 +44,8 @@ func seconds(_ duration: Duration) -> Double {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 2, ["speed", "calibrate", "pairs"].contains(arguments[1]) else {
-    fail("usage: HostMatchBench speed|calibrate|pairs [FVC-DIR]")
+guard arguments.count >= 2, ["speed", "compare", "calibrate", "pairs", "dump"].contains(arguments[1]) else {
+    fail("usage: HostMatchBench speed|compare|calibrate|pairs|dump [FVC-DIR] [ROUNDS]")
 }
 let mode = arguments[1]
 let root = arguments.count > 2 ? arguments[2] : getenv("FPMOD_FVC2002").map { String(cString: $0) } ?? "../shared/data/fvc2002"
@@ -145,6 +151,46 @@ if mode == "pairs" {
     exit(0)
 }
 
+if mode == "dump" {
+    // Crops: every usable crop of every database against every other, both ways and itself.
+    var named: [(name: String, probe: Probe)] = []
+    for database in databases {
+        for (f, row) in crops(database).enumerated() {
+            for (i, image) in row.enumerated() {
+                if let probe = try? matcher.probe(image) { named.append(("\(database)/\(101 + f)_\(i + 1)", probe)) }
+            }
+        }
+    }
+    var lines = 0, total = 0
+    func emit(_ kind: String, _ set: [(name: String, probe: Probe)]) {
+        for a in set {
+            var line = ""
+            for b in set {
+                let score = matcher.score(a.probe, b.probe)
+                line += "\(kind) \(a.name) \(b.name) \(score)\n"
+                lines += 1
+                total &+= score
+            }
+            print(line, terminator: "")
+        }
+    }
+    emit("crop", named)
+    // Whole images, within each database (more minutiae: the long loops of a comparison).
+    for database in databases {
+        var whole: [(name: String, probe: Probe)] = []
+        for finger in 101...110 {
+            for impression in 1...8 {
+                let path = "\(root)/\(database)/\(finger)_\(impression).png"
+                guard let image = try? PNGFile.read(path) else { fail("cannot read \(path)") }
+                if let probe = try? matcher.probe(image) { whole.append(("\(database)/\(finger)_\(impression)", probe)) }
+            }
+        }
+        emit("full", whole)
+    }
+    print("pairs \(lines) sum \(total)")
+    exit(0)
+}
+
 // speed
 let clock = ContinuousClock()
 var all: [Probe] = []
@@ -164,30 +210,70 @@ print("extraction: \(fixed(seconds(extraction) * 1000 / Double(extracted), 1)) m
 print("minutiae per usable crop: \(fixed(Double(all.reduce(0) { $0 + $1.print.minutiae.count }) / Double(max(1, all.count)), 1))")
 
 // One core: every probe against a fixed set of others, all in this thread.
-var comparisons = 0, sink = 0
-let started = clock.now
-for (index, probe) in all.enumerated() {
-    for other in all[(index + 1)...].prefix(100) {
-        sink &+= matcher.score(probe, other)
-        comparisons += 1
+func oneCoreRound(_ all: [Probe]) -> (rate: Double, comparisons: Int, checksum: Int) {
+    var comparisons = 0, sink = 0
+    let started = clock.now
+    for (index, probe) in all.enumerated() {
+        for other in all[(index + 1)...].prefix(100) {
+            sink &+= matcher.score(probe, other)
+            comparisons += 1
+        }
     }
+    return (Double(comparisons) / seconds(clock.now - started), comparisons, sink)
 }
-let oneCore = Double(comparisons) / seconds(clock.now - started)
-print("comparisons on one core: \(Int(oneCore)) /s (\(comparisons) comparisons; checksum \(sink))")
+if mode == "compare" {
+    // Only the one-core loop, `rounds` times (for A/B runs and profilers): each round's rate, then the median.
+    let rounds = arguments.count > 3 ? Int(arguments[3]) ?? 5 : 5
+    var rates: [Double] = []
+    for _ in 0..<max(1, rounds) {
+        let round = oneCoreRound(all)
+        rates.append(round.rate)
+        print("comparisons on one core: \(Int(round.rate)) /s (\(round.comparisons) comparisons; checksum \(round.checksum))")
+    }
+    print("median: \(Int(rates.sorted()[rates.count / 2])) /s")
+    exit(0)
+}
+let oneCore = oneCoreRound(all)
+print("comparisons on one core: \(Int(oneCore.rate)) /s (\(oneCore.comparisons) comparisons; checksum \(oneCore.checksum))")
+
+// A search's comparisons on one core: a gallery small enough (15 templates, 120 impressions)
+// that identify compares in this thread, every usable crop identified against it. identify
+// stops a comparison early where it cannot reach the threshold, so this is faster than above.
+do {
+    let templates = (0..<15).map { index in (0..<8).map { all[(index * 8 + $0 + 7) % all.count].print } }
+    let gallery = MinutiaeGallery(prints: templates)
+    var found = 0
+    let begun = clock.now
+    for probe in all where matcher.identify(probe: probe, gallery: gallery) != nil { found += 1 }
+    let rate = Double(all.count * gallery.impressionCount) / seconds(clock.now - begun)
+    print("identify's comparisons on one core: \(Int(rate)) /s (\(all.count) searches of \(gallery.impressionCount) impressions; \(found) matched)")
+}
+
+/// CPU time of this process (every thread), for searches on a machine others share too.
+func processTime() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}
 
 // 1:N: templates of 8 impressions drawn from the crops (repeated to size: a search compares
-// against every impression whatever it holds), the median of 20 searches.
+// against every impression whatever it holds), the median of 40 searches: wall time on every
+// core, and the CPU time they took (what a busy machine does not inflate as much).
 for size in [100, 1000, 10_000] {
     let templates = (0..<size).map { index in (0..<8).map { all[(index * 8 + $0) % all.count].print } }
     let gallery = MinutiaeGallery(prints: templates)
-    var times: [Double] = []
-    for probe in all.prefix(20) {
-        let begun = clock.now
+    var times: [Double] = [], cpu: [Double] = []
+    for probe in all.prefix(40) {
+        let begun = clock.now, cpuBegun = processTime()
         _ = matcher.identify(probe: probe, gallery: gallery)
         times.append(seconds(clock.now - begun) * 1000)
+        cpu.append((processTime() - cpuBegun) * 1000)
     }
     times.sort()
-    print("identify 1:\(size) (\(gallery.impressionCount) impressions, \(System.coreCount) cores): median \(fixed(times[times.count / 2], 1)) ms, threshold \(matcher.threshold(for: gallery))")
+    cpu.sort()
+    print("identify 1:\(size) (\(gallery.impressionCount) impressions, \(System.coreCount) cores): median \(fixed(times[times.count / 2], 1)) ms, "
+          + "CPU \(fixed(cpu[cpu.count / 2], 1)) ms, threshold \(matcher.threshold(for: gallery)); "
+          + "\(gallery.byteCount / gallery.impressionCount) bytes per impression")
 }
 
 enum System {

@@ -11,6 +11,10 @@ public struct MinutiaeGallery: Sendable {
     /// Comparisons one search makes: what the false-match rate of an attempt grows with.
     public var impressionCount: Int { impressions.count }
 
+    /// The memory the prepared impressions take, in bytes (their cylinders, minutiae and print
+    /// areas, with the arrays' headers; not the allocator's own rounding).
+    public var byteCount: Int { impressions.reduce(0) { $0 + $1.byteCount } + MemoryLayout<Int>.stride * firstImpression.count }
+
     /// Reads every template; a damaged one, or one of another format, is an error naming its
     /// position, so a gallery never silently loses a finger.
     public init(_ templates: [HostTemplate]) throws(HostMatchingError) {

@@ -101,30 +101,50 @@ public struct MinutiaeMatcher: Sendable {
         return try identify(image: image, gallery: MinutiaeGallery(gallery))
     }
 
+    /// The decision is the one `scores(probe:gallery:)` would give (`GallerySearch`), but only
+    /// the scores at or above the threshold are computed to the end: a score below it can be
+    /// neither the match nor a tie with it (`decisiveScores`).
     public func identify(probe: Probe, gallery: MinutiaeGallery) -> HostMatch? {
-        GallerySearch.decide(scores: scores(probe: probe, gallery: gallery), threshold: threshold(for: gallery))
+        let threshold = threshold(for: gallery)
+        return GallerySearch.decide(scores: decisiveScores(probe: probe, gallery: gallery, threshold: threshold), threshold: threshold)
     }
 
     /// Every template's score (its best impression's), in gallery order. Large galleries are
     /// searched on every core: each comparison is independent and reads only shared, immutable data.
     public func scores(probe: Probe, gallery: MinutiaeGallery) -> [Int] {
+        scores(probe: probe, gallery: gallery, skippingBelow: nil)
+    }
+
+    /// `scores(probe:gallery:)` where it matters to a decision at `threshold`: a template's score
+    /// at or above it is exact; one below it is some lower score (a comparison whose upper bound
+    /// is below the threshold stops before its last step, `CylinderComparison.score(_:_:skippingWhen:)`,
+    /// and counts as -1; with no skip possible at a threshold ≤ 0, nothing changes there).
+    func decisiveScores(probe: Probe, gallery: MinutiaeGallery, threshold: Int) -> [Int] {
+        scores(probe: probe, gallery: gallery, skippingBelow: threshold)
+    }
+
+    private func scores(probe: Probe, gallery: MinutiaeGallery, skippingBelow threshold: Int?) -> [Int] {
         let impressions = gallery.impressions
-        var raw: [Float]
+        let cylinders = probe.cylinders
+        @Sendable func score(_ index: Int) -> Int {
+            guard let threshold else { return Self.scaled(CylinderComparison.score(cylinders, impressions[index])) }
+            return CylinderComparison.score(cylinders, impressions[index], skippingWhen: { Self.cannotReach($0, threshold) }).map(Self.scaled) ?? -1
+        }
+        var raw: [Int]
         let chunk = 64
         if impressions.count >= 2 * chunk {
             let chunks = (impressions.count + chunk - 1) / chunk
-            let parts = Mutex([[Float]](repeating: [], count: chunks))
+            let parts = Mutex([[Int]](repeating: [], count: chunks))
             DispatchQueue.concurrentPerform(iterations: chunks) { part in
-                let range = (part * chunk)..<min(impressions.count, (part + 1) * chunk)
-                let computed = range.map { CylinderComparison.score(probe.cylinders, impressions[$0]) }
+                let computed = ((part * chunk)..<min(impressions.count, (part + 1) * chunk)).map(score)
                 parts.withLock { $0[part] = computed }
             }
             raw = parts.withLock { $0.flatMap { $0 } }
         } else {
-            raw = impressions.map { CylinderComparison.score(probe.cylinders, $0) }
+            raw = impressions.indices.map(score)
         }
         return (0..<gallery.count).map { template in
-            gallery.impressionRange(of: template).reduce(0) { max($0, Self.scaled(raw[$1])) }
+            gallery.impressionRange(of: template).reduce(0) { max($0, raw[$1]) }
         }
     }
 
@@ -136,4 +156,8 @@ public struct MinutiaeMatcher: Sendable {
     }
 
     static func scaled(_ similarity: Float) -> Int { Int((min(1, max(0, similarity)) * 1000).rounded()) }
+
+    /// Whether a comparison whose similarity is at most `bound` scores below `threshold`
+    /// (`scaled` never decreases as the similarity grows).
+    static func cannotReach(_ bound: Float, _ threshold: Int) -> Bool { scaled(bound) < threshold }
 }

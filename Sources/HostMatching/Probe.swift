@@ -11,6 +11,6 @@ public struct Probe: Sendable {
 
     init(_ print: ExtractedPrint) {
         self.print = print
-        self.cylinders = CylinderTemplate(print)
+        self.cylinders = CylinderTemplate(print, withShapes: true)
     }
 }

@@ -23,19 +23,64 @@ public struct CylinderTemplate: Sendable {
     let validity: [UInt64]
     /// Bits of a disc's cells (cells within the radius × sections): the scale of "enough overlap".
     let discBits: Int
+    /// Valid bits of each cylinder (set bits of its validity words): two cylinders whose counts
+    /// add up far enough beyond the disc's bits certainly overlap enough to be compared.
+    let validCounts: [UInt16]
     /// Every minutia (with or without a cylinder) and the print's area, for the final
     /// consistency step, which counts agreeing minutiae against those the overlap should show.
-    let all: [RidgeMinutia]
+    /// The minutiae one field after the other, each field `minutiaStride` long (the count
+    /// rounded up to eight, the rest far away at (10⁹, 10⁹), where nothing is ever near):
+    /// x at [0, stride), y at [stride, 2 stride), angle at [2 stride, 3 stride).
+    let minutiae: [Float]
+    let minutiaCount: Int
     let area: ExtractedPrint
+
+    var minutiaStride: Int { (minutiaCount + 7) / 8 * 8 }
+
+    /// Far away from every print: the padding of `minutiae`.
+    static let nowhere: Float = 1e9
+    /// A probe's geometry between every two of its cylinders' minutiae (`PairShape`, row t,
+    /// column k at t * cylinderCount + k), which consolidation reads instead of computing: a
+    /// probe is compared with every impression of a gallery. Empty for a gallery's impressions
+    /// (it would cost 12 bytes × cylinders² each); consolidation then computes it as it goes.
+    let shapes: [PairShape]
 
     public var cylinderCount: Int { xs.count }
 
-    public init(_ print: ExtractedPrint, parameters: CylinderParameters = .standard) {
+    /// This template's memory in bytes: the struct and every array it holds (header and elements).
+    var byteCount: Int {
+        func bytes<Element>(_ array: [Element]) -> Int { array.capacity == 0 ? 0 : 32 + array.capacity * MemoryLayout<Element>.stride }
+        return MemoryLayout<CylinderTemplate>.stride + bytes(xs) + bytes(ys) + bytes(angles) + bytes(values) + bytes(validity)
+            + bytes(validCounts) + bytes(minutiae) + bytes(area.foreground) + bytes(area.minutiae) + bytes(shapes)
+    }
+
+    /// The line from minutia t to minutia k of one impression, as consolidation compares it with
+    /// the other impression's: its length, the turn from t's direction to k's, and the angle
+    /// of the line relative to t's direction. Computed exactly as `CylinderComparison` would.
+    struct PairShape: Sendable {
+        var distance: Float
+        var turn: Float
+        var radial: Float
+
+        @inline(__always)
+        init(_ xs: UnsafeBufferPointer<Float>, _ ys: UnsafeBufferPointer<Float>, _ angles: UnsafeBufferPointer<Float>, _ t: Int, _ k: Int) {
+            let dx = xs[k] - xs[t], dy = ys[k] - ys[t]
+            distance = (dx * dx + dy * dy).squareRoot()
+            turn = CylinderTemplate.difference(angles[t], angles[k])
+            radial = CylinderTemplate.difference(angles[t], atan2(dy, dx))
+        }
+    }
+
+    /// `withShapes`: also the pair geometry of a probe (`shapes`), for one side of many comparisons.
+    public init(_ print: ExtractedPrint, parameters: CylinderParameters = .standard, withShapes: Bool = false) {
         self.parameters = parameters
         var area = print
         area.minutiae = []
         self.area = area
-        self.all = print.minutiae
+        minutiaCount = print.minutiae.count
+        let padding = [Float](repeating: Self.nowhere, count: (minutiaCount + 7) / 8 * 8 - minutiaCount)
+        minutiae = Self.fitted(print.minutiae.map(\.x) + padding + print.minutiae.map(\.y) + padding
+            + print.minutiae.map(\.angle) + padding.map { _ in 0 })
         let p = parameters
         let side = p.cellsPerSide, sections = p.angularSections, words = p.wordCount
         let minutiae = print.minutiae
@@ -103,19 +148,43 @@ public struct CylinderTemplate: Sendable {
             values += cylinderValues
             validity += cylinderValidity
         }
-        self.xs = xs
-        self.ys = ys
-        self.angles = angles
-        self.values = values
-        self.validity = validity
+        // Kept at their length (appending grows an array's capacity up to twice that): a
+        // gallery holds one template per enrolled impression.
+        self.xs = Self.fitted(xs)
+        self.ys = Self.fitted(ys)
+        self.angles = Self.fitted(angles)
+        self.values = Self.fitted(values)
+        self.validity = Self.fitted(validity)
+        let count = xs.count
+        validCounts = (0..<count).map { c in UInt16(validity[(c * words)..<((c + 1) * words)].reduce(0) { $0 + $1.nonzeroBitCount }) }
+        self.shapes = withShapes ? xs.withUnsafeBufferPointer { x in
+            ys.withUnsafeBufferPointer { y in
+                angles.withUnsafeBufferPointer { angle in
+                    (0..<(count * count)).map { PairShape(x, y, angle, $0 / count, $0 % count) }
+                }
+            }
+        } : []
     }
 
-    /// The difference of two angles, in -π ..< π.
+    /// A copy with no spare capacity.
+    static func fitted<Element>(_ array: [Element]) -> [Element] {
+        guard array.capacity > array.count else { return array }
+        return Array(unsafeUninitializedCapacity: array.count) { buffer, count in
+            _ = buffer.initialize(from: array)
+            count = array.count
+        }
+    }
+
+    /// The difference of two angles, in -π ..< π: a - b, with 2π added while below -π, then
+    /// taken away while at or above π. Two angles in -π ... π need one step at most, made here
+    /// without a branch; the loops only continue it, so every input gets the same steps.
     @inline(__always)
     static func difference(_ a: Float, _ b: Float) -> Float {
         var d = a - b
-        while d < -.pi { d += 2 * .pi }
-        while d >= .pi { d -= 2 * .pi }
+        d = d < -.pi ? d + 2 * .pi : d
+        if _slowPath(d < -.pi) { while d < -.pi { d += 2 * .pi } }
+        d = d >= .pi ? d - 2 * .pi : d
+        if _slowPath(d >= .pi) { while d >= .pi { d -= 2 * .pi } }
         return d
     }
 

@@ -13,44 +13,151 @@ enum GlobalConsistency {
     /// Added to each side's count of minutiae in the overlap: a tiny overlap proves little.
     static let overlapPrior: Float = 3
 
-    /// 0 … 1: the best proposal's paired share, m² / ((nA + k)(nB + k)).
-    static func score(_ a: CylinderTemplate, _ b: CylinderTemplate, proposals: [(i: Int, j: Int)]) -> Float {
-        var best: Float = 0
-        for (i, j) in proposals {
-            let turn = b.angles[j] - a.angles[i]
-            let c = cos(turn), s = sin(turn)
-            let shiftX = b.xs[j] - (c * a.xs[i] - s * a.ys[i])
-            let shiftY = b.ys[j] - (s * a.xs[i] + c * a.ys[i])
-            var usedB = [Bool](repeating: false, count: b.all.count)
-            var paired = 0, inOverlapA = 0
-            for minutia in a.all {
-                let x = c * minutia.x - s * minutia.y + shiftX, y = s * minutia.x + c * minutia.y + shiftY
-                guard b.area.isForeground(x: x, y: y) else { continue }
-                inOverlapA += 1
-                var nearest = -1, nearestDistance = distanceTolerance * distanceTolerance
-                for (k, other) in b.all.enumerated() where !usedB[k] {
-                    let dx = other.x - x, dy = other.y - y
-                    let squared = dx * dx + dy * dy
-                    guard squared < nearestDistance,
-                          abs(CylinderTemplate.difference(minutia.angle + turn, other.angle)) <= angleTolerance else { continue }
-                    nearest = k
-                    nearestDistance = squared
-                }
-                if nearest >= 0 {
-                    usedB[nearest] = true
-                    paired += 1
+    /// 0 … 1: the best proposal's paired share, m² / ((nA + k)(nB + k)). Each proposal is a
+    /// local pair (i, j) of cylinders.
+    ///
+    /// Every position, distance and share is computed by the same operations in the same order
+    /// as one minutia at a time would; what differs is only how the work is found: A's minutiae
+    /// that fall on B's print are listed first (without a branch each), and for each of them B's
+    /// minutiae within the distance tolerance are found eight at a time, then weighed in order.
+    static func score(_ a: CylinderTemplate, _ b: CylinderTemplate, proposals: UnsafeBufferPointer<CylinderComparison.Candidate>) -> Float {
+        let areaA = Area(a.area), areaB = Area(b.area)
+        let countA = a.minutiaCount, countB = b.minutiaCount, strideA = a.minutiaStride, strideB = b.minutiaStride
+        let tolerance = distanceTolerance * distanceTolerance
+        let tolerance8 = SIMD8<Float>(repeating: tolerance), lanes = SIMD8<Int32>(1, 2, 4, 8, 16, 32, 64, 128)
+        return withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * countA + countB + strideB) { scratch in
+            a.minutiae.withUnsafeBufferPointer { minutiaeA in
+                b.minutiae.withUnsafeBufferPointer { minutiaeB in
+                    a.area.foreground.withUnsafeBytes { foregroundA in
+                        b.area.foreground.withUnsafeBytes { foregroundB in
+                            let xsA = minutiaeA.baseAddress!, ysA = xsA + strideA, anglesA = ysA + strideA
+                            let xsB = minutiaeB.baseAddress!, ysB = xsB + strideB, anglesB = ysB + strideB
+                            // A's minutiae on B's print under the proposal: position and direction.
+                            let overlapX = scratch.baseAddress!, overlapY = overlapX + countA, overlapAngle = overlapY + countA
+                            let usedB = overlapAngle + countA, squaredB = usedB + countB
+                            var best: Float = 0
+                            for proposal in proposals {
+                                let (i, j) = (Int(proposal.i), Int(proposal.j))
+                                let turn = b.angles[j] - a.angles[i]
+                                let c = cos(turn), s = sin(turn)
+                                let shiftX = b.xs[j] - (c * a.xs[i] - s * a.ys[i])
+                                let shiftY = b.ys[j] - (s * a.xs[i] + c * a.ys[i])
+                                var inOverlapA = 0
+                                for index in 0..<countA {
+                                    let x = c * xsA[index] - s * ysA[index] + shiftX, y = s * xsA[index] + c * ysA[index] + shiftY
+                                    overlapX[inOverlapA] = x
+                                    overlapY[inOverlapA] = y
+                                    overlapAngle[inOverlapA] = anglesA[index]
+                                    inOverlapA &+= areaB.flag(foregroundB, x, y)
+                                }
+                                for k in 0..<countB { usedB[k] = 0 }
+                                var paired = 0
+                                for index in 0..<inOverlapA {
+                                    let x = overlapX[index], y = overlapY[index], angle = overlapAngle[index]
+                                    // B's minutiae in order, the nearest so far kept; one farther than
+                                    // the tolerance is never taken, so only those within it are weighed.
+                                    var nearest = -1, nearestDistance = tolerance
+                                    let x8 = SIMD8<Float>(repeating: x), y8 = SIMD8<Float>(repeating: y)
+                                    var chunk = 0
+                                    while chunk < strideB {
+                                        // Up to 64 of B's minutiae: their squared distances, and a bit for
+                                        // each within the tolerance (the sign of squared - tolerance, exact
+                                        // in sign for a finite square), eight lanes at a time.
+                                        var near: UInt64 = 0
+                                        var k = chunk
+                                        while k < min(strideB, chunk + 64) {
+                                            let dx = UnsafeRawPointer(xsB + k).loadUnaligned(as: SIMD8<Float>.self) - x8
+                                            let dy = UnsafeRawPointer(ysB + k).loadUnaligned(as: SIMD8<Float>.self) - y8
+                                            let squared = dx * dx + dy * dy
+                                            UnsafeMutableRawPointer(squaredB + k).storeBytes(of: squared, as: SIMD8<Float>.self)
+                                            let sign = unsafeBitCast(squared - tolerance8, to: SIMD8<Int32>.self) &>> 31
+                                            near |= UInt64(truncatingIfNeeded: (sign & lanes).wrappedSum()) &<< UInt64(k - chunk)
+                                            k += 8
+                                        }
+                                        while near != 0 {
+                                            let other = chunk + near.trailingZeroBitCount
+                                            near &= near &- 1
+                                            let distance = squaredB[other]
+                                            guard usedB[other] == 0, distance < nearestDistance,
+                                                  abs(CylinderTemplate.difference(angle + turn, anglesB[other])) <= angleTolerance else { continue }
+                                            nearest = other
+                                            nearestDistance = distance
+                                        }
+                                        chunk += 64
+                                    }
+                                    if nearest >= 0 {
+                                        usedB[nearest] = 1
+                                        paired += 1
+                                    }
+                                }
+                                // Nothing paired, or too few to beat the best proposal however few
+                                // of B's minutiae fall on A's print (this share is at most
+                                // m² / ((nA + k) k), and Float's rounding keeps that order): the count
+                                // below cannot change the result.
+                                let m = Float(paired)
+                                guard paired > 0, m * m / ((Float(inOverlapA) + overlapPrior) * overlapPrior) > best else { continue }
+                                // B's minutiae that fall on A's print, under the inverse proposal.
+                                var inOverlapB = 0
+                                for k in 0..<countB {
+                                    let dx = xsB[k] - shiftX, dy = ysB[k] - shiftY
+                                    let x = c * dx + s * dy, y = -s * dx + c * dy
+                                    inOverlapB &+= areaA.flag(foregroundA, x, y)
+                                }
+                                best = max(best, m * m / ((Float(inOverlapA) + overlapPrior) * (Float(inOverlapB) + overlapPrior)))
+                            }
+                            return min(1, best)
+                        }
+                    }
                 }
             }
-            // B's minutiae that fall on A's print, under the inverse proposal.
-            var inOverlapB = 0
-            for other in b.all {
-                let dx = other.x - shiftX, dy = other.y - shiftY
-                let x = c * dx + s * dy, y = -s * dx + c * dy
-                if a.area.isForeground(x: x, y: y) { inOverlapB += 1 }
-            }
-            let m = Float(paired)
-            best = max(best, m * m / ((Float(inOverlapA) + overlapPrior) * (Float(inOverlapB) + overlapPrior)))
         }
-        return min(1, best)
+    }
+
+    /// `ExtractedPrint.isForeground`, inlined: the same answer for every point (a point at or
+    /// beyond the last block's edge is outside either way; this form also never traps on one
+    /// too large for an Int).
+    struct Area {
+        let blockSize: Int
+        /// log2(blockSize) when it is a power of two (the extractor's 8), else -1: a shift is
+        /// the same division for the non-negative pixel positions asked about, and far cheaper.
+        let blockShift: Int
+        let blocksAcross: Int
+        let blocksDown: Int
+        let width: Float
+        let height: Float
+
+        init(_ print: ExtractedPrint) {
+            blockSize = print.blockSize
+            blockShift = print.blockSize > 0 && print.blockSize & (print.blockSize - 1) == 0 ? print.blockSize.trailingZeroBitCount : -1
+            blocksAcross = print.blocksAcross
+            blocksDown = print.blocksDown
+            width = Float(print.blocksAcross * print.blockSize)
+            height = Float(print.blocksDown * print.blockSize)
+        }
+
+        @inline(__always)
+        func contains(_ foreground: UnsafeBufferPointer<Bool>, _ x: Float, _ y: Float) -> Bool {
+            foreground.withMemoryRebound(to: UInt8.self) { flag(UnsafeRawBufferPointer($0), x, y) } == 1
+        }
+
+        /// 1 where `contains`, else 0, without a branch: the block is looked up at the point
+        /// moved onto the image (NaN to 0) and the answer kept only where it lay there already.
+        @inline(__always)
+        func flag(_ foreground: UnsafeRawBufferPointer, _ x: Float, _ y: Float) -> Int {
+            let inside = Self.bit(x >= 0) & Self.bit(y >= 0) & Self.bit(x < width) & Self.bit(y < height)
+            let clampedX = x < width ? x : 0, clampedY = y < height ? y : 0
+            let column = Self.pixel(clampedX > 0 ? clampedX : 0) &>> blockShift, row = Self.pixel(clampedY > 0 ? clampedY : 0) &>> blockShift
+            let fallback = blockShift >= 0 ? 0 : 1
+            let block = fallback == 0 ? row &* blocksAcross &+ column
+                : (Self.pixel(clampedY > 0 ? clampedY : 0) / blockSize) &* blocksAcross &+ Self.pixel(clampedX > 0 ? clampedX : 0) / blockSize
+            return Int(foreground[block]) & inside
+        }
+
+        @inline(__always)
+        static func bit(_ condition: Bool) -> Int { condition ? 1 : 0 }
+
+        /// A pixel's index, for 0 ≤ value < the image's width or height.
+        @inline(__always)
+        static func pixel(_ value: Float) -> Int { Int(Int32(value)) }
     }
 }
