@@ -1,3 +1,4 @@
+import Foundation
 import AccessPolicy
 import FingerprintProtocol
 import GPIO
@@ -99,6 +100,10 @@ extension LockConfig {
 
     /// The configuration an installed service runs with, and every command reads when none is named.
     public static let installedPath = "/etc/fpmod/config.json"
+    /// `installedPath` when that file exists: the config of a command or service given none.
+    public static var installedPathIfPresent: String? {
+        FileManager.default.fileExists(atPath: installedPath) ? installedPath : nil
+    }
 
     /// `$RUNTIME_DIRECTORY`, else `/run/fpmod` as root, else `$XDG_RUNTIME_DIR/fpmod`, else `/tmp/fpmod-UID`.
     public static func defaultSocketDirectory(environment: [String: String], euid: UInt32) -> String {

@@ -1,3 +1,5 @@
+import DoorLock
+
 /// Why the service could not be built from the settings, each with what to do. Errors of the
 /// parts underneath (`StoreError`, `GPIOError`, `SimulatorError`, `ReaderSessionError`, …) pass
 /// through unchanged; front ends map both to their own codes (both cases are the configuration's).
@@ -11,7 +13,7 @@ public enum ServiceAssemblyError: Error, Equatable, Sendable, CustomStringConver
     public var description: String {
         switch self {
         case .noConfiguration:
-            return "No configuration: give --config FILE (or FPMOD_CONFIG), or create \(ServiceSettings.installedConfigPath) "
+            return "No configuration: give --config FILE (or FPMOD_CONFIG), or create \(LockConfig.installedPath) "
                 + "from tools/config.example.json; try without hardware with --sim --sim-gpio."
         case let .config(problems):
             return problems

@@ -50,11 +50,4 @@ public struct ServiceSettings: Sendable {
 
     public init() {}
 
-    /// The config file an installed service uses.
-    public static let installedConfigPath = LockConfig.installedPath
-
-    /// `installedConfigPath` when that file exists: the config of a service started with none named.
-    public static func installedConfig() -> String? {
-        FileManager.default.fileExists(atPath: installedConfigPath) ? installedConfigPath : nil
-    }
 }

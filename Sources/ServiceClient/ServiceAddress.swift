@@ -23,9 +23,6 @@ public struct ServiceAddress: Sendable {
     /// Findings on the way (a stale socket, going through the service), one line each.
     public var progress: @Sendable (String) -> Void = { _ in }
 
-    /// The configuration an installed service runs with.
-    public static let installedConfigPath = LockConfig.installedPath
-    public static var installedConfigExists: Bool { FileManager.default.fileExists(atPath: installedConfigPath) }
 
     public init(configPath: String?, environment: [String: String], storeDatabase: String) {
         self.configPath = configPath
@@ -36,7 +33,7 @@ public struct ServiceAddress: Sendable {
     /// The config's `control.socket` (the named config, else the installed one when present),
     /// else `control.sock` in the default socket directory.
     public func socketPath() throws(ServiceClientError) -> String {
-        let path = configPath ?? (FileManager.default.fileExists(atPath: Self.installedConfigPath) ? Self.installedConfigPath : nil)
+        let path = configPath ?? LockConfig.installedPathIfPresent
         var configured: String?
         if let path {
             do {

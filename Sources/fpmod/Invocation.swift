@@ -77,7 +77,7 @@ struct Invocation {
     /// loads: store paths, and the board whose spi section places an SPI sensor's lines.
     var configFile: LockConfig? {
         let path = parsed.string("config")
-            ?? (FileManager.default.fileExists(atPath: RunCommand.defaultConfigPath) ? RunCommand.defaultConfigPath : nil)
+            ?? LockConfig.installedPathIfPresent
         guard let path else { return nil }
         return try? LockConfig.load(path: path)
     }

@@ -112,8 +112,8 @@ import TestSupport
         defer { folder.remove() }
         let address = ServiceAddress(configPath: nil, environment: ["RUNTIME_DIRECTORY": folder.path],
                                      storeDatabase: folder.file("store.db"))
-        #expect(try address.socketPath().hasPrefix(folder.path + "/control.sock") || ServiceAddress.installedConfigExists)
-        guard !ServiceAddress.installedConfigExists else { return }
+        #expect(try address.socketPath().hasPrefix(folder.path + "/control.sock") || (LockConfig.installedPathIfPresent != nil))
+        guard !(LockConfig.installedPathIfPresent != nil) else { return }
         #expect(try ServiceConnection.connectIfRunning(address) == nil)
         let error = expectThrows(ServiceClientError.self) { try ServiceConnection.require(address) }
         #expect(error?.kind == .unavailable)

@@ -10,7 +10,6 @@ import ServiceAssembly
 /// a simulated image sensor matched on the host) and memory GPIO in this process.
 enum RunCommand {
     /// Other commands find the running service's config where `run` does.
-    static let defaultConfigPath = ServiceSettings.installedConfigPath
 
     static func run(_ invocation: Invocation) throws -> ExitCode {
         // First, before any thread exists: signals become readable data for the service loop.
@@ -47,7 +46,7 @@ enum RunCommand {
     static func settings(_ invocation: Invocation) throws -> ServiceSettings {
         let parsed = invocation.parsed
         var settings = ServiceSettings()
-        settings.configPath = parsed.string("config") ?? ServiceSettings.installedConfig()
+        settings.configPath = parsed.string("config") ?? LockConfig.installedPathIfPresent
         settings.simulatedGPIO = parsed.flag("sim-gpio")
         settings.chipName = parsed.string("chip")
         settings.port = parsed.string("port")

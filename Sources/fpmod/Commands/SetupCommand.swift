@@ -1,4 +1,5 @@
 import ArgumentParsing
+import DoorLock
 import Foundation
 import Provisioning
 
@@ -22,7 +23,7 @@ enum SetupCommand {
         var settings = SetupSettings(
             storeDatabase: database, storeKey: key,
             configPath: parsed.string("config")
-                ?? SetupConfigFile.defaultPath(environment: invocation.environment, installed: RunCommand.defaultConfigPath))
+                ?? SetupConfigFile.defaultPath(environment: invocation.environment, installed: LockConfig.installedPath))
         if parsed.flag("sim") {
             settings.simulator = .init(profile: parsed.string("sim-profile") ?? "r307", statePath: invocation.simulatorStatePath)
         }
@@ -46,7 +47,7 @@ enum SetupCommand {
             ("\(fpmod) enroll NAME", "enroll everyone else (NAME: ASCII letters, digits, '.', '_', '-' and '@')"),
             ("\(fpmod) list", "show who is enrolled"),
         ]
-        if !sim && configPath == RunCommand.defaultConfigPath {
+        if !sim && configPath == LockConfig.installedPath {
             steps.append(("sudo systemctl enable --now fpmod", "run the lock as a service (tools/install.sh installs the unit)"))
         }
         steps.append(("\(fpmod) run" + (sim ? " --sim-gpio" : ""),
@@ -56,7 +57,7 @@ enum SetupCommand {
 
     /// `fpmod [--sim] [--config FILE]`: how the printed commands reach this store and module.
     static func commandPrefix(configPath: String, sim: Bool) -> String {
-        "fpmod" + (sim ? " --sim" : "") + (configPath == RunCommand.defaultConfigPath ? "" : " --config " + shellQuoted(configPath))
+        "fpmod" + (sim ? " --sim" : "") + (configPath == LockConfig.installedPath ? "" : " --config " + shellQuoted(configPath))
     }
 
     /// A path as a shell reads it back: as it is when that is safe, else in single quotes.
