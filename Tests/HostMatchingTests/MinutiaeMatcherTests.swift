@@ -14,7 +14,7 @@ import Testing
         try impressions.map { try FVC2002.crop(database, finger: finger, impression: $0) }
     }
 
-    @Test(.disabled(if: FVC2002.skipped)) func enrolledFingersAreFoundAndStrangersNeverTakenForThem() throws {
+    @Test(.disabled(if: FVC2002.skipped, FVC2002.skipReason)) func enrolledFingersAreFoundAndStrangersNeverTakenForThem() throws {
         let enrolled = Array(101...105), strangers = Array(106...110)
         let templates = try enrolled.map { try matcher.enroll(images: crops($0, 1...5), minimumUsable: 3) }
         let gallery = try MinutiaeGallery(templates)
@@ -37,7 +37,7 @@ import Testing
         }
     }
 
-    @Test(.disabled(if: FVC2002.skipped)) func anImageMatchesItselfBestAndScoresAreSymmetric() throws {
+    @Test(.disabled(if: FVC2002.skipped, FVC2002.skipReason)) func anImageMatchesItselfBestAndScoresAreSymmetric() throws {
         let a = try matcher.probe(try FVC2002.crop("DB1_B", finger: 101, impression: 1))
         let b = try matcher.probe(try FVC2002.crop("DB1_B", finger: 101, impression: 2))
         let c = try matcher.probe(try FVC2002.crop("DB1_B", finger: 104, impression: 1))
@@ -65,7 +65,7 @@ import Testing
         }
     }
 
-    @Test(.disabled(if: FVC2002.skipped)) func appendingAndRemovingKeepTheGalleryInOrder() throws {
+    @Test(.disabled(if: FVC2002.skipped, FVC2002.skipReason)) func appendingAndRemovingKeepTheGalleryInOrder() throws {
         let templates = try [101, 102, 103].map { try matcher.enroll(images: crops($0, 1...3, database: "DB1_B")) }
         let whole = try MinutiaeGallery(templates)
         let built = try MinutiaeGallery(Array(templates.prefix(2))).appending(templates[2])
@@ -79,7 +79,7 @@ import Testing
 }
 
 /// The touches of one enrollment: kept, linked, and "different fingers" only on strong evidence.
-@Suite(.disabled(if: FVC2002.skipped)) struct EnrollmentCollectorTests {
+@Suite(.disabled(if: FVC2002.skipped, FVC2002.skipReason)) struct EnrollmentCollectorTests {
     let matcher = MinutiaeMatcher()
 
     func probes(_ finger: Int, _ impressions: ClosedRange<Int>, database: String = "DB3_B") throws -> [Probe] {

@@ -83,7 +83,7 @@ import TestSupport
         mutating func score(_ a: Int, _ b: Int) throws -> Double { a / impressions == b / impressions ? 1 : 0 }
     }
 
-    @Test(.disabled(if: FVC2002.skipped)) func thePairsAreFVCsOnARealFolder() throws {
+    @Test(.disabled(if: FVC2002.skipped, FVC2002.skipReason)) func thePairsAreFVCsOnARealFolder() throws {
         let path = NSTemporaryDirectory() + "fpmod-fvc-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: path) }

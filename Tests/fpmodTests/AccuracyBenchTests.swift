@@ -5,7 +5,7 @@ import TestSupport
 /// `fpmod bench accuracy DIR` as a real subprocess on a few real impressions (FVC2002 DB3_B):
 /// the table's shape, the JSON's counts (the FVC pairs of a 3 × 3 folder), the DET picture,
 /// --check failing when its bounds are not met, and a folder that is not an FVC set refused.
-@Suite(.disabled(if: FVC2002.skipped)) struct AccuracyBenchTests {
+@Suite(.disabled(if: FVC2002.skipped, FVC2002.skipReason)) struct AccuracyBenchTests {
     func smallSet(_ database: String = "DB3_B") throws -> String {
         let path = NSTemporaryDirectory() + "fpmod-accuracy-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
