@@ -103,7 +103,7 @@ let package = Package(
         ]),
         // The running service's control socket as its clients reach it (the CLI's admin commands,
         // a console, a kiosk): where it listens, whether it serves this store and port, one request.
-        .target(name: "ServiceClient", dependencies: ["DoorLock", "JSONValue", "Posix"]),
+        .target(name: "ServiceClient", dependencies: ["DoorLock", "Administration", "JSONValue", "Posix"]),
         // The lock service as `fpmod run` runs it, built from plain settings (config, GPIO chip, store,
         // the reader's connection, simulators and their control socket, options, reloads), so a console
         // or a test runs the very same service. Not in ReaderSessions: that opens a reader once for one
@@ -182,7 +182,7 @@ let package = Package(
         .testTarget(name: "DoorLockTests", dependencies: ["DoorLock", "JSONValue", "MQTT", "MQTTTestSupport", "GPIO", "AccessPolicy", "ModuleSimulator", "FingerprintModule", "TemplateStore", "Administration", "SerialPort", "Posix"]),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "TemplateStore", "HostMatching", "MinutiaeExtraction", "TestSupport"]),
         .testTarget(name: "ServiceClientTests", dependencies: [
-            "ServiceClient", "DoorLock", "GPIO", "JSONValue", "ModuleSimulator", "Posix", "TemplateStore", "TestSupport",
+            "ServiceClient", "Administration", "DoorLock", "GPIO", "JSONValue", "ModuleSimulator", "Posix", "TemplateStore", "TestSupport",
         ]),
         // A second front end built from the libraries alone (doctor, a bench, an enrollment), so
         // nothing a console needs can hide in the executable: it must not depend on "fpmod".

@@ -163,7 +163,7 @@ struct WorkerLoop {
                 let result = try reader.enroll(user: request.user, displayName: request.displayName, label: request.label,
                                                captures: request.captures ?? reader.defaultEnrollCaptures, admin: request.admin,
                                                duress: request.duress) { [worker] step in
-                    worker.report(.adminProgress(requestID: id, line: ["progress": .string(step.description), "status": .string(step.status)]))
+                    worker.report(.adminProgress(requestID: id, line: step.controlLine))
                 }
                 worker.report(.adminDone(requestID: id, reply: [
                     "ok": true, "result": "enrolled", "user": .string(result.user), "label": .string(result.label),

@@ -1,3 +1,4 @@
+import Administration
 import DoorLock
 import Foundation
 import Glibc
@@ -122,9 +123,13 @@ public final class ServiceConnection {
 
     /// Sends one command; progress lines (`{"progress":…}`) go to `progress`, and the final
     /// reply (the line with `ok`) is returned. `lineTimeout` bounds the wait for each line.
+    /// An enroll's steps arrive as values too: with `fingerStep`, each step the line carries goes
+    /// there (a front end shows it its own way, as its `Prompter` does when it holds the reader),
+    /// and only a line without a known step to `progress`, worded.
     /// Replies are read with JSONValue's strict parser, the writer's own counterpart, so a
     /// value keeps its kind: a user named "true" stays a string, a 1 never reads as a Bool.
     public func send(_ request: ControlRequest, lineTimeout: Duration = .seconds(30),
+                     fingerStep: ((EnrollProgress) -> Void)? = nil,
                      progress: (String) -> Void = { _ in }) throws(ServiceClientError) -> [String: JSONValue] {
         let line = request.line
         try talk { () throws(Errno) in try connection.send(line: line, deadline: .now + .seconds(5)) }
@@ -144,7 +149,11 @@ public final class ServiceConnection {
                 throw ServiceClientError(.io, "The service sent a line that is not JSON (\(error): \(text)); is \(path) an fpmod control socket?")
             }
             if object["ok"] != nil { return object }
-            if let step = object["progress"]?.stringValue { progress(step) }
+            if let fingerStep, let step = EnrollProgress(controlLine: object) {
+                fingerStep(step)
+            } else if let line = object["progress"]?.stringValue {
+                progress(line)
+            }
         }
     }
 

@@ -2,6 +2,7 @@ import Administration
 import ArgumentParsing
 import Foundation
 import Posix
+import PrintableText
 import UserPrompts
 
 /// fpmod's `Prompter` on a terminal: questions and finger steps on stderr, answers from stdin,
@@ -48,7 +49,8 @@ final class TerminalPrompts: Prompter {
     }
 
     func fingerStep(_ step: EnrollProgress) {
-        StandardStreams.writeError((isGuide ? "    " : "") + step.description + "\n")
+        // A step's reason or advice may come from the service: shown, never acted on.
+        StandardStreams.writeError((isGuide ? "    " : "") + Printable.escaped(step.description) + "\n")
     }
 
     // MARK: Kinds of question

@@ -1,3 +1,4 @@
+import Administration
 import DoorLock
 import Foundation
 import GPIO
@@ -79,6 +80,40 @@ import TestSupport
         var direct = address
         direct.direct = true
         #expect(try ServiceConnection.connectIfRunning(direct) == nil)
+    }
+
+    /// Item 3 of issue 23 through the service: the finger steps of an enroll the service runs
+    /// reach the client as `EnrollProgress` values, the same ones a front end's prompter gets
+    /// when it holds the reader itself, so a console shows them its own way.
+    @Test func anEnrollThroughTheServiceArrivesAsFingerSteps() throws {
+        let running = try RunningService()
+        let connected = ContinuousClock.now + .seconds(10)
+        while !running.service.snapshot.moduleConnected {
+            try #require(ContinuousClock.now < connected, "the service did not connect to its module")
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        running.simulator.touch("dora-thumb", times: 6)
+        let connection = try #require(try ServiceConnection.connectIfRunning(running.address()))
+        var steps: [EnrollProgress] = []
+        var worded: [String] = []
+        var request = EnrollRequest(user: try UserName(validating: "dora"), label: try FingerLabel(validating: "left-thumb"))
+        request.captures = 2
+        let reply = try connection.send(.enroll(request), fingerStep: { steps.append($0) }, progress: { worded.append($0) })
+        try ServiceConnection.check(reply)
+        #expect(worded.isEmpty, "every line carried its step: \(worded)")
+        let slot = try #require(reply["slot"]?.intValue)
+        #expect(steps.first == .placeFinger(capture: 1, of: 2), "\(steps)")
+        #expect(steps.contains(.placeFinger(capture: 2, of: 2)), "\(steps)")
+        #expect(steps.contains(.liftFinger), "\(steps)")
+        #expect(steps.last == .storing(slot: slot), "\(steps)")
+
+        // Without a step handler, the same lines arrive worded, as a socat user reads them.
+        running.simulator.touch("erin-thumb", times: 6)
+        request.user = try UserName(validating: "erin")
+        var lines: [String] = []
+        let again = try #require(try ServiceConnection.connectIfRunning(running.address()))
+        try ServiceConnection.check(try again.send(.enroll(request), progress: { lines.append($0) }))
+        #expect(lines.first == EnrollProgress.placeFinger(capture: 1, of: 2).description, "\(lines)")
     }
 
     @Test func aServiceOnTheNamedPortWithAnotherStoreIsRefusedAsBusy() throws {

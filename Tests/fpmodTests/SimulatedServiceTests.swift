@@ -14,6 +14,9 @@ struct SimulatedServiceTests {
         try service.simulator("touch carol-left-index 6")
         let enrolled = try cli.run(config + ["enroll", "carol", "--finger", "left-index"])
         #expect(enrolled.status == 0, "\(enrolled.stderr)\n\(service.log)")
+        // The service's finger steps, sent as values, reach the CLI's prompter and read as ever.
+        #expect(enrolled.stderr.contains("Place your finger (1/2)\n") && enrolled.stderr.contains("Lift your finger\n")
+                && enrolled.stderr.contains("Storing the template in slot"), "\(enrolled.stderr)")
 
         // The enrolled set changed, so carol's finger is refused for a PIN: proof that the
         // touch alone started a scan that reached the policy with her name.

@@ -28,10 +28,11 @@ enum EnrollCommand {
             request.duress = parsed.flag("duress")
             request.displayName = displayName
             request.fingerTimeout = try parsed.duration("timeout")
-            // The service holds the reader and streams its finger steps already worded.
-            let reply = try service.send(.enroll(request), lineTimeout: (request.fingerTimeout ?? .seconds(15)) + .seconds(30)) {
-                invocation.progress($0)
-            }
+            // The service holds the reader and streams its finger steps as values: they reach the
+            // same prompter as when the reader is opened here (an older service's worded lines too).
+            let prompter = invocation.prompter
+            let reply = try service.send(.enroll(request), lineTimeout: (request.fingerTimeout ?? .seconds(15)) + .seconds(30),
+                                         fingerStep: { prompter.fingerStep($0) }, progress: { invocation.progress(Printable.escaped($0)) })
             try ServiceConnection.check(reply)
             return report(user: reply["user"]?.stringValue ?? name.text, label: reply["label"]?.stringValue ?? label.text,
                           slot: reply["slot"]?.intValue ?? -1, captures: reply["captures"]?.intValue ?? asked ?? 0,
