@@ -79,6 +79,9 @@ let package = Package(
             "Administration", "ImageSensor", "HostMatching", "MinutiaeExtraction", "Imaging", "TemplateStore", "FingerprintModule",
             "FingerprintProtocol", "Posix", "PrintableText",
         ]),
+        // A PIN typed on a door keypad, as pure logic: the kernel's key codes, the entry (digits,
+        // submit, clear, pause, bounds) and its secret; the evdev reader that feeds it is apart.
+        .target(name: "Keypad"),
         .target(name: "DoorLock", dependencies: [
             "FingerprintProtocol", "FingerprintModule", "SerialPort", "Posix",
             "GPIO", "TemplateStore", "AccessPolicy", "Administration", "JSONValue", "MQTT", "PrintableText",
@@ -179,6 +182,7 @@ let package = Package(
             "HostReader", "ImageSensorSimulator", "Administration", "ImageSensor", "HostMatching", "Imaging", "TemplateStore",
             "FingerprintModule", "Posix",
         ]),
+        .testTarget(name: "KeypadTests", dependencies: ["Keypad"]),
         .testTarget(name: "DoorLockTests", dependencies: ["DoorLock", "JSONValue", "MQTT", "MQTTTestSupport", "GPIO", "AccessPolicy", "ModuleSimulator", "FingerprintModule", "TemplateStore", "Administration", "SerialPort", "Posix"]),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "TemplateStore", "HostMatching", "MinutiaeExtraction", "TestSupport"]),
         .testTarget(name: "ServiceClientTests", dependencies: [
