@@ -24,6 +24,8 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // PNG files of fingerprint images (the simulated image sensor, the matcher's test prints).
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // libevdev: keypads on the Linux input subsystem, and uinput's virtual keypads.
+        .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         // libfprint's NBIS (mindtct + bozorth3): the host-side matcher of image sensors. No pkgConfig:
         // its GLib flags draw a SwiftPM warning (see Sources/CLibfprint/shim.h).
         .systemLibrary(name: "CLibfprint", providers: [.apt(["libfprint-2-dev"])]),
@@ -82,6 +84,9 @@ let package = Package(
         // A PIN typed on a door keypad, as pure logic: the kernel's key codes, the entry (digits,
         // submit, clear, pause, bounds) and its secret; the evdev reader that feeds it is apart.
         .target(name: "Keypad"),
+        // The keypad on the input subsystem (evdev: USB keypads, matrix-keypad and gpio-keys
+        // overlays): finding, grabbing and reading it, uinput's virtual keypad, the bring-up watch.
+        .target(name: "KeypadInput", dependencies: ["CEvdev", "Keypad", "Posix", "PrintableText"]),
         .target(name: "DoorLock", dependencies: [
             "FingerprintProtocol", "FingerprintModule", "SerialPort", "Posix",
             "GPIO", "TemplateStore", "AccessPolicy", "Administration", "JSONValue", "MQTT", "PrintableText",
@@ -124,8 +129,8 @@ let package = Package(
         // What kind of failure an error is (usage, data, unavailable, I/O, try later, permission,
         // config, denied), whichever layer raised it: the CLI's exit codes, a console's HTTP statuses.
         .target(name: "FailureKinds", dependencies: [
-            "Administration", "Benchmarks", "FingerprintModule", "HostReader", "ImageSensor", "ModuleSimulator", "Provisioning",
-            "ReaderSessions", "SerialPort", "ServiceAssembly", "ServiceClient", "TemplateStore", "UserPrompts",
+            "Administration", "Benchmarks", "FingerprintModule", "HostReader", "ImageSensor", "Keypad", "KeypadInput", "ModuleSimulator",
+            "Provisioning", "ReaderSessions", "SerialPort", "ServiceAssembly", "ServiceClient", "TemplateStore", "UserPrompts",
         ]),
         // Every bench as a library: workloads, stage accounting, the targets they run on, and their
         // reports (text tables and JSON values); the CLI parses options and prints.
@@ -153,6 +158,7 @@ let package = Package(
             "SerialPort", "Posix", "GPIO", "TemplateStore", "AccessPolicy", "Administration", "DoorLock",
             "SPI", "ImageSensor", "ImageSensorSimulator", "Imaging", "HostMatching", "HostReader", "PrintableText",
             "MatcherAccuracy", "MinutiaeExtraction", "Diagnostics", "ReaderSessions", "Benchmarks", "ServiceClient", "DoctorRun", "ServiceAssembly", "Demo", "Provisioning", "UserPrompts", "FailureKinds",
+            "Keypad", "KeypadInput",
         ]),
 
         .testTarget(name: "FingerprintProtocolTests", dependencies: ["FingerprintProtocol"]),
@@ -183,6 +189,7 @@ let package = Package(
             "FingerprintModule", "Posix",
         ]),
         .testTarget(name: "KeypadTests", dependencies: ["Keypad"]),
+        .testTarget(name: "KeypadInputTests", dependencies: ["KeypadInput", "Keypad", "TestSupport"]),
         .testTarget(name: "DoorLockTests", dependencies: ["DoorLock", "JSONValue", "MQTT", "MQTTTestSupport", "GPIO", "AccessPolicy", "ModuleSimulator", "FingerprintModule", "TemplateStore", "Administration", "SerialPort", "Posix"]),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "TemplateStore", "HostMatching", "MinutiaeExtraction", "TestSupport"]),
         .testTarget(name: "ServiceClientTests", dependencies: [

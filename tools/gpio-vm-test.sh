@@ -191,6 +191,31 @@ fi
 echo "${gpiod_version%%.*}" >"$PAYLOAD/expect-libgpiod-api"
 say "guest binary: ${GUEST_ROOT:+$GUEST_ROOT:}${GUEST_BINARY:-$FPMOD}, built against libgpiod $gpiod_version"
 cp "$PAYLOAD_SOURCE/run" "$PAYLOAD_SOURCE/config.json" "$PAYLOAD_SOURCE/lines" "$PAYLOAD/"
+# The input modules of the VM's kernel (Debian builds evdev and uinput as modules), for the
+# keypad checks: from the very linux-image package the VM boots, kept beside the VM's cache.
+input_modules() { # -> input-modules/ in the payload
+  local info pkg version dir tmp
+  info=$(sed -n 's/^kernel: //p' "$CACHE/current/BUILD-INFO")
+  pkg=${info%% *}
+  version=${info#* }
+  version=${version%% *}
+  dir=$CACHE/input-modules-${pkg#linux-image-}_$version
+  if [ ! -f "$dir/uinput.ko" ] || [ ! -f "$dir/evdev.ko" ]; then
+    tmp=$(mktemp -d "$WORK/kernel.XXXXXX")
+    (cd "$tmp" && apt-get download -q "$pkg=$version" >/dev/null 2>&1) || return 1
+    dpkg-deb --fsys-tarfile "$tmp"/*.deb | tar -x -C "$tmp" --wildcards '*/drivers/input/evdev.ko*' '*/drivers/input/misc/uinput.ko*' || return 1
+    mkdir -p "$dir.new"
+    find "$tmp" -name '*.ko' -exec cp {} "$dir.new/" \;
+    find "$tmp" -name '*.ko.xz' -exec sh -c 'xz -dc "$1" >"$2/$(basename "${1%.xz}")"' _ {} "$dir.new" \;
+    [ -f "$dir.new/uinput.ko" ] && [ -f "$dir.new/evdev.ko" ] || return 1
+    rm -rf "$dir" && mv "$dir.new" "$dir"
+  fi
+  mkdir -p "$PAYLOAD/input-modules"
+  cp "$dir/evdev.ko" "$dir/uinput.ko" "$PAYLOAD/input-modules/"
+}
+if [ "$ARCH" = amd64 ]; then
+  if input_modules; then pass "host: evdev and uinput of the VM's kernel for the keypad checks"; else fail "host: evdev and uinput of the VM's kernel (apt-get download of its linux-image failed)"; fi
+fi
 chmod +x "$PAYLOAD/run"
 step_time "payload"
 start_sim

@@ -3,6 +3,8 @@ import Benchmarks
 import FingerprintModule
 import HostReader
 import ImageSensor
+import Keypad
+import KeypadInput
 import ModuleSimulator
 import Provisioning
 import ReaderSessions
@@ -73,6 +75,8 @@ public enum FailureKind: Sendable, Equatable, CaseIterable {
             case .unavailable: self = .unavailable
             case .io: self = .io
             }
+        case let error as KeypadInputError: self = Self.of(error)
+        case is KeypadSettingsError: self = .usage
         case is ServiceAssemblyError: self = .config
         case is SimulatorError: self = .unavailable
         case is FingerCapture.NoFingerInTime: self = .tryLater
@@ -85,6 +89,16 @@ public enum FailureKind: Sendable, Equatable, CaseIterable {
         case is StoreKindError: self = .data
         case is StoreAdministration.BackupWriteError: self = .io
         default: self = .io
+        }
+    }
+
+    static func of(_ error: KeypadInputError) -> FailureKind {
+        switch error {
+        case .notFound, .noneNamed, .gone, .noUinput: .unavailable
+        case .permissionDenied: .permission
+        case .notAKeypad, .badKeys: .usage
+        case .busy: .tryLater
+        case .system: .io
         }
     }
 

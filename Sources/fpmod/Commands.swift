@@ -38,6 +38,9 @@ enum Commands {
         "completion bash": CompletionCommand.bash,
         "sensor probe": SensorCommand.probe,
         "sensor capture": SensorCommand.capture,
+        "keypad list": KeypadCommand.list,
+        "keypad test": KeypadCommand.test,
+        "keypad type": KeypadCommand.type,
     ]
 
     /// The commands that start a new store when none exists at the store path.
@@ -45,7 +48,7 @@ enum Commands {
 
     /// The commands that never open the store at the store path (the simulator, demo and bench
     /// make their own), so --sim asks nothing of it.
-    static let ownStores: Set<String> = ["sim", "demo", "bench", "config check"]
+    static let ownStores: Set<String> = ["sim", "demo", "bench", "config check", "keypad list", "keypad test", "keypad type"]
 
     static func run(_ invocation: Invocation) -> ExitCode {
         let name = invocation.parsed.path.joined(separator: " ")

@@ -215,6 +215,27 @@ enum Program {
                                 ]),
                 ]),
             CommandSpec(
+                name: "keypad", abstract: "Bring up a keypad on the Linux input subsystem (USB keypad, matrix-keypad or gpio-keys overlay).",
+                discussion: "DEVICE is a path (/dev/input/by-id/…, stable across replugging; /dev/input/eventN) or the name the device gives itself, as `fpmod keypad list` shows it. Reading needs root or the 'input' group; typing on a virtual keypad needs /dev/uinput (modprobe uinput).",
+                subcommands: [
+                    CommandSpec(name: "list", abstract: "List the input devices with digit keys: path and name."),
+                    CommandSpec(name: "test", abstract: "Grab a keypad and show its keys as they arrive (an entry's first digit, then dots) and how each entry ends; no PIN is checked or shown.",
+                                arguments: [.positional("device", help: "Path or device name.")],
+                                options: [
+                                    .option("duration", valueName: "DURATION", help: "How long to watch.", default: "60s"),
+                                    .option("entries", valueName: "N", help: "Stop after N entries were submitted."),
+                                    .option("wait", valueName: "DURATION", help: "Wait this long for the device to appear (hot-plug).", default: "0s"),
+                                    .option("pause", valueName: "DURATION", help: "Drop a half-typed entry after this long without a key.", default: "5s"),
+                                ]),
+                    CommandSpec(name: "type", abstract: "Make a virtual keypad through uinput and type KEYS on it (digits, * and #): bring-up and tests without hardware.",
+                                arguments: [.positional("keys", help: "What to type, e.g. '7391#'.")],
+                                options: [
+                                    .option("name", valueName: "NAME", help: "The virtual keypad's device name.", default: "fpmod virtual keypad"),
+                                    .option("wait", valueName: "DURATION", help: "Time for readers to find and grab the new keypad before the first key.", default: "1s"),
+                                    .option("interval", valueName: "DURATION", help: "Time between keys.", default: "100ms"),
+                                ]),
+                ]),
+            CommandSpec(
                 name: "manpage", abstract: "Print this program's manual page, fpmod(1), in troff (for packaging: fpmod manpage > fpmod.1).",
                 discussion: "Rendered from the same declarations as --help. Without --date the footer date is the UTC day of SOURCE_DATE_EPOCH when that is set, else empty, so the page is reproducible.",
                 options: [.option("date", valueName: "YYYY-MM-DD", help: "Date for the page footer.")]),
