@@ -47,6 +47,8 @@ let package = Package(
         // Grey fingerprint images: PNG files, sensor-size crops, rotation, noise, coverage.
         .target(name: "Imaging", dependencies: ["CPNG"]),
         .target(name: "ArgumentParsing", dependencies: ["JSONValue", "PrintableText"]),
+        // A pure Wiegand codec (frames, parity, keypad bursts); the GPIO reader and panel output come with issue 24's wiring.
+        .target(name: "Wiegand"),
 
         // I/O layers.
         // Posix: thin typed wrappers over file descriptors, poll, sockets, signals, clocks.
@@ -163,6 +165,7 @@ let package = Package(
 
         .testTarget(name: "FingerprintProtocolTests", dependencies: ["FingerprintProtocol"]),
         .testTarget(name: "AccessPolicyTests", dependencies: ["AccessPolicy"]),
+        .testTarget(name: "WiegandTests", dependencies: ["Wiegand"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         .testTarget(name: "JSONValueTests", dependencies: ["JSONValue"]),
         .testTarget(name: "PrintableTextTests", dependencies: ["PrintableText"]),
