@@ -91,7 +91,7 @@ let package = Package(
         .target(name: "KeypadInput", dependencies: ["CEvdev", "Keypad", "Posix", "PrintableText"]),
         .target(name: "DoorLock", dependencies: [
             "FingerprintProtocol", "FingerprintModule", "SerialPort", "Posix",
-            "GPIO", "TemplateStore", "AccessPolicy", "Administration", "JSONValue", "MQTT", "PrintableText",
+            "GPIO", "TemplateStore", "AccessPolicy", "Administration", "JSONValue", "MQTT", "PrintableText", "Keypad", "KeypadInput",
         ]),
 
         // fpmod doctor's facts and checks as values (check, verdict, fix), apart from any terminal:

@@ -158,6 +158,13 @@ else
   fail "host: fpmod enroll alice against fpmod sim (exit $?)"
   sed 's/^/    /' "$WORK/enroll.err"
 fi
+# alice's PIN, for the keypad at the door (section e of the payload).
+if echo 7391 | "$FPMOD" "${STORE[@]}" pin alice 2>"$WORK/pin.err"; then
+  pass "host: fpmod pin alice"
+else
+  fail "host: fpmod pin alice (exit $?)"
+  sed 's/^/    /' "$WORK/pin.err"
+fi
 stop_sim
 step_time "host enrollment"
 if [ -s "$WORK/flash" ]; then pass "host: the simulator kept its flash in a file"; else fail "host: the simulator kept its flash in a file"; fi

@@ -36,8 +36,9 @@ for pkg in pkg-config libsqlite3-dev libsodium-dev libgpiod-dev libmosquitto-dev
 done
 # libpng (fingerprint images as PNG files) and libfprint with GLib's headers (the host-side
 # matcher of SPI image sensors; libfprint-2-dev does not pull libglib2.0-dev in by itself).
-# libevdev: keypads on the Linux input subsystem (USB keypads, matrix-keypad and gpio-keys).
-for pkg in libpng-dev libfprint-2-dev libglib2.0-dev libevdev-dev; do
+# libevdev: keypads on the Linux input subsystem (USB keypads, matrix-keypad and gpio-keys);
+# the device tree compiler checks the Pi keypad overlays in tools/keypad.
+for pkg in libpng-dev libfprint-2-dev libglib2.0-dev libevdev-dev device-tree-compiler; do
   installed "$pkg" || need+=("$pkg")
 done
 

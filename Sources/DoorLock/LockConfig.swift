@@ -46,6 +46,8 @@ public struct LockConfig: Sendable, Equatable {
     public var library = Library()
     /// Enrollment touches and false-match rate of an image sensor's host matcher (LockConfigImageSensor.swift).
     public var imageSensor = ImageSensor()
+    /// A PIN keypad on the input subsystem; nil when the door has none.
+    public var keypad: Keypad?
 
     public init() {}
 

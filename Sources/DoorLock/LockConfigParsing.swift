@@ -24,7 +24,7 @@ public struct LockConfigError: Error, Sendable, Equatable, CustomStringConvertib
 extension LockConfig {
     static let topLevelKeys = ["board", "serialPort", "spiDevice", "baudRate", "address", "password", "family", "gpio", "touch",
                                "scanIntervalMs", "policy", "relayPulseSeconds", "events", "control", "hooks", "store", "leds", "mqtt",
-                               "privacy", "library", "imageSensor"]
+                               "privacy", "library", "imageSensor", "keypad"]
     static let policyNumberKeys = ["relayPulseSeconds", "idleTimeoutSeconds", "backgroundTimeoutSeconds", "graceSeconds",
                                    "pinRequiredAfterHoursWithoutPin", "heldOpenSeconds", "forcedOpenExemptSeconds",
                                    "verificationValiditySeconds"]
@@ -160,6 +160,7 @@ extension LockConfig {
         if let v = root["privacy"], let object = r.object(v, "privacy") { readPrivacy(object, &r) }
         if let v = root["imageSensor"], let object = r.object(v, "imageSensor") { readImageSensor(object, &r) }
         if let v = root["library"], let object = r.object(v, "library") { readLibrary(object, &r) }
+        if let v = root["keypad"], let object = r.object(v, "keypad") { readKeypad(object, &r) }
     }
 
     private mutating func readGPIO(_ object: [String: Any], _ r: inout ConfigReader) {

@@ -200,6 +200,7 @@ extension LockRuntime {
         defer { if let client { closeIfAnswered(client) } }
         let remote = remoteRequests.pinChecks.removeValue(forKey: check.requestID)
         if let problem = check.problem {
+            if keypadChecks.remove(check.requestID) != nil { keypadFeedback("failed", reason: "the PIN check failed"); log("keypad: PIN check failed: \(problem)") }
             if let client { replyError(client, "PIN check failed: \(problem)", code: "failed") }
             if remote != nil { log("mqtt: remote request not done: PIN check failed: \(problem)") }
             return
@@ -207,6 +208,7 @@ extension LockRuntime {
         let effects = decide(.pinEntered(user: check.user, correct: check.correct, isAdmin: check.isAdmin, purpose: check.action,
                                          source: remote?.source ?? .local))
         if let remote { return finishRemote(remote, check: check, effects: effects) }
+        if keypadChecks.remove(check.requestID) != nil { return finishKeypadEntry(effects) }
         guard let client else { return }
         if let denial = effects.denial {
             replyDenied(client, denial)

@@ -82,6 +82,7 @@ extension LockRuntime {
             front.post(.pinChecked(check))
         }
         pinChecker.start()
+        startKeypad()
         if let interval = notifier.watchdogInterval { watchdogAt = .now + interval }
         notifier.notify("READY=1\nSTATUS=locked; waiting for the fingerprint reader")
         prepared = true
@@ -113,6 +114,8 @@ extension LockRuntime {
             for subscriber in subscriberList { descriptors.append((subscriber.fileDescriptor, .readable)) }
             let inputList = inputs.filter { $0.value.fileDescriptor >= 0 }.sorted { $0.key.rawValue < $1.key.rawValue }
             for (_, line) in inputList { descriptors.append((FileDescriptor(rawValue: line.fileDescriptor), .readable)) }
+            let keypadRequest = keypad?.pollRequest
+            if let keypadRequest { descriptors.append(keypadRequest) }
             let broker = homeAssistant?.pollRequest
             if let broker { descriptors.append(broker) }
 
@@ -135,6 +138,7 @@ extension LockRuntime {
             for client in clientList where take() { serviceClient(client) }
             for subscriber in subscriberList where take() { events.serviceReadable(subscriber) }
             for (role, line) in inputList where take() { handleEdges(role, line) }
+            if keypadRequest != nil, take() { handleKeypad() }
             // Last: the broker's messages never delay the door's own inputs of this turn.
             homeAssistant?.service(broker != nil ? ready[index] : [])
             drainInbox()
@@ -154,6 +158,7 @@ extension LockRuntime {
         }
         if !hooks.running.isEmpty { candidates.append(.now + .milliseconds(500)) }
         if let wake = homeAssistant?.nextWake { candidates.append(wake) }
+        if let wake = keypad?.nextWake { candidates.append(wake) }
         return candidates.min()
     }
 
@@ -175,6 +180,7 @@ extension LockRuntime {
             notifier.notify("WATCHDOG=1")
             watchdogAt = now + interval
         }
+        keypad?.expire()
         if let deadline = policy.nextDeadline(state), deadline.monotonic <= clock.now().monotonic {
             decide(.tick)
         }

@@ -49,6 +49,9 @@ final class LockRuntime {
     var libraryStatus: LibraryStatus?
     /// What the worker last opened (kind, model, capacity), for `status`; nil until it did.
     var readerDescription: ReaderDescription?
+    /// The door's PIN keypad (nil without a `keypad` section), and its entries being checked.
+    var keypad: KeypadPort?
+    var keypadChecks: Set<Int> = []
     /// The signal that ended the loop ("SIGTERM"), for the stopping line; nil for `stop()`.
     var stopReason: String?
 

@@ -13,6 +13,9 @@ public final class EvdevKeypad {
     public let path: String
     /// The name the device gives itself (escaped when shown).
     public let name: String
+    /// Readable when keys wait: for a caller's own poll set (the service's loop). Then
+    /// `read(until: .now)` takes them without waiting.
+    public var fileDescriptor: FileDescriptor { descriptor }
     private let descriptor: FileDescriptor
     private let device: OpaquePointer
 

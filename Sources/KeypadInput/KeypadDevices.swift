@@ -53,7 +53,7 @@ public enum KeypadDevices {
 
     /// The deepest existing folder on the way to the device: /dev/input itself does not exist
     /// until the first input device does.
-    static func watchedFolder(for spec: String) -> String {
+    public static func watchedFolder(for spec: String) -> String {
         var folder = spec.hasPrefix("/") ? (spec as NSString).deletingLastPathComponent : Self.folder
         while folder.count > 1, !FileManager.default.fileExists(atPath: folder) {
             folder = (folder as NSString).deletingLastPathComponent

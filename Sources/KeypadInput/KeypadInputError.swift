@@ -29,7 +29,7 @@ public enum KeypadInputError: Error, Equatable, Sendable, CustomStringConvertibl
         case .noneNamed(let name, let keypads):
             "No input device is named \"\(Printable.escaped(name))\". \(Self.listing(keypads))"
         case .permissionDenied(let path):
-            "Not allowed to read \(path): run as root, or add the user to the 'input' group (the service's user is, through the package's udev rule)."
+            "Not allowed to read \(path): run as root, or add the user to the 'input' group (the package's service user is in it)."
         case .notAKeypad(let path, let name):
             "\(path) (\(Printable.escaped(name))) has no digit keys, so it is not a keypad; choose another device (fpmod keypad test lists them)."
         case .busy(let path):

@@ -6,6 +6,8 @@ import Glibc
 /// A wake is a hint: the caller looks again at what it waits for.
 public final class DirectoryWatch {
     public let path: String
+    /// Readable when something changed: for a caller's own poll set.
+    public var fileDescriptor: FileDescriptor { descriptor }
     private let descriptor: FileDescriptor
 
     /// Calls `inotify_init1` and `inotify_add_watch`.
