@@ -88,6 +88,8 @@ let package = Package(
         .target(name: "Keypad"),
         // The keypad on the input subsystem (evdev: USB keypads, matrix-keypad and gpio-keys
         // overlays): finding, grabbing and reading it, uinput's virtual keypad, the bring-up watch.
+        // A Wiegand reader on two GPIO inputs: libgpiod's timestamped edges into the Wiegand codec.
+        .target(name: "WiegandInput", dependencies: ["Wiegand", "GPIO", "Posix"]),
         .target(name: "KeypadInput", dependencies: ["CEvdev", "Keypad", "Posix", "PrintableText"]),
         .target(name: "DoorLock", dependencies: [
             "FingerprintProtocol", "FingerprintModule", "SerialPort", "Posix",
@@ -109,7 +111,7 @@ let package = Package(
         // the checks judged), so the console's health page and the CLI run the same doctor.
         .target(name: "DoctorRun", dependencies: [
             "Diagnostics", "ReaderSessions", "Administration", "DoorLock", "FingerprintModule", "FingerprintProtocol",
-            "GPIO", "SerialPort", "TemplateStore",
+            "GPIO", "KeypadInput", "SerialPort", "TemplateStore",
         ]),
         // The running service's control socket as its clients reach it (the CLI's admin commands,
         // a console, a kiosk): where it listens, whether it serves this store and port, one request.
@@ -131,7 +133,7 @@ let package = Package(
         // What kind of failure an error is (usage, data, unavailable, I/O, try later, permission,
         // config, denied), whichever layer raised it: the CLI's exit codes, a console's HTTP statuses.
         .target(name: "FailureKinds", dependencies: [
-            "Administration", "Benchmarks", "FingerprintModule", "HostReader", "ImageSensor", "Keypad", "KeypadInput", "ModuleSimulator",
+            "Administration", "Benchmarks", "FingerprintModule", "HostReader", "ImageSensor", "Keypad", "KeypadInput", "ModuleSimulator", "WiegandInput", "Wiegand",
             "Provisioning", "ReaderSessions", "SerialPort", "ServiceAssembly", "ServiceClient", "TemplateStore", "UserPrompts",
         ]),
         // Every bench as a library: workloads, stage accounting, the targets they run on, and their
@@ -160,12 +162,13 @@ let package = Package(
             "SerialPort", "Posix", "GPIO", "TemplateStore", "AccessPolicy", "Administration", "DoorLock",
             "SPI", "ImageSensor", "ImageSensorSimulator", "Imaging", "HostMatching", "HostReader", "PrintableText",
             "MatcherAccuracy", "MinutiaeExtraction", "Diagnostics", "ReaderSessions", "Benchmarks", "ServiceClient", "DoctorRun", "ServiceAssembly", "Demo", "Provisioning", "UserPrompts", "FailureKinds",
-            "Keypad", "KeypadInput",
+            "Keypad", "KeypadInput", "Wiegand", "WiegandInput",
         ]),
 
         .testTarget(name: "FingerprintProtocolTests", dependencies: ["FingerprintProtocol"]),
         .testTarget(name: "AccessPolicyTests", dependencies: ["AccessPolicy"]),
         .testTarget(name: "WiegandTests", dependencies: ["Wiegand"]),
+        .testTarget(name: "WiegandInputTests", dependencies: ["WiegandInput", "Wiegand", "GPIO"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         .testTarget(name: "JSONValueTests", dependencies: ["JSONValue"]),
         .testTarget(name: "PrintableTextTests", dependencies: ["PrintableText"]),

@@ -33,6 +33,7 @@ public enum DoctorChecks {
         checks += [modemManager(context), userAccount(context), serialPermission(context), gpioPermission(context)]
         checks += gpio(context)
         checks += spi(context)
+        checks.append(keypad(context))
         checks.append(port(context))
         checks += module(context)
         checks += store(context)

@@ -38,6 +38,9 @@ public struct DoctorFacts: Sendable {
 
     public var spi = SPIFacts()
 
+    /// The keypad the config names; nil when it names none.
+    public var keypad: KeypadFacts?
+
     public var module: ModuleProbe = .notRequested
     public var store = StoreFacts(databasePath: "", keyPath: "")
 }

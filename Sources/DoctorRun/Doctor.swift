@@ -4,6 +4,7 @@ import DoorLock
 import FingerprintModule
 import FingerprintProtocol
 import GPIO
+import KeypadInput
 import ReaderSessions
 import SerialPort
 import TemplateStore
@@ -57,7 +58,27 @@ public enum Doctor {
             // Check the port the preset would use, without talking to whatever is wired to it.
             facts.port = SystemFacts.port(path: preset.serialPort, source: .boardPreset)
         }
+        if let keypad = request.reader.config?.keypad { facts.keypad = keypadFacts(keypad.device) }
         return DoctorChecks.evaluate(facts)
+    }
+
+    /// The configured keypad, looked at without grabbing it.
+    static func keypadFacts(_ spec: String) -> KeypadFacts {
+        var facts = KeypadFacts(spec: spec)
+        facts.keypads = KeypadDevices.keypads().map(\.listed)
+        guard let path = try? KeypadDevices.resolve(spec) else { return facts }
+        facts.path = path
+        switch KeypadDevices.inspect(path) {
+        case .keypad(let name):
+            facts.name = name
+        case .notAKeypad(let name):
+            facts.name = name
+            facts.problem = "it has no digit keys, so it is not a keypad"
+        case .unreadable(let error):
+            facts.problem = error.description
+            if case .permissionDenied = error { facts.permissionDenied = true }
+        }
+        return facts
     }
 
     /// Opens the module as every command does (baud probing, VfyPwd, family detection) and reads

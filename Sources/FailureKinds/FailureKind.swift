@@ -5,6 +5,8 @@ import HostReader
 import ImageSensor
 import Keypad
 import KeypadInput
+import Wiegand
+import WiegandInput
 import ModuleSimulator
 import Provisioning
 import ReaderSessions
@@ -77,6 +79,13 @@ public enum FailureKind: Sendable, Equatable, CaseIterable {
             }
         case let error as KeypadInputError: self = Self.of(error)
         case is KeypadSettingsError: self = .usage
+        case let error as WiegandListenerError:
+            switch error {
+            case .sameLine, .noSuchLine, .noSuchName: self = .usage
+            case .gpio(let underlying): self = FailureKind(of: underlying)
+            case .system: self = .io
+            }
+        case is WiegandTimingError: self = .usage
         case is ServiceAssemblyError: self = .config
         case is SimulatorError: self = .unavailable
         case is FingerCapture.NoFingerInTime: self = .tryLater

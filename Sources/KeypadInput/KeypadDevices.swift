@@ -30,6 +30,23 @@ public enum KeypadDevices {
         }
     }
 
+    /// What a device is, looked at without grabbing it (a running service keeps its grab).
+    public enum Inspection: Equatable, Sendable {
+        case keypad(name: String)
+        case notAKeypad(name: String)
+        case unreadable(KeypadInputError)
+    }
+
+    public static func inspect(_ path: String) -> Inspection {
+        do {
+            let opened = try EvdevKeypad.openDevice(path)
+            defer { EvdevKeypad.release(opened.device, opened.descriptor) }
+            return EvdevKeypad.hasDigitKeys(opened.device) ? .keypad(name: opened.name) : .notAKeypad(name: opened.name)
+        } catch {
+            return .unreadable(error)
+        }
+    }
+
     /// The path a config or command names: a path (`/dev/input/by-id/usb-…-event-kbd`, whose
     /// symlink udev keeps stable across replugging) is taken as it is; anything else is a device
     /// name, looked up among the keypads. Waits up to `deadline` for it to appear (woken by the

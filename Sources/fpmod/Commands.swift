@@ -41,6 +41,7 @@ enum Commands {
         "keypad list": KeypadCommand.list,
         "keypad test": KeypadCommand.test,
         "keypad type": KeypadCommand.type,
+        "wiegand listen": WiegandCommand.listen,
     ]
 
     /// The commands that start a new store when none exists at the store path.
@@ -48,7 +49,7 @@ enum Commands {
 
     /// The commands that never open the store at the store path (the simulator, demo and bench
     /// make their own), so --sim asks nothing of it.
-    static let ownStores: Set<String> = ["sim", "demo", "bench", "config check", "keypad list", "keypad test", "keypad type"]
+    static let ownStores: Set<String> = ["sim", "demo", "bench", "config check", "keypad list", "keypad test", "keypad type", "wiegand listen"]
 
     static func run(_ invocation: Invocation) -> ExitCode {
         let name = invocation.parsed.path.joined(separator: " ")

@@ -236,6 +236,22 @@ enum Program {
                                 ]),
                 ]),
             CommandSpec(
+                name: "wiegand", abstract: "Bring up a Wiegand reader or keypad on two GPIO inputs (D0, D1).",
+                discussion: "Wire D0 and D1 through a level shifter (readers send 5 V) to two free GPIO inputs; the reader's ground to the Pi's. Lines are offsets or line names on the chip.",
+                subcommands: [
+                    CommandSpec(name: "listen", abstract: "Show each frame the reader sends: bit count, facility, card number and parity, keypad keys, or why a frame was rejected.",
+                                options: [
+                                    .option("chip", valueName: "NAME", help: "GPIO chip (name, number, path or label).", default: "gpiochip0"),
+                                    .option("d0", valueName: "LINE", help: "The D0 line (offset or name)."),
+                                    .option("d1", valueName: "LINE", help: "The D1 line (offset or name)."),
+                                    .option("duration", valueName: "DURATION", help: "How long to listen.", default: "60s"),
+                                    .option("frames", valueName: "N", help: "Stop after N frames."),
+                                    .option("min-interval", valueName: "DURATION", help: "Pulses closer than this are noise.", default: "0.15ms"),
+                                    .option("max-interval", valueName: "DURATION", help: "A longer pause inside a frame breaks it.", default: "20ms"),
+                                    .option("gap", valueName: "DURATION", help: "A pause this long ends a frame.", default: "25ms"),
+                                ]),
+                ]),
+            CommandSpec(
                 name: "manpage", abstract: "Print this program's manual page, fpmod(1), in troff (for packaging: fpmod manpage > fpmod.1).",
                 discussion: "Rendered from the same declarations as --help. Without --date the footer date is the UTC day of SOURCE_DATE_EPOCH when that is set, else empty, so the page is reproducible.",
                 options: [.option("date", valueName: "YYYY-MM-DD", help: "Date for the page footer.")]),

@@ -1,0 +1,32 @@
+import ArgumentParsing
+import Wiegand
+import WiegandInput
+
+/// `fpmod wiegand listen`: a reader's frames as they arrive. The work is WiegandInput's.
+enum WiegandCommand {
+    static func listen(_ invocation: Invocation) throws -> ExitCode {
+        let parsed = invocation.parsed
+        // Every value checked before a line is requested.
+        guard let d0 = parsed.string("d0"), let d1 = parsed.string("d1") else {
+            throw CommandFailure(.usage, "Give both data lines: --d0 LINE --d1 LINE (offsets or line names).")
+        }
+        let duration = try parsed.duration("duration") ?? .seconds(60)
+        let frames = try parsed.int("frames", range: 1...100_000)
+        let timing = try WiegandDecoder.Timing(minimumInterval: nanoseconds(try parsed.duration("min-interval") ?? .microseconds(150)),
+                                               maximumInterval: nanoseconds(try parsed.duration("max-interval") ?? .milliseconds(20)),
+                                               frameGap: nanoseconds(try parsed.duration("gap") ?? .milliseconds(25)))
+        let listener = try WiegandWatch.open(chip: parsed.string("chip") ?? "gpiochip0", d0: d0, d1: d1, timing: timing)
+        invocation.progress("Listening on D0 \(d0), D1 \(d1) for \(duration).")
+        let seen = try WiegandWatch.run(listener, until: .now + duration, frames: frames) { invocation.emit($0, json: .null) }
+        let statistics = listener.statistics
+        invocation.emit("\(seen) frames: \(statistics.cards) cards, \(statistics.keys) keys, \(statistics.rejections) rejected.",
+                        json: ["frames": .int(Int64(seen)), "cards": .int(Int64(statistics.cards)), "keys": .int(Int64(statistics.keys)),
+                               "rejected": .int(Int64(statistics.rejections))])
+        return .ok
+    }
+
+    static func nanoseconds(_ duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
+        return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds / 1_000_000_000))
+    }
+}
