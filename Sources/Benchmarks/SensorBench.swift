@@ -34,7 +34,7 @@ public enum SensorBench {
             model: identity.model, connection: identity.connection, imagesDirectory: target.imagesDirectory,
             templates: target.templates, capacity: target.reader.readerDescription.capacity ?? target.templates,
             enrolledThroughReader: target.genuine.count, fillers: target.fillers, distinctFillers: target.distinctFillers,
-            strangers: target.strangers.count, threshold: matcher.threshold(for: gallery),
+            strangers: target.strangers.count, threshold: matcher.criteria(for: gallery).single, pairThreshold: matcher.criteria(for: gallery).pair,
             enrollNanoseconds: target.enrollNanoseconds, fillNanoseconds: target.fillNanoseconds,
             searchRange: (slots.min() ?? 0)..<((slots.max() ?? -1) + 1))
         output.describe(sensor: description, floor: floor)

@@ -84,14 +84,7 @@ extension HostReader {
         }
         timing.extractEnd = Monotonic.nanoseconds()
         let found: HostMatch?
-        if oneUser {
-            let scores = matcher.scores(probe: probe, gallery: gallery.gallery)
-            let best = scores.indices.max { scores[$0] < scores[$1] }
-            let threshold = matcher.threshold(for: gallery.gallery)
-            found = best.flatMap { scores[$0] >= threshold ? HostMatch(index: $0, score: scores[$0]) : nil }
-        } else {
-            found = matcher.identify(probe: probe, gallery: gallery.gallery)
-        }
+        found = matcher.identify(probe: probe, gallery: gallery.gallery, criteria: matcher.criteria(for: gallery.gallery), refusingTies: !oneUser)
         timing.searchEnd = Monotonic.nanoseconds()
         return .searched(slot: found.map { gallery.slots[$0.index] }, score: found?.score ?? 0)
     }
