@@ -21,6 +21,12 @@ import Testing
         }
     }
 
+    /// An empty gallery (the first enrollment's duplicate check) still has criteria.
+    @Test func anEmptyGalleryHasCriteria() throws {
+        let criteria = matcher.criteria(for: try MinutiaeGallery([]))
+        #expect(criteria.pair < criteria.single && criteria.single < 1000)
+    }
+
     @Test func evidenceIsATemplatesTwoBestScores() {
         #expect(TemplateEvidence([40, 120, 75, 90]) == TemplateEvidence(best: 120, second: 90))
         #expect(TemplateEvidence([120, 120]) == TemplateEvidence(best: 120, second: 120))
