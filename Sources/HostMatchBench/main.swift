@@ -150,7 +150,8 @@ if mode == "pairs" {
         let fmr1000 = sorted[max(0, impostor.count / 1000 - 1)] + 1
         let missed = genuine.count { $0 < fmr1000 }
         let failed = probes.joined().count { $0 == nil }
-        // The door: impressions 1–5 enrolled, 6–8 identify (best of the five); impostor attempts
+        // The door by the best impression alone (the product adds two impressions together:
+        // `fpmod bench accuracy --door`): impressions 1–5 enrolled, 6–8 identify; impostor attempts
         // are every impression of every other finger against the template.
         var doorGenuine: [Int] = [], doorImpostor: [Int] = []
         for a in 0..<10 {

@@ -15,7 +15,7 @@ extension HostReader {
         case noFinger(reason: String)
         /// A finger, but too few minutiae to compare.
         case poorImage(ConfirmationCode, reason: String)
-        /// The slot and score of the best template at or above the threshold; nil: no match.
+        /// The slot and score of the best template the criteria admit (`MatchCriteria`); nil: no match.
         case searched(slot: Int?, score: Int)
 
         var poorReason: String? {
