@@ -17,6 +17,10 @@ public enum DoorRun {
     public struct Result {
         public var text: String
         public var json: JSONValue
+        /// At the product's thresholds: later touches missed (of `genuineTouches`), strangers let in.
+        public var missedAtProduct = 0
+        public var genuineTouches = 0
+        public var strangersAtProduct = 0
     }
 
     public static let enrolled = 0..<5
@@ -98,7 +102,8 @@ public enum DoorRun {
             json["nbisMissedAtFMR1000"] = .int(Int64(missed))
             json["nbisMissedAt40"] = .int(Int64(missed40))
         }
-        return Result(text: text, json: .object(json))
+        return Result(text: text, json: .object(json), missedAtProduct: missedAtProduct, genuineTouches: genuine,
+                      strangersAtProduct: strangerMatchedAtProduct)
     }
 
     /// 1 in 1,000 per comparison measured on this database alone: its all-pairs impostor scores
