@@ -13,8 +13,9 @@ public enum AccuracyBench {
         public var door = false
         public var baseline = true
         public var det: String?
-        /// --check EER,FMR1000 (percent): fail when fpmod does worse on any database.
-        public var bounds: (eer: Double, fmr1000: Double)?
+        /// --check EER,FMR1000[,DOOR] (percent): fail when fpmod does worse on any database; DOOR
+        /// (with `door`): later touches missed at the product's thresholds, and any stranger let in.
+        public var bounds: (eer: Double, fmr1000: Double, doorMissed: Double?)?
 
         public init() {}
     }
@@ -64,6 +65,13 @@ public enum AccuracyBench {
                                            theirs: theirScores, strangers: databases.filter { $0.path != folder.path })
                 text += door.text
                 json["door"] = door.json
+                if let bound = options.bounds?.doorMissed {
+                    let missed = 100 * Double(door.missedAtProduct) / Double(max(1, door.genuineTouches))
+                    if missed > bound || door.strangersAtProduct > 0 {
+                        failed.append("\(name): door missed \(door.missedAtProduct)/\(door.genuineTouches) later touches, "
+                                      + "let in \(door.strangersAtProduct) strangers at the product's thresholds (bound \(bound) %, no stranger)")
+                    }
+                }
             }
             reports.append(.object(json))
             if let bounds = options.bounds,

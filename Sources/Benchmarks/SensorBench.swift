@@ -27,6 +27,7 @@ public enum SensorBench {
         let identity = target.recorder.identity
         let matcher = MinutiaeMatcher()
         let gallery = try MinutiaeGallery(try target.libraryTemplates())
+        let criteria = matcher.criteria(for: gallery)
         let floor = SensorFloor(spiClockHz: settings.spiClockHz, width: identity.width, height: identity.height, matcher: matcher,
                                 gallery: gallery)
         let slots = owners.keys
@@ -34,7 +35,7 @@ public enum SensorBench {
             model: identity.model, connection: identity.connection, imagesDirectory: target.imagesDirectory,
             templates: target.templates, capacity: target.reader.readerDescription.capacity ?? target.templates,
             enrolledThroughReader: target.genuine.count, fillers: target.fillers, distinctFillers: target.distinctFillers,
-            strangers: target.strangers.count, threshold: matcher.threshold(for: gallery),
+            strangers: target.strangers.count, threshold: criteria.single, pairThreshold: criteria.pair,
             enrollNanoseconds: target.enrollNanoseconds, fillNanoseconds: target.fillNanoseconds,
             searchRange: (slots.min() ?? 0)..<((slots.max() ?? -1) + 1))
         output.describe(sensor: description, floor: floor)

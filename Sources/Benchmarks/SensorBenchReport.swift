@@ -11,7 +11,9 @@ public struct SensorBenchDescription {
     public var fillers: Int
     public var distinctFillers: Int
     public var strangers: Int
+    /// The score the best impression alone needs, and the one two impressions of a template both need.
     public var threshold: Int
+    public var pairThreshold: Int
     /// Mean time of one enrollment through the reader.
     public var enrollNanoseconds: Int64
     /// Making the distinct filler templates and writing every filler to the store.
@@ -27,7 +29,7 @@ extension BenchOutput {
         let library = "\(sensor.templates) templates of \(sensor.capacity): \(sensor.enrolledThroughReader) enrolled through the reader"
             + (sensor.fillers > 0 ? ", \(sensor.fillers) fillers (copies of \(sensor.distinctFillers) distinct templates)" : "")
         write("fpmod bench: \(sensor.model), \(sensor.connection), in this process; matching on the host "
-            + "(fpmod's minutiae matcher, threshold \(sensor.threshold) for this library at the configured false-match rate); \(library)\n")
+            + "(fpmod's minutiae matcher, thresholds \(sensor.threshold) for one impression, \(sensor.pairThreshold) for two, for this library at the configured false-match rate); \(library)\n")
         record("target", .object([
             "simulated": .bool(true), "profile": .string("fpc1020"), "reader": .string("image-sensor"),
             "model": .string(sensor.model), "connection": .string(sensor.connection),
@@ -35,7 +37,7 @@ extension BenchOutput {
             "templates": .int(Int64(sensor.templates)), "capacity": .int(Int64(sensor.capacity)),
             "enrolled_through_reader": .int(Int64(sensor.enrolledThroughReader)),
             "filler_templates": .int(Int64(sensor.fillers)), "distinct_filler_templates": .int(Int64(sensor.distinctFillers)),
-            "matcher": .string("MinutiaeMatcher"), "threshold": .int(Int64(sensor.threshold)),
+            "matcher": .string("MinutiaeMatcher"), "threshold": .int(Int64(sensor.threshold)), "pair_threshold": .int(Int64(sensor.pairThreshold)),
             "spi_clock_hz": .int(Int64(floor.spiClockHz)),
             "enroll_ms_per_finger": .double(DurationText.milliseconds(sensor.enrollNanoseconds)),
             "fill_ms": .double(DurationText.milliseconds(sensor.fillNanoseconds)),

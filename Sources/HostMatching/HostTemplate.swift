@@ -23,8 +23,10 @@ extension HostTemplate {
 }
 
 /// What a 1:N search found: the position of the matching template in the gallery given, and its
-/// score (≥ the matcher's `threshold`): bozorth3's for `NBISMatcher`, the count of agreeing
-/// minutia pairs for `MinutiaeMatcher` (the two are on similar scales, not the same numbers).
+/// score: bozorth3's for `NBISMatcher` (≥ its threshold); for `MinutiaeMatcher` its best
+/// impression's cylinder similarity in thousandths, which may lie below the single threshold
+/// when the template's two best impressions admitted it together (`MatchCriteria`). The two
+/// are on similar scales, not the same numbers.
 public struct HostMatch: Sendable, Equatable {
     public let index: Int
     public let score: Int

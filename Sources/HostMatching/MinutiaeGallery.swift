@@ -10,6 +10,13 @@ public struct MinutiaeGallery: Sendable {
     public var count: Int { firstImpression.count - 1 }
     /// Comparisons one search makes: what the false-match rate of an attempt grows with.
     public var impressionCount: Int { impressions.count }
+    /// Pairs of impressions of one template: the comparisons the two-impression criterion makes.
+    public var impressionPairCount: Int {
+        (0..<count).reduce(0) { total, template in
+            let n = impressionRange(of: template).count
+            return total + n * (n - 1) / 2
+        }
+    }
 
     /// The memory the prepared impressions take, in bytes (their cylinders, minutiae and print
     /// areas, with the arrays' headers; not the allocator's own rounding).

@@ -9,13 +9,15 @@ import Synchronization
 /// (`ScoreCalibration`).
 ///
 /// A template holds several impressions of one finger (an enrollment's touches); a probe is
-/// compared with each and the best counts, so a small sensor's window only has to overlap one
-/// of them. Scores run 0…1000 (the cylinder similarity in thousandths).
+/// compared with each, and the template matches when its best impression scores high enough
+/// alone or its two best both score high enough (`MatchCriteria`), so a small sensor's window
+/// has to overlap one of them well or two of them fairly. Scores run 0…1000 (the cylinder
+/// similarity in thousandths).
 ///
-/// identify returns the BEST template at or above the threshold, refusing a tie at the top (see
-/// `GallerySearch`). The threshold depends on the gallery: a search makes one comparison per
-/// enrolled impression, and the configured rate is per attempt, so each comparison must be
-/// that many times rarer (`threshold(comparisons:)`).
+/// identify returns the BEST admitted template, refusing a tie at the top (see `GallerySearch`).
+/// The thresholds depend on the gallery: a search makes one comparison per enrolled impression
+/// (and one pair per two impressions of a template), and the configured rate is per attempt, so
+/// each comparison must be that many times rarer (`criteria(for:)`).
 public struct MinutiaeMatcher: Sendable {
     /// A door's default: one identify attempt in 10,000 by a stranger matches someone.
     public static let defaultFalseMatchRate = 1e-4
@@ -32,19 +34,31 @@ public struct MinutiaeMatcher: Sendable {
     public var minimumQuality = 15
     public var extractor = RidgeExtractor()
     public var calibration = ScoreCalibration.fvc2002Crops
+    /// The same for the lower score of a probe against two impressions of one other finger.
+    public var pairCalibration = ScoreCalibration.fvc2002CropPairs
 
     public init(falseMatchRate: Double = MinutiaeMatcher.defaultFalseMatchRate) {
         precondition(falseMatchRate > 0 && falseMatchRate < 1, "a false-match rate is between 0 and 1")
         self.falseMatchRate = falseMatchRate
     }
 
-    /// The score one comparison needs when a search makes `comparisons` of them.
+    /// The score one comparison needs when a search makes `comparisons` of them and its best
+    /// impression alone must decide (the whole rate on the single criterion).
     public func threshold(comparisons: Int) -> Int {
         calibration.threshold(perComparison: falseMatchRate / Double(max(1, comparisons)))
     }
 
-    /// The score a search of `gallery` needs.
-    public func threshold(for gallery: MinutiaeGallery) -> Int { threshold(comparisons: gallery.impressionCount) }
+    /// The criteria of a search making `impressions` comparisons over templates with `pairs`
+    /// pairs of impressions: half the attempt's rate for each criterion.
+    public func criteria(impressions: Int, pairs: Int) -> MatchCriteria {
+        MatchCriteria(singleCalibration: calibration, singleRate: falseMatchRate / 2 / Double(max(1, impressions)),
+                      pairCalibration: pairCalibration, pairRate: falseMatchRate / 2 / Double(max(1, pairs)))
+    }
+
+    /// The criteria a search of `gallery` applies.
+    public func criteria(for gallery: MinutiaeGallery) -> MatchCriteria {
+        criteria(impressions: gallery.impressionCount, pairs: gallery.impressionPairCount)
+    }
 
     /// Below this share of the image in print, there is no finger to compare (a sensor's capture
     /// has passed its own coverage check before; a scanned print may have white margins).
@@ -101,29 +115,42 @@ public struct MinutiaeMatcher: Sendable {
         return try identify(image: image, gallery: MinutiaeGallery(gallery))
     }
 
-    /// The decision is the one `scores(probe:gallery:)` would give (`GallerySearch`), but only
-    /// the scores at or above the threshold are computed to the end: a score below it can be
-    /// neither the match nor a tie with it (`decisiveScores`).
+    /// The decision is the one `evidence(probe:gallery:)` would give (`GallerySearch`), but only
+    /// the scores at or above the lower of the two thresholds are computed to the end: a score
+    /// below it can be neither a template's admitting best nor its admitting second
+    /// (`decisiveEvidence`).
     public func identify(probe: Probe, gallery: MinutiaeGallery) -> HostMatch? {
-        let threshold = threshold(for: gallery)
-        return GallerySearch.decide(scores: decisiveScores(probe: probe, gallery: gallery, threshold: threshold), threshold: threshold)
+        identify(probe: probe, gallery: gallery, criteria: criteria(for: gallery))
     }
 
-    /// Every template's score (its best impression's), in gallery order. Large galleries are
-    /// searched on every core: each comparison is independent and reads only shared, immutable data.
+    /// The same decision under other criteria (the bench's per-database ones), or over one user's
+    /// own templates (`refusingTies: false`: two of them tying is no doubt about who it is).
+    public func identify(probe: Probe, gallery: MinutiaeGallery, criteria: MatchCriteria, refusingTies: Bool = true) -> HostMatch? {
+        let evidence = decisiveEvidence(probe: probe, gallery: gallery, threshold: criteria.lowest)
+        return GallerySearch.decide(evidence: evidence, criteria: criteria, refusingTies: refusingTies)
+    }
+
+    /// Every template's score (its best impression's), in gallery order.
     public func scores(probe: Probe, gallery: MinutiaeGallery) -> [Int] {
-        scores(probe: probe, gallery: gallery, skippingBelow: nil)
+        evidence(probe: probe, gallery: gallery).map(\.best)
     }
 
-    /// `scores(probe:gallery:)` where it matters to a decision at `threshold`: a template's score
-    /// at or above it is exact; one below it is some lower score (a comparison whose upper bound
-    /// is below the threshold stops before its last step, `CylinderComparison.score(_:_:skippingWhen:)`,
-    /// and counts as -1; with no skip possible at a threshold ≤ 0, nothing changes there).
-    func decisiveScores(probe: Probe, gallery: MinutiaeGallery, threshold: Int) -> [Int] {
-        scores(probe: probe, gallery: gallery, skippingBelow: threshold)
+    /// Every template's two best impression scores, in gallery order. Large galleries are
+    /// searched on every core: each comparison is independent and reads only shared, immutable data.
+    public func evidence(probe: Probe, gallery: MinutiaeGallery) -> [TemplateEvidence] {
+        evidence(probe: probe, gallery: gallery, skippingBelow: nil)
     }
 
-    private func scores(probe: Probe, gallery: MinutiaeGallery, skippingBelow threshold: Int?) -> [Int] {
+    /// `evidence(probe:gallery:)` where it matters to a decision whose lower threshold is
+    /// `threshold`: a score at or above it is exact; one below it is some lower score (a
+    /// comparison whose upper bound is below the threshold stops before its last step,
+    /// `CylinderComparison.score(_:_:skippingWhen:)`, and counts as -1; with no skip possible at
+    /// a threshold ≤ 0, nothing changes there).
+    func decisiveEvidence(probe: Probe, gallery: MinutiaeGallery, threshold: Int) -> [TemplateEvidence] {
+        evidence(probe: probe, gallery: gallery, skippingBelow: threshold)
+    }
+
+    private func evidence(probe: Probe, gallery: MinutiaeGallery, skippingBelow threshold: Int?) -> [TemplateEvidence] {
         let impressions = gallery.impressions
         let cylinders = probe.cylinders
         @Sendable func score(_ index: Int) -> Int {
@@ -143,16 +170,14 @@ public struct MinutiaeMatcher: Sendable {
         } else {
             raw = impressions.indices.map(score)
         }
-        return (0..<gallery.count).map { template in
-            gallery.impressionRange(of: template).reduce(0) { max($0, raw[$1]) }
-        }
+        return (0..<gallery.count).map { template in TemplateEvidence(gallery.impressionRange(of: template).map { raw[$0] }) }
     }
 
     /// 1:1: whether `image` matches `template`, and the score.
     public func verify(image: GreyImage, template: HostTemplate) throws(HostMatchingError) -> (matched: Bool, score: Int) {
         let gallery = try MinutiaeGallery([template])
-        let score = scores(probe: try probe(image), gallery: gallery)[0]
-        return (score >= threshold(for: gallery), score)
+        let evidence = evidence(probe: try probe(image), gallery: gallery)[0]
+        return (criteria(for: gallery).admits(evidence), evidence.best)
     }
 
     static func scaled(_ similarity: Float) -> Int { Int((min(1, max(0, similarity)) * 1000).rounded()) }

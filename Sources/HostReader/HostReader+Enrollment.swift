@@ -16,7 +16,9 @@ extension HostReader {
     /// touches show one finger is decided at the end (`EnrollmentCollector`): the template is the
     /// largest group of touches that match each other; when too few do, more touches are asked
     /// for (up to 4 more), and then the enrollment ends naming the touches that did not fit. More
-    /// refused touches than `captures` + 4 end it too.
+    /// refused touches than `captures` + 4 end it too, but with the touches kept so far when they
+    /// already make a template by the same rule (enough of them linked, no second finger): one
+    /// touch that cannot be given well, a scar or a dry corner, need not cost the good ones.
     ///
     /// No intent: nothing is written anywhere but the store, in one transaction, so a crash
     /// before the commit leaves nothing and one after it leaves the enrollment complete.
@@ -54,7 +56,16 @@ extension HostReader {
                     retries += 1
                     // A sensor that keeps giving unusable or repeated images ends it, never loops.
                     guard retries <= captures + extraTouches else {
-                        throw HostReaderError.enrollFailed(reason: "\(retries) touches were refused (the last: \(reason))")
+                        switch collector.outcome {
+                        case let .template(keep, left):
+                            kept = keep
+                            leftOut = left
+                            break touches
+                        case let .differentFingers(first, second):
+                            throw HostReaderError.differentFingers(first: first, second: second)
+                        case .tooFewLinked:
+                            throw HostReaderError.enrollFailed(reason: "\(retries) touches were refused (the last: \(reason))")
+                        }
                     }
                     progress(.retryScan(capture: capture, reason: reason))
                     progress(.liftFinger)

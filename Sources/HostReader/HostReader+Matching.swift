@@ -15,7 +15,7 @@ extension HostReader {
         case noFinger(reason: String)
         /// A finger, but too few minutiae to compare.
         case poorImage(ConfirmationCode, reason: String)
-        /// The slot and score of the best template at or above the threshold; nil: no match.
+        /// The slot and score of the best template the criteria admit (`MatchCriteria`); nil: no match.
         case searched(slot: Int?, score: Int)
 
         var poorReason: String? {
@@ -84,14 +84,7 @@ extension HostReader {
         }
         timing.extractEnd = Monotonic.nanoseconds()
         let found: HostMatch?
-        if oneUser {
-            let scores = matcher.scores(probe: probe, gallery: gallery.gallery)
-            let best = scores.indices.max { scores[$0] < scores[$1] }
-            let threshold = matcher.threshold(for: gallery.gallery)
-            found = best.flatMap { scores[$0] >= threshold ? HostMatch(index: $0, score: scores[$0]) : nil }
-        } else {
-            found = matcher.identify(probe: probe, gallery: gallery.gallery)
-        }
+        found = matcher.identify(probe: probe, gallery: gallery.gallery, criteria: matcher.criteria(for: gallery.gallery), refusingTies: !oneUser)
         timing.searchEnd = Monotonic.nanoseconds()
         return .searched(slot: found.map { gallery.slots[$0.index] }, score: found?.score ?? 0)
     }

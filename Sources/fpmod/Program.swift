@@ -200,7 +200,7 @@ enum Program {
                     .flag("door", help: "accuracy: also enroll impressions 1–5 of each finger and identify the rest 1:N, with the other databases' fingers as strangers."),
                     .flag("no-baseline", help: "accuracy: skip NBIS (libfprint's bozorth3), which takes minutes per database."),
                     .option("det", valueName: "FILE.svg", help: "accuracy: write the DET curves (fpmod and NBIS) as SVG; one file per database, suffixed with its name, when there are several."),
-                    .option("check", valueName: "EER,FMR1000", help: "accuracy: exit 1 when fpmod's EER or FMR1000 (percent, all-pairs impostors) is above these on any database (the CI's regression check)."),
+                    .option("check", valueName: "EER,FMR1000[,DOOR]", help: "accuracy: exit 1 when fpmod's EER or FMR1000 (percent, all-pairs impostors) is above these on any database (the CI's regression check); with --door, DOOR bounds the later touches missed (percent) at the product's thresholds, and any stranger let in fails."),
                 ]),
             CommandSpec(
                 name: "sensor", abstract: "Check and use an SPI image sensor (FPC1020A) wired to spidev.",

@@ -98,11 +98,15 @@ import Testing
         let gallery = MinutiaeGallery(prints: templates)
         var skipped = 0, exactAbove = 0, matched = 0
         for probe in probes {
-            let full = matcher.scores(probe: probe, gallery: gallery)
-            // The gallery's own threshold, and lower ones where many more scores are above.
-            for threshold in [matcher.threshold(for: gallery), 120, 60, 30] {
-                let decisive = matcher.decisiveScores(probe: probe, gallery: gallery, threshold: threshold)
-                for (exact, quick) in zip(full, decisive) {
+            let full = matcher.evidence(probe: probe, gallery: gallery)
+            // The gallery's own criteria, stricter ones where more comparisons are skipped, and lower
+            // ones where many more scores are above.
+            let product = matcher.criteria(for: gallery)
+            let others = [(200, 150), (160, 130), (120, 90), (60, 45)].map { MatchCriteria(single: $0.0, pair: $0.1) }
+            for criteria in [product] + others {
+                let threshold = criteria.lowest
+                let decisive = matcher.decisiveEvidence(probe: probe, gallery: gallery, threshold: threshold)
+                for (exact, quick) in zip(full.flatMap { [$0.best, $0.second] }, decisive.flatMap { [$0.best, $0.second] }) {
                     if exact >= threshold {
                         #expect(quick == exact)
                         exactAbove += 1
@@ -111,11 +115,11 @@ import Testing
                         if quick != exact { skipped += 1 }
                     }
                 }
-                let decision = GallerySearch.decide(scores: decisive, threshold: threshold)
-                #expect(decision == GallerySearch.decide(scores: full, threshold: threshold))
+                let decision = GallerySearch.decide(evidence: decisive, criteria: criteria)
+                #expect(decision == GallerySearch.decide(evidence: full, criteria: criteria))
                 if decision != nil { matched += 1 }
             }
-            #expect(matcher.identify(probe: probe, gallery: gallery) == GallerySearch.decide(scores: full, threshold: matcher.threshold(for: gallery)))
+            #expect(matcher.identify(probe: probe, gallery: gallery) == GallerySearch.decide(evidence: full, criteria: product))
         }
         // Both sides were exercised: comparisons skipped, exact scores kept, matches made.
         #expect(skipped > 100 && exactAbove > 100 && matched > 10, "skipped \(skipped), exact above \(exactAbove), matched \(matched)")

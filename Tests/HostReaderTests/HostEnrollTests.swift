@@ -153,4 +153,19 @@ import TestSupport
             return
         }
     }
+
+    /// Eight touches asked for, seven images that show the finger and one blank: the simulator
+    /// serves the images again in turn, so the eighth touch is never given well (a blank, then
+    /// repeats). The enrollment ends with the seven good touches, which match each other, rather
+    /// than refusing them all.
+    @Test func aTouchThatIsNeverGivenWellStillEnrollsTheGoodOnes() throws {
+        let images = ReaderBench.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: images) }
+        try writeFingerImages(directory: images, name: "erin", seed: 303, count: 7, blankFirst: true)
+        let bench = try ReaderBench(imagesDirectory: images)
+        let result = try bench.enroll("erin", finger: "erin")
+        #expect(result.captures == 7 && result.retries > 8)
+        #expect(bench.auditEntries.last?.detail?.contains("from 7 of 7 touches") == true)
+        #expect(try bench.identify("erin").matched?.user == "erin")
+    }
 }

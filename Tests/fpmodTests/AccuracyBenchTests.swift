@@ -63,6 +63,26 @@ import TestSupport
         #expect(strict.stderr.contains("--check"))
         let lenient = try CLI().run(["bench", "accuracy", folder, "--no-baseline", "--check", "100,100"])
         #expect(lenient.status == 0, "\(lenient.stderr)")
+        let doorless = try CLI().run(["bench", "accuracy", folder, "--no-baseline", "--check", "100,100,50"])
+        #expect(doorless.status == 64 && doorless.stderr.contains("--door"))
+    }
+
+    /// The third bound is the door's: three of DB2_B's fingers, all eight impressions, cannot have
+    /// every later touch recognised (the window sees least of a 569 dpi print).
+    @Test func aDoorBoundFailsWhenLaterTouchesAreMissed() throws {
+        let folder = NSTemporaryDirectory() + "fpmod-accuracy-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for finger in 101...103 {
+            for impression in 1...8 {
+                try FileManager.default.copyItem(atPath: "\(FVC2002.directory)/DB2_B/\(finger)_\(impression).png",
+                                                 toPath: "\(folder)/\(finger)_\(impression).png")
+            }
+        }
+        let strict = try CLI().run(["bench", "accuracy", folder, "--no-baseline", "--door", "--check", "100,100,0"])
+        #expect(strict.status == 1 && strict.stderr.contains("door missed"), "\(strict.stdout)\(strict.stderr)")
+        let lenient = try CLI().run(["bench", "accuracy", folder, "--no-baseline", "--door", "--check", "100,100,100"])
+        #expect(lenient.status == 0, "\(lenient.stderr)")
     }
 
     @Test func aFolderThatIsNoFVCSetIsRefusedWithTheNamingRule() throws {

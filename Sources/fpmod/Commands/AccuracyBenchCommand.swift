@@ -26,10 +26,14 @@ enum AccuracyBenchCommand {
         options.det = parsed.string("det")
         if let check = parsed.string("check") {
             let parts = check.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard parts.count == 2, let eer = parts[0], let fmr1000 = parts[1], (0...100).contains(eer), (0...100).contains(fmr1000) else {
-                throw CommandFailure(.usage, "--check takes two percentages, EER and FMR1000, e.g. --check 20,60; got '\(check)'.")
+            guard (2...3).contains(parts.count), parts.allSatisfy({ $0.map { (0...100).contains($0) } ?? false }) else {
+                throw CommandFailure(.usage, "--check takes two percentages, EER and FMR1000, and with --door a third, the later touches "
+                                     + "the door may miss, e.g. --check 20,60 or --check 20,60,35; got '\(check)'.")
             }
-            options.bounds = (eer, fmr1000)
+            guard parts.count == 2 || options.door else {
+                throw CommandFailure(.usage, "--check's third percentage bounds the door's misses: give --door with it.")
+            }
+            options.bounds = (parts[0]!, parts[1]!, parts.count == 3 ? parts[2] : nil)
         }
         let databases: [FVCFolder]
         do { databases = try FVCFolder.databases(under: path) } catch { throw CommandFailure(.usage, error.description) }
