@@ -137,7 +137,7 @@ import Testing
     /// The best pairs: a histogram and a replay on the few that can be chosen must give what a
     /// selection sort of every pair gives, in the same order, ties and all.
     @Test func theChoiceOfBestPairsIsTheSelectionSortsEvenWithTies() {
-        var generator = SplitMix(seed: 22)
+        var generator = SeededGenerator(seed: 22)
         for trial in 0..<3_000 {
             let count = 1 + Int(generator.next() % 300)
             let kept = 1 + Int(generator.next() % 40)
@@ -191,7 +191,7 @@ import Testing
     }
 
     @Test func theAngleDifferenceTakesTheLoopsSteps() {
-        var generator = SplitMix(seed: 7)
+        var generator = SeededGenerator(seed: 7)
         var values: [Float] = [0, .pi, -.pi, 2 * .pi, -2 * .pi, 3 * .pi, -3 * .pi, Float.pi.nextUp, (-Float.pi).nextDown]
         for _ in 0..<20_000 { values.append((Float(generator.next() % 1_000_000) / 1_000_000 - 0.5) * 8 * .pi) }
         for a in values.prefix(200) {
@@ -202,7 +202,7 @@ import Testing
     }
 
     @Test func theInlinedAreaTestIsTheExtractorsOwn() {
-        var generator = SplitMix(seed: 3)
+        var generator = SeededGenerator(seed: 3)
         for blockSize in [8, 6, 16, 1] {
             let across = 192 / blockSize, down = 160 / blockSize
             let flags = (0..<(across * down)).map { _ in generator.next() % 3 != 0 }
@@ -219,20 +219,5 @@ import Testing
                 }
             }
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64) for the tests' random inputs.
-struct SplitMix {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import Keypad
 import Testing
 
@@ -195,18 +196,5 @@ struct KeypadKeyTests {
         for (name, code) in codes where !meaningfulCodes.contains(code) {
             #expect(KeypadKey(linuxCode: code) == nil, "\(name) (\(code)) should be ignored")
         }
-    }
-}
-
-/// A small reproducible generator (SplitMix64), so a failing flood can be replayed.
-struct SeededGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

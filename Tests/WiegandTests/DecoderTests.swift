@@ -1,3 +1,4 @@
+import Imaging
 import Testing
 import Wiegand
 
@@ -19,7 +20,7 @@ struct DecoderTests {
     /// as a poll loop with any timeout would: the FrameDecoder's "any chunking" for time.
     @Test("polling at any time between edges changes nothing")
     func pollingAnytime() {
-        var generator = SplitMix64(seed: 24)
+        var generator = SeededGenerator(seed: 24)
         let train = edges(card26, start: boot) + edges(bits("01111000"), start: boot + 60_000_000)
             + edges(card34, start: boot + 100_000_000)
         let reference = decodeAll(train)
@@ -59,7 +60,7 @@ struct DecoderTests {
 
     @Test("recorded-style trains: 50 µs pulses every 1-2 ms with timestamp jitter up to ±100 µs decode")
     func jitteredTrains() throws {
-        var generator = SplitMix64(seed: 0x5EED)
+        var generator = SeededGenerator(seed: 0x5EED)
         for round in 0..<300 {
             let credential = try WiegandCredential(
                 format: round % 2 == 0 ? .w26 : .w34, facility: UInt32(round * 7 % 256), number: UInt32(round * 211 % 65536)
@@ -123,7 +124,7 @@ struct DecoderTests {
 
     @Test("a flood of 1,000 edges: one overlong rejection, nothing kept, and the next card decodes")
     func flood() {
-        var generator = SplitMix64(seed: 1000)
+        var generator = SeededGenerator(seed: 1000)
         var decoder = WiegandDecoder()
         var events: [WiegandEvent] = []
         var time = boot
@@ -194,7 +195,7 @@ struct DecoderTests {
     @Test("slowed timing (gpio-sim): 20 ms pulses read with a configured tolerance")
     func slowedTiming() throws {
         let slowed = try WiegandDecoder.Timing(minimumInterval: 2_000_000, maximumInterval: 200_000_000, frameGap: 500_000_000)
-        var generator = SplitMix64(seed: 7)
+        var generator = SeededGenerator(seed: 7)
         let train = edges(card26, start: boot, interval: 20_000_000, jitter: 5_000_000, using: &generator)
         #expect(decodeAll(train, timing: slowed).map(\.card) == ["26-bit 123/4567"])
         #expect(decodeAll(train).first?.rejection != nil)

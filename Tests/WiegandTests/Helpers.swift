@@ -1,17 +1,6 @@
+import Imaging
 import Wiegand
 
-/// A small deterministic generator so the random tests are reproducible.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// A monotonic time somewhere after boot, so no test relies on starting at 0.
 let boot: UInt64 = 3_600_000_000_000
@@ -25,7 +14,7 @@ func bits(_ text: String) -> WiegandBits {
 /// ±`jitter` (kept in order) when a generator is given.
 func edges(
     _ frame: WiegandBits, start: UInt64, interval: UInt64 = 1_000_000, jitter: UInt64 = 0,
-    using generator: inout SplitMix64
+    using generator: inout SeededGenerator
 ) -> [WiegandEdge] {
     (0..<frame.count).map { index in
         let nominal = start + UInt64(index) * interval
@@ -35,7 +24,7 @@ func edges(
 }
 
 func edges(_ frame: WiegandBits, start: UInt64, interval: UInt64 = 1_000_000) -> [WiegandEdge] {
-    var unused = SplitMix64(seed: 0)
+    var unused = SeededGenerator(seed: 0)
     return edges(frame, start: start, interval: interval, using: &unused)
 }
 
