@@ -11,15 +11,6 @@ struct IdentityPrivacyTests {
         try LockConfig.parse(Data(json.utf8)).privacy
     }
 
-    func problems(_ json: String) -> [String] {
-        do {
-            _ = try LockConfig.parse(Data(json.utf8))
-            return []
-        } catch {
-            return error.problems
-        }
-    }
-
     @Test func theDefaultsMaskWhatOthersReadAndKeepTheLocalSocketFull() throws {
         let defaults = try privacy("{}")
         #expect(defaults.log == .masked)

@@ -9,15 +9,6 @@ import Testing
         try LockConfig.parse(Data(json.utf8)).imageSensor
     }
 
-    func problems(_ json: String) -> [String] {
-        do {
-            _ = try LockConfig.parse(Data(json.utf8))
-            return []
-        } catch {
-            return error.problems
-        }
-    }
-
     @Test func leftOutItIsEightTouchesAtOneInTenThousand() throws {
         let settings = try section("{}")
         #expect(settings.enrollCaptures == 8)

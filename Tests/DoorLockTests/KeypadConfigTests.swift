@@ -5,15 +5,6 @@ import Testing
 /// The config's `keypad` section: the device and the entry's settings, each refused with a
 /// message naming the key and the fix, all at once.
 @Suite struct KeypadConfigTests {
-    func problems(_ json: String) -> [String] {
-        do {
-            _ = try LockConfig.parse(Data(json.utf8))
-            return []
-        } catch {
-            return error.problems
-        }
-    }
-
     @Test func noSectionNoKeypadAndADeviceIsEnough() throws {
         #expect(try LockConfig.parse(Data("{}".utf8)).keypad == nil)
         let keypad = try #require(try LockConfig.parse(Data(#"{"keypad": {"device": "/dev/input/by-id/usb-x-event-kbd"}}"#.utf8)).keypad)

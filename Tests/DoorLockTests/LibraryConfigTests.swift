@@ -5,15 +5,6 @@ import Testing
 
 /// The `library` section: search order, the daily flash-write bound, an optional search cost.
 struct LibraryConfigTests {
-    func problems(_ json: String) -> [String] {
-        do {
-            _ = try LockConfig.parse(Data(json.utf8))
-            return []
-        } catch {
-            return error.problems
-        }
-    }
-
     @Test func defaultsAreRegularsFirstWithABoundedLayout() throws {
         let config = try LockConfig.parse(Data("{}".utf8))
         #expect(config.library.searchOrder == .regularsFirst)

@@ -4,15 +4,6 @@ import GPIO
 import Testing
 
 struct LockConfigTests {
-    func problems(_ json: String) -> [String] {
-        do {
-            _ = try LockConfig.parse(Data(json.utf8))
-            return []
-        } catch {
-            return error.problems
-        }
-    }
-
     func firstProblem(_ json: String) -> String { problems(json).first ?? "(no problem)" }
 
     @Test func emptyObjectIsValidWithDefaults() throws {
