@@ -115,7 +115,7 @@ let package = Package(
         ]),
         // The running service's control socket as its clients reach it (the CLI's admin commands,
         // a console, a kiosk): where it listens, whether it serves this store and port, one request.
-        .target(name: "ServiceClient", dependencies: ["DoorLock", "Administration", "JSONValue", "Posix"]),
+        .target(name: "ServiceClient", dependencies: ["DoorLock", "Administration", "JSONValue", "Posix", "TemplateStore"]),
         // The lock service as `fpmod run` runs it, built from plain settings (config, GPIO chip, store,
         // the reader's connection, simulators and their control socket, options, reloads), so a console
         // or a test runs the very same service. Not in ReaderSessions: that opens a reader once for one

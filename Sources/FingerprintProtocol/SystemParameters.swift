@@ -8,6 +8,14 @@ public struct SystemParameters: Equatable, Sendable, Codable {
         public static let lastMatchSucceeded = Status(rawValue: 1 << 1)
         public static let passwordVerified = Status(rawValue: 1 << 2)
         public static let imageBufferValid = Status(rawValue: 1 << 3)
+
+        /// The set bits in words ("busy, password verified"), "idle" when none is set.
+        public var summary: String {
+            let names: [(Status, String)] = [(.busy, "busy"), (.lastMatchSucceeded, "last match succeeded"),
+                                             (.passwordVerified, "password verified"), (.imageBufferValid, "image in buffer")]
+            let parts = names.filter { contains($0.0) }.map(\.1)
+            return parts.isEmpty ? "idle" : parts.joined(separator: ", ")
+        }
     }
 
     public var status: Status

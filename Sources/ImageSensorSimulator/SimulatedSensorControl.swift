@@ -14,6 +14,13 @@ public final class SimulatedSensorControl: Sendable {
     private let responder: Responder
 
     /// Listens on `path` (mode 0660; a stale socket file is replaced) and starts serving.
+    /// Where `fpmod sim --profile fpc1020` listens without --control: a socket named after the
+    /// process in $TMPDIR (or /tmp).
+    public static func defaultPath(environment: [String: String], processID: Int32) -> String {
+        let directory = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        return directory + "/fpmod-sensor-sim-\(processID).control"
+    }
+
     public init(sensor: SimulatedImageSensor, path: String) throws(SensorSocketError) {
         self.sensor = sensor
         self.path = path

@@ -32,6 +32,14 @@ public final class SignalWatcher: Sendable {
 
     deinit { try? fileDescriptor.close() }
 
+    /// Sleeps until a watched signal arrives (`poll`, then `read`), and returns what came.
+    public func waitForAny() -> [Int32] {
+        while true {
+            guard let ready = try? poll(fileDescriptor, .readable, deadline: nil), ready.contains(.readable) else { continue }
+            if let received = try? read(), !received.isEmpty { return received }
+        }
+    }
+
     /// The signal numbers received since the last call, oldest first; `[]` when none is pending.
     /// Reads without blocking.
     public func read() throws(Errno) -> [Int32] {

@@ -38,34 +38,6 @@ enum AdminCommand {
         }
     }
 
-    static func matchJSON(_ outcome: MatchOutcome) -> JSONValue {
-        var object: [String: JSONValue] = ["result": .string(outcome.event)]
-        switch outcome {
-        case .match(let found):
-            object["user"] = .string(found.user)
-            object["displayName"] = .string(found.displayName)
-            object["finger"] = .string(found.label)
-            object["slot"] = .int(Int64(found.slot))
-            object["score"] = .int(Int64(found.score))
-            object["times"] = timesJSON(found.times)
-        case .noMatch(let times):
-            object["times"] = timesJSON(times)
-        case .tamper(let slot, let score):
-            object["slot"] = .int(Int64(slot))
-            object["score"] = .int(Int64(score))
-        case .poorImage(let code):
-            object["code"] = .int(Int64(code.rawValue))
-        case .noFinger, .nothingEnrolled:
-            break
-        }
-        return .object(object)
-    }
-
-    static func timesJSON(_ times: StageTimes) -> JSONValue {
-        ["captureMs": .double(times.captureMilliseconds), "extractMs": .double(times.extractMilliseconds),
-         "searchMs": .double(times.searchMilliseconds)]
-    }
-
     static func timesText(_ times: StageTimes) -> String {
         String(format: "capture %.1f ms, extract %.1f ms, search %.1f ms",
                times.captureMilliseconds, times.extractMilliseconds, times.searchMilliseconds)
@@ -103,16 +75,7 @@ enum AdminCommand {
             text = "Nobody is enrolled yet; enroll someone first (`fpmod enroll NAME`)."
             code = .denied
         }
-        invocation.emit(text, json: matchJSON(outcome))
+        invocation.emit(text, json: outcome.jsonValue)
         return code
     }
-
-    static func repairJSON(_ actions: [RepairAction]) -> JSONValue {
-        .array(actions.map { .string($0.description) })
-    }
-}
-
-/// Store errors the commands raise themselves, before touching the module.
-enum StoreErrorBridge {
-    static func unknownUser(_ name: String) -> StoreError { .unknownUser(name) }
 }

@@ -2,6 +2,7 @@ import Administration
 import ArgumentParsing
 import Posix
 import PrintableText
+import TemplateStore
 import ServiceClient
 
 /// `fpmod delete NAME [--finger LABEL]`: from the module and the store, crash-safe — through the
@@ -24,7 +25,7 @@ enum DeleteCommand {
         }
         let (store, session) = try AdminCommand.openReader(invocation)
         defer { session.close() }
-        guard try store.user(named: name) != nil else { throw StoreErrorBridge.unknownUser(name) }
+        guard try store.user(named: name) != nil else { throw StoreError.unknownUser(name) }
         let result = try session.reader.delete(user: name, label: label)
         return report(user: name, fingers: result.fingers, userRemoved: result.userRemoved, invocation)
     }

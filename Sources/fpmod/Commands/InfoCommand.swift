@@ -29,7 +29,7 @@ enum InfoCommand {
                 "Templates used:  \(module.templateCount)" + (module.occupied.isEmpty ? "" : " (slots \(SlotList.format(module.occupied)))"),
                 "Security level:  \(parameters.securityLevel)",
                 "Packet size:     \(parameters.packetSize.map(String.init) ?? "code \(parameters.packetSizeCode)") bytes",
-                "Status:          \(describe(parameters.status))",
+                "Status:          \(parameters.status.summary)",
             ]
             if let product = module.product {
                 lines += [
@@ -46,32 +46,5 @@ enum InfoCommand {
                                        ?? "no store yet (enroll someone to start one)"),
             ]
         }
-    }
-
-    static func describe(_ status: SystemParameters.Status) -> String {
-        var parts: [String] = []
-        if status.contains(.busy) { parts.append("busy") }
-        if status.contains(.lastMatchSucceeded) { parts.append("last match succeeded") }
-        if status.contains(.passwordVerified) { parts.append("password verified") }
-        if status.contains(.imageBufferValid) { parts.append("image in buffer") }
-        return parts.isEmpty ? "idle" : parts.joined(separator: ", ")
-    }
-}
-
-/// "0–3, 7, 10–12": a compact list of slot numbers.
-enum SlotList {
-    static func format(_ slots: Set<Int>) -> String {
-        var ranges: [String] = []
-        var sorted = slots.sorted()[...]
-        while let first = sorted.first {
-            var last = first
-            sorted = sorted.dropFirst()
-            while let next = sorted.first, next == last + 1 {
-                last = next
-                sorted = sorted.dropFirst()
-            }
-            ranges.append(first == last ? "\(first)" : "\(first)–\(last)")
-        }
-        return ranges.joined(separator: ", ")
     }
 }

@@ -60,7 +60,7 @@ enum SimCommand {
         if let linkPath { where_ += " (link \(linkPath))" }
         if let control = configuration.controlPath { where_ += ", control \(control)" }
         invocation.progress("fpmod sim: \(profile.name) module on \(where_), timing \(configuration.timing.rawValue), search \(configuration.searchModel.rawValue); Ctrl-C to stop")
-        waitForStopSignal(signals)
+        _ = signals.waitForAny()
         server.stop()
         return .ok
     }
@@ -79,7 +79,8 @@ enum SimCommand {
             throw CommandFailure(.config, error.description)
         }
         if let finger = parsed.string("finger") { sensor.place(finger) }
-        let controlPath = parsed.string("control") ?? defaultControlPath()
+        let controlPath = parsed.string("control")
+            ?? SimulatedSensorControl.defaultPath(environment: ProcessInfo.processInfo.environment, processID: CurrentProcess.id)
         let signals = try SignalWatcher(signals: [SIGINT, SIGTERM])
         let control: SimulatedSensorControl
         var link: SimulatedSensorLink?
@@ -93,22 +94,9 @@ enum SimCommand {
         let images = parsed.string("images").map { "images from \($0)" } ?? "generated fingers"
         invocation.progress("fpmod sim: fpc1020 image sensor (\(images)), control \(controlPath)"
             + (link.map { ", sensor link \($0.path)" } ?? "") + "; Ctrl-C to stop")
-        waitForStopSignal(signals)
+        _ = signals.waitForAny()
         link?.stop()
         control.stop()
         return .ok
-    }
-
-    /// Without --control: a socket named after this process in $TMPDIR (or /tmp).
-    static func defaultControlPath() -> String {
-        let directory = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        return directory + "/fpmod-sensor-sim-\(CurrentProcess.id).control"
-    }
-
-    static func waitForStopSignal(_ signals: SignalWatcher) {
-        while true {
-            guard let events = try? poll([(signals.fileDescriptor, .readable)], deadline: nil), !events[0].isEmpty else { continue }
-            if let received = try? signals.read(), !received.isEmpty { return }
-        }
     }
 }

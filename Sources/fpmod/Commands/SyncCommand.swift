@@ -1,5 +1,6 @@
 import Administration
 import ArgumentParsing
+import ReaderSessions
 
 /// `fpmod sync`: make the module's library equal to the store; report each change.
 enum SyncCommand {
@@ -9,7 +10,7 @@ enum SyncCommand {
         let actions = try administrator.sync()
         let text = actions.isEmpty ? "The module already matches the store."
             : actions.map { "- \($0.description)" }.joined(separator: "\n")
-        invocation.emit(text, json: ["changes": AdminCommand.repairJSON(actions)])
+        invocation.emit(text, json: ["changes": actions.jsonValue])
         return .ok
     }
 }

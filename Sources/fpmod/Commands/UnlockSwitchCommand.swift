@@ -1,6 +1,7 @@
 import Administration
 import ArgumentParsing
 import PrintableText
+import TemplateStore
 
 /// `fpmod enable|disable NAME`: the per-user fingerprint-unlock switch. Like a phone's, it
 /// changes only after a finger of that user or of an admin is verified (1:N identify).
@@ -13,7 +14,7 @@ enum UnlockSwitchCommand {
         try AdminCommand.requireSimFinger(invocation)
         let (store, session) = try AdminCommand.openReader(invocation)
         defer { session.close() }
-        guard try store.user(named: name) != nil else { throw StoreErrorBridge.unknownUser(name) }
+        guard try store.user(named: name) != nil else { throw StoreError.unknownUser(name) }
         let shown = Printable.escaped(name)
         invocation.progress("To change fingerprint unlock for \(shown), place a finger of \(shown) or of an admin")
         let outcome = try session.reader.identify()
