@@ -48,7 +48,7 @@ install_checks() { # BINARY_IN_ROOT
     /usr/local/bin/fpmod config check --config /etc/fpmod/config.json >/dev/null && echo config-ok;
     ls /usr/local/share/fpmod/boards | wc -l') || die "the installed files are not there"
   say "installed: $(echo "$facts" | tr '\n' ' ')"
-  [ "$(echo "$facts" | sed -n 1p)" = "fpmod dialout gpio" ] || die "user fpmod is not in groups dialout and gpio: $facts"
+  [ "$(echo "$facts" | sed -n 1p)" = "fpmod dialout gpio input" ] || die "user fpmod is not in groups dialout, gpio and input: $facts"
   [ "$(echo "$facts" | sed -n 2p)" = "fpmod:fpmod 600 32" ] || die "store.key is not 32 bytes, fpmod's, 0600: $facts"
   [ "$(echo "$facts" | sed -n 3p | cut -d' ' -f1-2)" = "root:fpmod 640" ] || die "config.json is not root:fpmod 0640: $facts"
   [ "$(echo "$facts" | sed -n 4p | cut -d' ' -f1-2)" = "fpmod:fpmod 700" ] || die "/var/lib/fpmod is not fpmod's, 0700: $facts"
