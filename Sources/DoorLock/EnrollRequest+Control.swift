@@ -1,4 +1,5 @@
 import Foundation
+import Posix
 import TemplateStore
 
 /// The control-socket spelling of an enroll: `enroll NAME [LABEL] [--admin] [--duress]

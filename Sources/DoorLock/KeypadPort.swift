@@ -33,8 +33,6 @@ final class KeypadPort {
         entry = KeypadEntry(settings)
     }
 
-    var isConnected: Bool { keypad != nil }
-
     /// What the loop polls: the keypad, or while it is away the folder its node appears in.
     var pollRequest: (FileDescriptor, PollEvents)? {
         if let keypad { return (keypad.fileDescriptor, .readable) }
@@ -43,7 +41,7 @@ final class KeypadPort {
 
     /// When the entry in progress is due to be dropped.
     var nextWake: ContinuousClock.Instant? {
-        entry.deadline.map { .now + .milliseconds(Int64(max(0, $0 - Self.now()) * 1000) + 1) }
+        entry.deadline.map { .now + .milliseconds(Int64(max(0, $0 - Monotonic.seconds()) * 1000) + 1) }
     }
 
     /// Opens the keypad if it is there; otherwise watches for it. The watch is made before the
@@ -75,7 +73,7 @@ final class KeypadPort {
             readings = try keypad.read(until: .now)
         } catch {
             self.keypad = nil
-            _ = entry.press(.clear, at: Self.now())
+            _ = entry.press(.clear, at: Monotonic.seconds())
             return [noteProblem("\(error)")] + connect()
         }
         var happenings: [Happening] = []
@@ -83,7 +81,7 @@ final class KeypadPort {
             switch reading {
             case .eventsLost:
                 // What was typed is not known: drop it, as if cleared.
-                if entry.isEntering { _ = entry.press(.clear, at: Self.now()) }
+                if entry.isEntering { _ = entry.press(.clear, at: Monotonic.seconds()) }
             case .pressed(let key, let time):
                 switch entry.press(key, at: time) {
                 case .submitted(let secret): happenings.append(.entry(secret))
@@ -97,7 +95,7 @@ final class KeypadPort {
 
     /// Drops an entry whose pause has passed.
     func expire() {
-        _ = entry.expire(at: Self.now())
+        _ = entry.expire(at: Monotonic.seconds())
     }
 
     /// A problem for the log, once while it lasts.
@@ -106,5 +104,4 @@ final class KeypadPort {
         return .note(problem == lastProblem ? "" : "keypad: \(problem) Waiting for it.")
     }
 
-    static func now() -> Double { Double(Monotonic.nanoseconds()) / 1e9 }
 }

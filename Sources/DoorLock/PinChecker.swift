@@ -1,5 +1,6 @@
 import AccessPolicy
 import Foundation
+import Posix
 import Synchronization
 import TemplateStore
 

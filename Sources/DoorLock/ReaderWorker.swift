@@ -260,10 +260,3 @@ final class ReaderWorker: @unchecked Sendable {
         return stopping
     }
 }
-
-extension Duration {
-    var timeInterval: TimeInterval {
-        let (seconds, attoseconds) = components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
-    }
-}

@@ -56,16 +56,11 @@ extension HostReader {
                     retries += 1
                     // A sensor that keeps giving unusable or repeated images ends it, never loops.
                     guard retries <= captures + extraTouches else {
-                        switch collector.outcome {
-                        case let .template(keep, left):
-                            kept = keep
-                            leftOut = left
-                            break touches
-                        case let .differentFingers(first, second):
-                            throw HostReaderError.differentFingers(first: first, second: second)
-                        case .tooFewLinked:
+                        guard let done = try Self.template(from: collector.outcome) else {
                             throw HostReaderError.enrollFailed(reason: "\(retries) touches were refused (the last: \(reason))")
                         }
+                        (kept, leftOut) = done
+                        break touches
                     }
                     progress(.retryScan(capture: capture, reason: reason))
                     progress(.liftFinger)
@@ -75,20 +70,15 @@ extension HostReader {
                 break
             }
             if collector.touches.count >= captures {
-                switch collector.outcome {
-                case let .template(keep, left):
-                    kept = keep
-                    leftOut = left
+                if let done = try Self.template(from: collector.outcome) {
+                    (kept, leftOut) = done
                     break touches
-                case let .differentFingers(first, second):
-                    // More touches cannot undo two fingers' worth of evidence.
-                    throw HostReaderError.differentFingers(first: first, second: second)
-                case let .tooFewLinked(largest, needed) where collector.touches.count >= captures + extraTouches:
+                }
+                if case let .tooFewLinked(largest, needed) = collector.outcome, collector.touches.count >= captures + extraTouches {
                     throw HostReaderError.enrollFailed(reason: "only \(largest) of the \(collector.touches.count) touches matched each other, "
                                                        + "\(needed) are needed")
-                case .tooFewLinked:
-                    progress(.retryScan(capture: capture + 1, reason: "the touches so far overlap too little; one more, centred on the sensor"))
                 }
+                progress(.retryScan(capture: capture + 1, reason: "the touches so far overlap too little; one more, centred on the sensor"))
             }
             progress(.liftFinger)
             try waitForLift()
@@ -173,5 +163,15 @@ extension HostReader {
             throw HostReaderError.libraryFull(capacity: capacity)
         }
         return slot
+    }
+
+    /// The touches to keep when the collector has a template; nil while too few link. Touches of
+    /// two fingers end the enrollment: more touches cannot undo two fingers' worth of evidence.
+    static func template(from outcome: EnrollmentCollector.Outcome) throws -> (kept: [Int], leftOut: [Int])? {
+        switch outcome {
+        case let .template(kept, leftOut): return (kept, leftOut)
+        case let .differentFingers(first, second): throw HostReaderError.differentFingers(first: first, second: second)
+        case .tooFewLinked: return nil
+        }
     }
 }

@@ -25,9 +25,9 @@ public enum KeypadWatch {
         while ContinuousClock.now < deadline, summary.entries < (entriesWanted ?? .max) {
             // Wake for the next key, or when the entry in progress is due to be dropped.
             var wake = deadline
-            if let due = entry.deadline { wake = min(wake, .now + .seconds(max(0, due - seconds()))) }
+            if let due = entry.deadline { wake = min(wake, .now + .seconds(max(0, due - Monotonic.seconds()))) }
             let readings = try keypad.read(until: wake)
-            if readings.isEmpty, case .timedOut = entry.expire(at: seconds()) {
+            if readings.isEmpty, case .timedOut = entry.expire(at: Monotonic.seconds()) {
                 summary.timedOut += 1
                 show("(entry dropped: no key for \(Self.seconds(settings.pause)))")
                 continue
@@ -36,7 +36,7 @@ public enum KeypadWatch {
                 switch reading {
                 case .eventsLost:
                     summary.eventsLost += 1
-                    if entry.isEntering { _ = entry.press(.clear, at: seconds()) }
+                    if entry.isEntering { _ = entry.press(.clear, at: Monotonic.seconds()) }
                     show("(keys were lost: the kernel's event buffer overflowed; the entry was dropped)")
                 case .pressed(let key, let time):
                     summary.keys += 1
@@ -67,8 +67,6 @@ public enum KeypadWatch {
         }
         return summary
     }
-
-    static func seconds() -> Double { Double(Monotonic.nanoseconds()) / 1e9 }
 
     static func seconds(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"

@@ -1,6 +1,7 @@
 import CEvdev
 import Glibc
 import Keypad
+import Posix
 import PrintableText
 
 /// A keypad made in the kernel through uinput (`libevdev_uinput_create_from_device`): a real
@@ -68,7 +69,7 @@ public final class VirtualKeypad {
     /// Presses and releases each key (`libevdev_uinput_write_event`), `interval` apart.
     public func type(_ text: String, interval: Duration = .milliseconds(100)) throws(KeypadInputError) {
         for (index, code) in try Self.codes(for: text).enumerated() {
-            if index > 0 { sleep(for: interval) }
+            if index > 0 { CurrentProcess.sleep(for: interval) }
             for (value, report) in [(Int32(1), true), (Int32(0), true)] {
                 var status = libevdev_uinput_write_event(device, UInt32(EV_KEY), code, value)
                 if status == 0, report { status = libevdev_uinput_write_event(device, UInt32(EV_SYN), UInt32(SYN_REPORT), 0) }
@@ -77,12 +78,5 @@ public final class VirtualKeypad {
                 }
             }
         }
-    }
-
-    private func sleep(for duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) == -1 && errno == EINTR { request = remaining }
     }
 }

@@ -8,6 +8,10 @@ public enum Monotonic {
         clock_gettime(CLOCK_MONOTONIC, &now)
         return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
+
+    /// The same clock in seconds: what the kernel stamps input events with (evdev with
+    /// `CLOCK_MONOTONIC` set) and what a keypad entry's pause is measured on.
+    public static func seconds() -> Double { Double(nanoseconds()) / 1e9 }
 }
 
 /// `CLOCK_BOOTTIME`: monotonic, and it keeps counting through suspend (the policy's clock).

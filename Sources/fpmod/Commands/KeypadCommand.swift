@@ -1,5 +1,5 @@
 import ArgumentParsing
-import Foundation
+import Posix
 import Keypad
 import KeypadInput
 import PrintableText
@@ -23,7 +23,7 @@ enum KeypadCommand {
         let wait = try parsed.duration("wait") ?? .zero
         let entries = try parsed.int("entries", range: 1...1_000)
         let pause = try parsed.duration("pause") ?? .seconds(5)
-        let settings = try KeypadEntry.Settings(pause: Double(pause.components.seconds) + Double(pause.components.attoseconds) / 1e18)
+        let settings = try KeypadEntry.Settings(pause: pause.timeInterval)
         let path = try KeypadDevices.resolve(device, waitingUntil: wait > .zero ? .now + wait : nil)
         let keypad = try EvdevKeypad(path: path)
         invocation.progress("Watching \(Printable.escaped(keypad.name)) (\(path)), grabbed: type digits, # to submit, * to clear.")
@@ -47,10 +47,10 @@ enum KeypadCommand {
         let interval = try parsed.duration("interval") ?? .milliseconds(100)
         let keypad = try VirtualKeypad(name: name)
         invocation.progress("Made \(Printable.escaped(name)) at \(keypad.devicePath); typing in \(wait).")
-        Thread.sleep(forTimeInterval: Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18)
+        CurrentProcess.sleep(for: wait)
         try keypad.type(keys, interval: interval)
         // Readers get the last key before the device goes away.
-        Thread.sleep(forTimeInterval: 0.2)
+        CurrentProcess.sleep(for: .milliseconds(200))
         invocation.emit("Typed \(keys.count) keys on \(keypad.devicePath).", json: ["device": .string(keypad.devicePath), "keys": .int(Int64(keys.count))])
         return .ok
     }

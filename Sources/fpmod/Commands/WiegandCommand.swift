@@ -1,4 +1,5 @@
 import ArgumentParsing
+import Posix
 import Wiegand
 import WiegandInput
 
@@ -12,9 +13,9 @@ enum WiegandCommand {
         }
         let duration = try parsed.duration("duration") ?? .seconds(60)
         let frames = try parsed.int("frames", range: 1...100_000)
-        let timing = try WiegandDecoder.Timing(minimumInterval: nanoseconds(try parsed.duration("min-interval") ?? .microseconds(150)),
-                                               maximumInterval: nanoseconds(try parsed.duration("max-interval") ?? .milliseconds(20)),
-                                               frameGap: nanoseconds(try parsed.duration("gap") ?? .milliseconds(25)))
+        let timing = try WiegandDecoder.Timing(minimumInterval: (try parsed.duration("min-interval") ?? .microseconds(150)).wholeNanoseconds,
+                                               maximumInterval: (try parsed.duration("max-interval") ?? .milliseconds(20)).wholeNanoseconds,
+                                               frameGap: (try parsed.duration("gap") ?? .milliseconds(25)).wholeNanoseconds)
         let listener = try WiegandWatch.open(chip: parsed.string("chip") ?? "gpiochip0", d0: d0, d1: d1, timing: timing)
         invocation.progress("Listening on D0 \(d0), D1 \(d1) for \(duration).")
         let seen = try WiegandWatch.run(listener, until: .now + duration, frames: frames) { invocation.emit($0, json: .null) }
@@ -23,10 +24,5 @@ enum WiegandCommand {
                         json: ["frames": .int(Int64(seen)), "cards": .int(Int64(statistics.cards)), "keys": .int(Int64(statistics.keys)),
                                "rejected": .int(Int64(statistics.rejections))])
         return .ok
-    }
-
-    static func nanoseconds(_ duration: Duration) -> UInt64 {
-        let (seconds, attoseconds) = duration.components
-        return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds / 1_000_000_000))
     }
 }
