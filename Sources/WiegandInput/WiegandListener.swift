@@ -14,8 +14,12 @@ public final class WiegandListener {
     /// Edges read but not fed yet: an edge is fed only once every edge before it on the other
     /// line can have been read too, so the decoder sees them in the order they happened.
     private var pending: [WiegandEdge] = []
-    /// How far behind the clock an edge waits for the other line's earlier edges.
-    static let reorderWindow: UInt64 = 500_000
+    /// How long an edge waits for the other line's earlier edges: the kernel stamps an edge in
+    /// its interrupt and queues it later (a threaded handler; milliseconds on a loaded or emulated
+    /// machine: 0.5 ms was too short in the arm64 VM). Half the longest pause inside a frame:
+    /// bits are never closer than `minimumInterval`, and a frame ends only a gap after its last
+    /// bit anyway, so waiting this long delays a decision by at most half a bit pause.
+    let reorderWindow: UInt64
 
     /// Requests both lines (`requestInput`, falling edges), checking first that they differ and
     /// exist on the chip.
@@ -32,6 +36,7 @@ public final class WiegandListener {
             throw .gpio(error)
         }
         decoder = WiegandDecoder(timing: timing)
+        reorderWindow = timing.maximumInterval / 2
     }
 
     deinit {
@@ -48,7 +53,7 @@ public final class WiegandListener {
         while events.isEmpty {
             var wake = deadline
             if let due = decoder.deadline { wake = min(wake, Self.instant(due)) }
-            if !pending.isEmpty { wake = min(wake, .now + .milliseconds(1)) }
+            if let oldest = pending.first { wake = min(wake, Self.instant(oldest.timestamp &+ reorderWindow)) }
             let ready: [PollEvents]
             do {
                 ready = try poll([(FileDescriptor(rawValue: d0.fileDescriptor), .readable),
@@ -64,7 +69,7 @@ public final class WiegandListener {
                 throw .gpio(error)
             }
             pending.sort { $0.timestamp < $1.timestamp }
-            let settled = startedReading > Self.reorderWindow ? startedReading - Self.reorderWindow : 0
+            let settled = startedReading > reorderWindow ? startedReading - reorderWindow : 0
             let ready2 = pending.prefix { $0.timestamp <= settled }
             pending.removeFirst(ready2.count)
             for edge in ready2 { if let event = decoder.feed(edge) { events.append(event) } }
