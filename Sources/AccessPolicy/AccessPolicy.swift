@@ -38,6 +38,8 @@ enum AccessPolicyModule {
         if case .unlocked(let until, _, _) = state.lock { candidates.append(until) }
         if let until = state.fingerprintFailures.lockedUntil { candidates.append(until) }
         if let until = state.pinFailures.lockedUntil { candidates.append(until) }
+        if let until = state.cardFailures?.lockedUntil { candidates.append(until) }
+        if let until = state.pendingFactor?.until { candidates.append(until) }
         if let deadline = state.door.heldOpenDeadline { candidates.append(deadline) }
         guard let earliest = candidates.min() else { return nil }
         return observed.advanced(by: max(0, earliest - state.clock))

@@ -8,6 +8,7 @@ extension Step {
         }
         emit(.led(state.pinOnly == nil ? .idle : .lockout))
         endGrace()
+        state.pendingFactor = nil
         state.door = DoorState()
         state.moduleConnected = true
         if config.pinRequiredAfterRestart {
@@ -63,6 +64,11 @@ extension Step {
         state.pinFailures.reset()
         if pinCounter.permanent || pinCounter.remaining(at: clock) != nil {
             event("lockout-cleared", ["credential": "pin"])
+        }
+        let cardCounter = state.cardCounter
+        state.cardCounter = FailureCounter()
+        if cardCounter.permanent || cardCounter.remaining(at: clock) != nil {
+            event("lockout-cleared", ["credential": "card"])
         }
         clearPinOnly(by: "admin clear", user: nil)
         emit(.led(state.pinOnly == nil ? .idle : .lockout))

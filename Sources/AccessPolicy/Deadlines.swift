@@ -16,6 +16,12 @@ extension Step {
             event("lockout-ended", ["credential": "pin"])
             audit("lockout-ended", "PIN lockout over")
         }
+        if let until = state.cardCounter.lockedUntil, clock >= until {
+            state.cardCounter.lockedUntil = nil
+            event("lockout-ended", ["credential": "card"])
+            audit("lockout-ended", "card lockout over")
+        }
+        expirePendingFactor()
         if let deadline = state.door.heldOpenDeadline, clock >= deadline {
             state.door.heldOpenDeadline = nil
             state.door.heldOpenAlarmed = true

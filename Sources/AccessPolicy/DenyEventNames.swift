@@ -17,17 +17,24 @@ extension DenyReason {
         case .freshMatchRequired: "match-required"
         case .moduleUnavailable: "module-unavailable"
         case .remoteNotAllowed: "remote-refused"
+        case .unknownCard: "card-unknown"
+        case .cardDisabled: "card-disabled"
+        case .cardLockedOut: "card-lockout"
+        case .cardPermanentlyLockedOut: "card-lockout-permanent"
+        case .credentialsNotAccepted: "not-accepted"
+        case .factorNotAccepted: "factor-refused"
         }
     }
 
     /// Extra public fields that help a dashboard explain the refusal.
     var eventFields: [String: String] {
         switch self {
-        case .lockedOut(let remaining), .pinLockedOut(let remaining):
+        case .lockedOut(let remaining), .pinLockedOut(let remaining), .cardLockedOut(let remaining):
             ["remaining": String(wholeSecondsUp(remaining))]
         case .pinRequired(let reason): ["reason": reason.rawValue]
         case .pinOnlyMode(let reason): ["reason": reason.description]
         case .remoteNotAllowed(let refusal): ["reason": refusal.rawValue]
+        case .factorNotAccepted(let factor, let mode): ["factor": factor.rawValue, "mode": mode.rawValue]
         default: [:]
         }
     }

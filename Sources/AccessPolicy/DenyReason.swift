@@ -27,6 +27,17 @@ public enum DenyReason: Codable, Equatable, Sendable, CustomStringConvertible {
     case moduleUnavailable
     /// A remote (MQTT) request the policy keeps to people at the door right now.
     case remoteNotAllowed(RemoteRefusal)
+    /// A card the store does not know (counted toward the card lockout).
+    case unknownCard
+    /// The card, or its owner, is switched off.
+    case cardDisabled
+    case cardLockedOut(remaining: Double)
+    case cardPermanentlyLockedOut
+    /// A combination failed. Which factor was wrong is not told (that would let one be guessed
+    /// apart from the other); each wrong one was counted.
+    case credentialsNotAccepted
+    /// This factor does not open the door in this verify mode (not counted).
+    case factorNotAccepted(CredentialFactor, mode: VerifyMode)
 
     public var description: String {
         switch self {
@@ -66,6 +77,18 @@ public enum DenyReason: Codable, Equatable, Sendable, CustomStringConvertible {
             "fingerprint module not connected; enter the PIN and check the module wiring"
         case .remoteNotAllowed(let refusal):
             "refused from Home Assistant: \(refusal.description)"
+        case .unknownCard:
+            "card not recognised"
+        case .cardDisabled:
+            "this card is switched off; ask an admin"
+        case .cardLockedOut(let remaining):
+            "cards locked after repeated unknown cards; try again in \(Self.seconds(remaining)) s or use another credential"
+        case .cardPermanentlyLockedOut:
+            "cards disabled after too many unknown cards; an admin must clear it"
+        case .credentialsNotAccepted:
+            "not accepted; present both credentials again"
+        case .factorNotAccepted(let factor, let mode):
+            "a \(factor) alone does not open this door (\(mode)): \(mode.instructions)"
         }
     }
 

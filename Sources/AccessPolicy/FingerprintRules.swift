@@ -68,6 +68,11 @@ extension Step {
         let outcome = state.fingerprintFailures.recordFailure(
             at: clock, thresholds: config.fingerprintLockout)
         deny(.noMatch)
+        announceFingerprintLockout(outcome)
+    }
+
+    /// The lockout a counted fingerprint failure started, if any: LED, buzzer, event, audit.
+    mutating func announceFingerprintLockout(_ outcome: FailureOutcome) {
         let failures = String(state.fingerprintFailures.consecutive)
         switch outcome {
         case .counted:

@@ -18,8 +18,12 @@ extension Step {
     /// admin's correct PIN also ends PIN-only mode (unless the tamper switch is still open).
     /// A correct PIN of a non-admin for an admin purpose counts as a wrong one. A remote PIN
     /// counts the same, but does less when correct (`handleRemotePin`).
+    ///
+    /// `notOpeningIn`: the verify mode in force does not open with a PIN alone (`finger`, `card`,
+    /// `card-and-finger`): a correct PIN still does all it does above (a PIN is what clears a
+    /// fingerprint lockout and "PIN required"), and opens nothing.
     mutating func handlePin(user: String?, correct: Bool, isAdmin: Bool, purpose: PinPurpose,
-                            source: RequestSource = .local) {
+                            source: RequestSource = .local, notOpeningIn mode: VerifyMode? = nil) {
         if let refusal = pinRefusal(purpose: purpose, source: source) {
             deny(refusal, user: user, source: source)
             return
@@ -50,6 +54,14 @@ extension Step {
         state.pinRequired = []
         state.lastPinAt = clock
         if isAdmin { clearPinOnly(by: "admin PIN", user: user) }
+        if let mode {
+            emit(.buzzer(.accept))
+            var fields = ["opens": "no", "mode": mode.rawValue]
+            if let user { fields["user"] = user }
+            event("pin-ok", fields)
+            audit("pin-ok", user: user, "\(isAdmin ? "correct admin PIN" : "correct PIN"); a PIN alone does not open this door (\(mode))")
+            return
+        }
         emit(.led(.match))
         emit(.buzzer(.accept))
         event("pin-ok", user.map { ["user": $0] } ?? [:])
@@ -65,6 +77,11 @@ extension Step {
         case .timedLockout(let seconds): deny(.wrongPinLockoutStarted(seconds: seconds), user: user, source: source)
         case .permanentLockout: deny(.wrongPinPermanentLockoutStarted, user: user, source: source)
         }
+        announcePinLockout(outcome)
+    }
+
+    /// The lockout a counted wrong PIN started, if any: LED, buzzer, event, audit.
+    mutating func announcePinLockout(_ outcome: FailureOutcome) {
         let failures = String(state.pinFailures.consecutive)
         switch outcome {
         case .counted:

@@ -42,6 +42,12 @@ public struct PolicyConfig: Codable, Equatable, Sendable {
     public var relockOnDoorClose: Bool = true
     /// A `VerifiedIdentity` older than this does not authorise a settings change.
     public var verificationValiditySeconds: Double = 60
+    /// Which credentials open the door (a user's own mode, from the store, overrides it).
+    public var verifyMode: VerifyMode = .fingerOrPin
+    /// A combination's second factor must come this long after the first at most.
+    public var factorWindowSeconds: Double = 10
+    /// Wrong and unknown cards, counted as fingerprints and PINs are.
+    public var cardLockout = LockoutThresholds()
 
     public init() {}
 
@@ -50,6 +56,7 @@ public struct PolicyConfig: Codable, Equatable, Sendable {
         case idleTimeoutSeconds, backgroundTimeoutSeconds, graceSeconds, pinRequiredAfterRestart
         case pinRequiredAfterHoursWithoutPin, pinRequiredAfterEnrolledSetChange, heldOpenSeconds
         case forcedOpenExemptSeconds, relockOnDoorClose, verificationValiditySeconds
+        case verifyMode, factorWindowSeconds, cardLockout
     }
 
     /// Missing keys take their defaults, so a config file only states what it overrides.
@@ -74,6 +81,9 @@ public struct PolicyConfig: Codable, Equatable, Sendable {
         try take(.forcedOpenExemptSeconds, &d.forcedOpenExemptSeconds)
         try take(.relockOnDoorClose, &d.relockOnDoorClose)
         try take(.verificationValiditySeconds, &d.verificationValiditySeconds)
+        try take(.verifyMode, &d.verifyMode)
+        try take(.factorWindowSeconds, &d.factorWindowSeconds)
+        try take(.cardLockout, &d.cardLockout)
         self = d
     }
 }

@@ -18,10 +18,11 @@ extension PolicyConfig {
         seconds(heldOpenSeconds, "heldOpenSeconds", min: 0, minInclusive: false, max: 86_400)
         seconds(forcedOpenExemptSeconds, "forcedOpenExemptSeconds", min: 0, minInclusive: true, max: 600)
         seconds(verificationValiditySeconds, "verificationValiditySeconds", min: 0, minInclusive: false, max: 3_600)
+        seconds(factorWindowSeconds, "factorWindowSeconds", min: 1, minInclusive: true, max: 120)
         check(pinRequiredAfterHoursWithoutPin.isFinite && pinRequiredAfterHoursWithoutPin >= 0,
               "pinRequiredAfterHoursWithoutPin",
               "\(pinRequiredAfterHoursWithoutPin) is out of range; use 0 (off) or a positive number of hours")
-        for (key, t) in [("fingerprintLockout", fingerprintLockout), ("pinLockout", pinLockout)] {
+        for (key, t) in [("fingerprintLockout", fingerprintLockout), ("pinLockout", pinLockout), ("cardLockout", cardLockout)] {
             check(t.failuresPerTimedLockout >= 1, "\(key).failuresPerTimedLockout",
                   "\(t.failuresPerTimedLockout) is out of range; use 1 or more")
             seconds(t.timedLockoutSeconds, "\(key).timedLockoutSeconds", min: 0, minInclusive: false, max: 86_400)

@@ -34,6 +34,11 @@ public enum UnlockReason: String, Codable, Sendable {
     case exitButton
     /// A code from Home Assistant (`RequestSource.remote`).
     case remote
+    case card
+    /// Two factors of one user, within the verify mode's window.
+    case cardAndFinger = "card-and-finger"
+    case fingerAndPin = "finger-and-pin"
+    case cardAndPin = "card-and-pin"
 }
 
 public enum LedPattern: String, Codable, Sendable {

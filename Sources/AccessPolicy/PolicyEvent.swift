@@ -6,9 +6,10 @@ public enum PolicyEvent: Codable, Equatable, Sendable {
     /// A deadline from `nextDeadline` was reached (or any time: ticks are idempotent).
     case tick
 
-    /// A good-quality capture matched `slot`, which the store maps to `user`.
+    /// A good-quality capture matched `slot`, which the store maps to `user`. `verifyMode` is
+    /// the user's own verify mode when the store sets one (else the door's applies).
     case fingerMatched(user: String, slot: Int, score: Int, isAdmin: Bool, isDuress: Bool,
-                       fingerprintUnlockEnabled: Bool)
+                       fingerprintUnlockEnabled: Bool, verifyMode: VerifyMode? = nil)
     /// A good-quality capture matched nothing: a false trial, counted toward lockout.
     case fingerNotMatched
     /// A capture too poor to match (or the finger was misplaced): not a false trial.
@@ -21,8 +22,11 @@ public enum PolicyEvent: Codable, Equatable, Sendable {
     /// A PIN was entered and checked by the runtime against the store's hashes.
     /// `user` is the owner of the PIN when known; `isAdmin` when it is an admin's PIN.
     /// Every verb that checks a PIN ends here, so every wrong PIN is counted the same way.
+    /// `verifyMode` is the owner's own verify mode when the store sets one.
     case pinEntered(user: String?, correct: Bool, isAdmin: Bool = false, purpose: PinPurpose = .unlock,
-                    source: RequestSource = .local)
+                    source: RequestSource = .local, verifyMode: VerifyMode? = nil)
+    /// A card (NFC, or a Wiegand reader's card number) was read and looked up in the store.
+    case cardPresented(CardPresentation)
     /// Lock now (Home Assistant's `LOCK`): ends an unlock window early. Needs no credential:
     /// locking is the direction a door fails to anyway.
     case lockRequested(source: RequestSource)

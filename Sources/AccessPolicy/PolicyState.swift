@@ -30,6 +30,10 @@ public struct PolicyState: Codable, Equatable, Sendable {
     public internal(set) var tamperSwitchActive: Bool = false
     public internal(set) var moduleConnected: Bool = true
     public internal(set) var door = DoorState()
+    /// The first factor of a combination waiting for its partner (not saved: a restart drops it).
+    public internal(set) var pendingFactor: PendingFactor?
+    /// Wrong and unknown cards; nil until the first (so a state saved before cards reads as is).
+    public internal(set) var cardFailures: FailureCounter?
 
     /// A fresh state: locked, no failures, nothing known yet.
     public init() {}
@@ -45,7 +49,16 @@ public struct PolicyState: Codable, Equatable, Sendable {
         copy.graceUntil = nil
         copy.graceUser = nil
         copy.door = DoorState()
+        copy.pendingFactor = nil
         return copy
+    }
+}
+
+extension PolicyState {
+    /// The card counter, absent meaning none yet; stored as nil while it is at rest.
+    var cardCounter: FailureCounter {
+        get { cardFailures ?? FailureCounter() }
+        set { cardFailures = newValue == FailureCounter() ? nil : newValue }
     }
 }
 

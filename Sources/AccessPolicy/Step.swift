@@ -35,15 +35,27 @@ struct Step {
         switch event {
         case .started: handleStarted()
         case .tick: break // expiry already ran
-        case let .fingerMatched(user, slot, score, isAdmin, isDuress, enabled):
-            handleMatch(FingerMatch(user: user, slot: slot, score: score, isAdmin: isAdmin,
-                                    isDuress: isDuress, userEnabled: enabled))
-        case .fingerNotMatched: handleNoMatch()
+        case let .fingerMatched(user, slot, score, isAdmin, isDuress, enabled, mode):
+            let match = FingerMatch(user: user, slot: slot, score: score, isAdmin: isAdmin,
+                                    isDuress: isDuress, userEnabled: enabled)
+            if usesFactorRules(userMode: mode) { presentFinger(match, userMode: mode) } else { handleMatch(match) }
+        case .fingerNotMatched:
+            if usesFactorRules(userMode: nil) { presentFinger(nil, userMode: nil) } else { handleNoMatch() }
+        case .cardPresented(let card): presentCard(card)
         case .captureRejected(let problem): handleCaptureRejected(problem)
         case let .pinOffered(user, purpose, source):
-            if let refusal = pinRefusal(purpose: purpose, source: source) { deny(refusal, user: user, source: source) }
-        case let .pinEntered(user, correct, isAdmin, purpose, source):
-            handlePin(user: user, correct: correct, isAdmin: isAdmin, purpose: purpose, source: source)
+            if let refusal = pinRefusal(purpose: purpose, source: source) {
+                if purpose == .unlock, source == .local { state.pendingFactor = nil }
+                deny(refusal, user: user, source: source)
+            }
+        case let .pinEntered(user, correct, isAdmin, purpose, source, mode):
+            // Verify modes govern opening the door from here; admin purposes and Home
+            // Assistant's code keep their own rules.
+            if purpose == .unlock, source == .local, usesFactorRules(userMode: mode) {
+                presentPin(user: user, correct: correct, isAdmin: isAdmin, userMode: mode)
+            } else {
+                handlePin(user: user, correct: correct, isAdmin: isAdmin, purpose: purpose, source: source)
+            }
         case .lockRequested(let source): handleLockRequest(source: source)
         case .unlockRequested: handleUnlockRequested()
         case .adminClear: handleAdminClear(by: "root on this machine")

@@ -46,7 +46,7 @@ extension Step {
     private func isLockout(_ reason: DenyReason) -> Bool {
         switch reason {
         case .lockedOut, .permanentlyLockedOut, .pinLockedOut, .pinPermanentlyLockedOut,
-             .wrongPinLockoutStarted, .wrongPinPermanentLockoutStarted: true
+             .wrongPinLockoutStarted, .wrongPinPermanentLockoutStarted, .cardLockedOut, .cardPermanentlyLockedOut: true
         default: false
         }
     }

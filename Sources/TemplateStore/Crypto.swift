@@ -111,3 +111,18 @@ enum Crypto {
 }
 
 private let sodiumInitialised: Bool = sodium_init() >= 0
+
+extension Crypto {
+    /// A keyed BLAKE2b-256 (`crypto_generichash`) of `message` under a subkey of `key` for
+    /// `context` (`crypto_kdf_derive_from_key`, 8 characters): equal inputs give equal hashes
+    /// (found by equality), and without the store key the hash says nothing about its input.
+    static func keyedHash(_ message: [UInt8], key: [UInt8], context: String, subkeyID: UInt64 = 1) -> [UInt8] {
+        precondition(context.utf8.count == Int(crypto_kdf_contextbytes()) && key.count == Int(crypto_kdf_keybytes()))
+        var subkey = [UInt8](repeating: 0, count: Int(crypto_generichash_keybytes()))
+        _ = crypto_kdf_derive_from_key(&subkey, subkey.count, subkeyID, context, key)
+        defer { sodium_memzero(&subkey, subkey.count) }
+        var digest = [UInt8](repeating: 0, count: Int(crypto_generichash_bytes()))
+        _ = crypto_generichash(&digest, digest.count, message, UInt64(message.count), subkey, subkey.count)
+        return digest
+    }
+}

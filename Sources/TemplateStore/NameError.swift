@@ -6,6 +6,7 @@ public struct NameError: Error, Equatable, Sendable, CustomStringConvertible {
         case userName = "user name"
         case fingerLabel = "finger label"
         case displayName = "display name"
+        case cardLabel = "card label"
 
         /// The rule in words a maker understands.
         var rule: String {
@@ -17,6 +18,9 @@ public struct NameError: Error, Equatable, Sendable, CustomStringConvertible {
             case .fingerLabel:
                 "A finger label is 1 to \(FingerLabel.maximumLength) characters with no spaces, control characters or "
                     + "text-direction marks, such as right-index or left-pinky."
+            case .cardLabel:
+                "A card label is 1 to \(CardLabel.maximumLength) characters with no spaces, control characters or "
+                    + "text-direction marks, such as blue-fob or badge-2024."
             case .displayName:
                 "A display name is 1 to \(DisplayName.maximumLength) characters (spaces and accented letters are fine) "
                     + "with no control characters (such as a line break or the escape character) or text-direction marks."
@@ -63,6 +67,7 @@ public struct NameError: Error, Equatable, Sendable, CustomStringConvertible {
         case .userName: UserName.maximumLength
         case .fingerLabel: FingerLabel.maximumLength
         case .displayName: DisplayName.maximumLength
+        case .cardLabel: CardLabel.maximumLength
         }
     }
 

@@ -1,7 +1,7 @@
 /// The store's schema as an ordered list of migrations. Migration N moves a database from
 /// `user_version` N-1 to N. A released migration never changes: add a new entry instead.
 enum Schema {
-    static let migrations: [String] = [migration1, migration2, migration3, migration4]
+    static let migrations: [String] = [migration1, migration2, migration3, migration4, migration5]
 
     static var currentVersion: Int { migrations.count }
 
@@ -104,5 +104,25 @@ enum Schema {
         ALTER TABLE intents_v4 RENAME TO intents;
         ALTER TABLE fingers ADD COLUMN enrolled_slot INTEGER;
         UPDATE fingers SET enrolled_slot = slot;
+        """
+
+    /// Version 5: cards (an NFC card's UID, a Wiegand reader's card number) as credentials of a
+    /// user, each switched on and off by itself. The number is never stored: `number_hash` is
+    /// a keyed BLAKE2b of it (a key derived from the store key), found by equality, so a stolen
+    /// database does not give the numbers to clone. A user's own verify mode (NULL: the door's).
+    static let migration5 = """
+        CREATE TABLE cards (
+            id INTEGER PRIMARY KEY,
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            label TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('wiegand', 'nfc-uid')),
+            number_hash BLOB NOT NULL UNIQUE,
+            enabled INTEGER NOT NULL DEFAULT 1 CHECK (enabled IN (0, 1)),
+            added_at REAL NOT NULL,
+            UNIQUE (user_id, label)
+        );
+        CREATE INDEX cards_user ON cards(user_id);
+        ALTER TABLE users ADD COLUMN verify_mode TEXT CHECK (verify_mode IS NULL OR verify_mode IN
+            ('finger', 'pin', 'card', 'finger-or-pin', 'card-and-finger', 'finger-and-pin', 'card-and-pin'));
         """
 }

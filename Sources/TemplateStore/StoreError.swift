@@ -31,6 +31,10 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     case unknownSlot(Int)
     /// The user has no finger with this label.
     case unknownFinger(user: String, label: String)
+    /// The card is already someone's (by its keyed hash); `user` and `label` say whose.
+    case cardTaken(user: String, label: String)
+    case cardLabelTaken(user: String, label: String)
+    case unknownCard(user: String, label: String)
     case unknownIntent(Int64)
     case backupNotABackup
     case backupUnsupportedVersion(Int)
@@ -83,6 +87,12 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
             return "no enrolled finger in slot \(slot); see `fpmod list`"
         case .unknownFinger(let user, let label):
             return "\(Printable.escaped(user)) has no finger labelled \(Printable.escaped(label)); see `fpmod list`"
+        case .cardTaken(let user, let label):
+            return "this card is already \(Printable.escaped(user))'s (\(Printable.escaped(label))); delete it there first (`fpmod card delete`) to give it to someone else"
+        case .cardLabelTaken(let user, let label):
+            return "\(Printable.escaped(user)) already has a card labelled \(Printable.escaped(label)); choose another label (--label)"
+        case .unknownCard(let user, let label):
+            return "\(Printable.escaped(user)) has no card labelled \(Printable.escaped(label)); see `fpmod card list`"
         case .unknownIntent(let id):
             return "no pending operation \(id); it may already have been completed or repaired"
         case .backupNotABackup:

@@ -1,0 +1,120 @@
+import Foundation
+
+/// A card of a user: never its number (see `CardNumber`), only what an admin needs to manage it.
+public struct Card: Equatable, Sendable {
+    public var id: Int64
+    public var user: String
+    public var label: String
+    public var kind: CardNumber.Kind
+    public var enabled: Bool
+    public var addedAt: Date
+}
+
+/// Cards as credentials: added, switched on and off and deleted one by one, each change in the
+/// audit log in the same transaction (a change without its audit row never lands).
+extension TemplateStore {
+    private static let cardColumns = "cards.id, users.name, cards.label, cards.kind, cards.enabled, cards.added_at"
+    private static let hashContext = "fpmodcrd"
+
+    private static func card(from row: [SQLValue]) -> Card {
+        Card(id: row[0].int64 ?? 0, user: row[1].string ?? "", label: row[2].string ?? "",
+             kind: CardNumber.Kind(rawValue: row[3].string ?? "") ?? .wiegand, enabled: row[4].int64 == 1,
+             addedAt: Date(storeValue: row[5]))
+    }
+
+    func cardHash(_ number: CardNumber) -> [UInt8] {
+        Crypto.keyedHash(Array(number.canonical.utf8), key: key, context: Self.hashContext)
+    }
+
+    /// Gives `number` to `user` as `label`; refused if the card is anyone's already.
+    @discardableResult
+    public func addCard(_ number: CardNumber, label: CardLabel, for user: UserName, by actor: String? = nil,
+                        addedAt: Date = Date()) throws -> Card {
+        let hash = cardHash(number)
+        return try transaction {
+            let owner = try requireUser(user.text)
+            if let taken = try connection.query("""
+                SELECT \(Self.cardColumns) FROM cards JOIN users ON users.id = cards.user_id WHERE cards.number_hash = ?
+                """, [.blob(hash)]).first.map(Self.card(from:)) {
+                throw StoreError.cardTaken(user: taken.user, label: taken.label)
+            }
+            if try cardRow(user: user.text, label: label.text) != nil {
+                throw StoreError.cardLabelTaken(user: user.text, label: label.text)
+            }
+            try connection.query("""
+                INSERT INTO cards (user_id, label, kind, number_hash, enabled, added_at) VALUES (?, ?, ?, ?, 1, ?)
+                """, [.integer(owner.id), .text(label.text), .text(number.kind.rawValue), .blob(hash), addedAt.storeValue])
+            try appendAudit(event: "card-added", user: user.text, detail: "\(number.kind.rawValue) card \(label.text)" + Self.by(actor))
+            guard let card = try cardRow(user: user.text, label: label.text) else { throw StoreError.unknownCard(user: user.text, label: label.text) }
+            return card
+        }
+    }
+
+    /// Every card (of `user` only, when given), by user and label.
+    public func cards(of user: String? = nil) throws -> [Card] {
+        try locked {
+            if let user { _ = try requireUser(user) }
+            return try connection.query("""
+                SELECT \(Self.cardColumns) FROM cards JOIN users ON users.id = cards.user_id
+                WHERE ? IS NULL OR users.name = ? ORDER BY users.name, cards.label
+                """, [user.sql, user.sql]).map(Self.card(from:))
+        }
+    }
+
+    /// The card with this number and its owner, or nil for a card nobody has.
+    public func card(matching number: CardNumber) throws -> (card: Card, owner: User)? {
+        let hash = cardHash(number)
+        return try locked {
+            guard let card = try connection.query("""
+                SELECT \(Self.cardColumns) FROM cards JOIN users ON users.id = cards.user_id WHERE cards.number_hash = ?
+                """, [.blob(hash)]).first.map(Self.card(from:)) else { return nil }
+            return (card, try requireUser(card.user))
+        }
+    }
+
+    public func setCardEnabled(_ enabled: Bool, user: String, label: String, by actor: String? = nil) throws {
+        try transaction {
+            guard try cardRow(user: user, label: label) != nil else { throw StoreError.unknownCard(user: user, label: label) }
+            try connection.query("""
+                UPDATE cards SET enabled = ? WHERE label = ? AND user_id = (SELECT id FROM users WHERE name = ?)
+                """, [.integer(enabled ? 1 : 0), .text(label), .text(user)])
+            try appendAudit(event: enabled ? "card-enabled" : "card-disabled", user: user, detail: "card \(label)" + Self.by(actor))
+        }
+    }
+
+    public func deleteCard(user: String, label: String, by actor: String? = nil) throws {
+        try transaction {
+            guard try cardRow(user: user, label: label) != nil else { throw StoreError.unknownCard(user: user, label: label) }
+            try connection.query("""
+                DELETE FROM cards WHERE label = ? AND user_id = (SELECT id FROM users WHERE name = ?)
+                """, [.text(label), .text(user)])
+            try appendAudit(event: "card-deleted", user: user, detail: "card \(label)" + Self.by(actor))
+        }
+    }
+
+    /// The user's own verify mode (a `VerifyMode` raw value), or nil for the door's.
+    public func verifyMode(of user: String) throws -> String? {
+        try locked {
+            _ = try requireUser(user)
+            return try connection.scalar("SELECT verify_mode FROM users WHERE name = ?", [.text(user)]).string
+        }
+    }
+
+    /// Sets the user's own verify mode; nil goes back to the door's. The caller checks the name
+    /// (the table's CHECK refuses any other).
+    public func setVerifyMode(_ mode: String?, for user: String, by actor: String? = nil) throws {
+        try transaction {
+            _ = try requireUser(user)
+            try connection.query("UPDATE users SET verify_mode = ? WHERE name = ?", [mode.sql, .text(user)])
+            try appendAudit(event: "verify-mode", user: user, detail: (mode ?? "the door's") + Self.by(actor))
+        }
+    }
+
+    private func cardRow(user: String, label: String) throws -> Card? {
+        try connection.query("""
+            SELECT \(Self.cardColumns) FROM cards JOIN users ON users.id = cards.user_id WHERE users.name = ? AND cards.label = ?
+            """, [.text(user), .text(label)]).first.map(Self.card(from:))
+    }
+
+    private static func by(_ actor: String?) -> String { actor.map { " by \($0)" } ?? "" }
+}
