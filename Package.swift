@@ -94,6 +94,7 @@ let package = Package(
         .target(name: "DoorLock", dependencies: [
             "FingerprintProtocol", "FingerprintModule", "SerialPort", "Posix",
             "GPIO", "TemplateStore", "AccessPolicy", "Administration", "JSONValue", "MQTT", "PrintableText", "Keypad", "KeypadInput",
+            "Wiegand", "WiegandInput",
         ]),
 
         // fpmod doctor's facts and checks as values (check, verdict, fix), apart from any terminal:

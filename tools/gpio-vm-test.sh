@@ -165,6 +165,13 @@ else
   fail "host: fpmod pin alice (exit $?)"
   sed 's/^/    /' "$WORK/pin.err"
 fi
+# alice's Wiegand card, for the reader at the door (section h of the payload).
+if "$FPMOD" "${STORE[@]}" card add alice 26:123:4567 --label badge >/dev/null 2>"$WORK/card.err"; then
+  pass "host: fpmod card add alice"
+else
+  fail "host: fpmod card add alice (exit $?)"
+  sed 's/^/    /' "$WORK/card.err"
+fi
 stop_sim
 step_time "host enrollment"
 if [ -s "$WORK/flash" ]; then pass "host: the simulator kept its flash in a file"; else fail "host: the simulator kept its flash in a file"; fi

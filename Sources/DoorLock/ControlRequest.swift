@@ -1,3 +1,5 @@
+import TemplateStore
+
 /// One request of the control protocol, parsed and printed here and nowhere else: the service
 /// reads lines with `init(line:)`, clients write them with `line`, so the two cannot drift.
 /// Every reply is one JSON object (`JSONValue`) with an `ok` key; `enroll` sends
@@ -8,6 +10,9 @@ public enum ControlRequest: Equatable, Sendable {
     case list
     /// `pin [USER] PIN`: open the door with a PIN.
     case pin(user: String?, pin: String)
+    /// `card NUMBER`: a card read by a reader this service does not drive (a kiosk's, a test's),
+    /// as `fpmod card add` spells it: 26:FACILITY:NUMBER, 34:FACILITY:NUMBER or uid:HEX.
+    case card(CardNumber)
     /// `unlock ADMIN PIN`: open as an admin (ends PIN-only mode too).
     case unlock(admin: String, pin: String)
     /// `clear ADMIN PIN`: end lockouts and PIN-only mode.
@@ -18,7 +23,7 @@ public enum ControlRequest: Equatable, Sendable {
     /// `delete NAME [LABEL]`
     case delete(user: String, label: String?)
 
-    public static let usage = "commands: status, pin [USER] PIN, unlock ADMIN PIN, clear ADMIN PIN, clear (as root), scan, list, enroll NAME [LABEL] [--duress] [--admin], delete NAME [LABEL]"
+    public static let usage = "commands: status, pin [USER] PIN, card NUMBER, unlock ADMIN PIN, clear ADMIN PIN, clear (as root), scan, list, enroll NAME [LABEL] [--duress] [--admin], delete NAME [LABEL]"
 
     /// Reads one line; the error text is the reply's.
     public init(line: String) throws(ControlUsageError) {
@@ -32,6 +37,9 @@ public enum ControlRequest: Equatable, Sendable {
         case "pin":
             guard (1...2).contains(arguments.count) else { throw ControlUsageError("usage: pin [USER] PIN") }
             self = .pin(user: arguments.count == 2 ? arguments[0] : nil, pin: arguments[arguments.count - 1])
+        case "card":
+            guard arguments.count == 1 else { throw ControlUsageError("usage: card NUMBER (26:FACILITY:NUMBER, 34:FACILITY:NUMBER or uid:HEX)") }
+            do { self = .card(try CardNumber(parsing: arguments[0])) } catch { throw ControlUsageError(error.description) }
         case "clear" where arguments.isEmpty:
             self = .clearAsRoot
         case "unlock", "clear":
@@ -57,6 +65,7 @@ public enum ControlRequest: Equatable, Sendable {
         case .list: "list"
         case let .pin(user?, pin): "pin \(user) \(pin)"
         case let .pin(nil, pin): "pin \(pin)"
+        case .card(let number): "card \(number.typed)"
         case let .unlock(admin, pin): "unlock \(admin) \(pin)"
         case let .clear(admin, pin): "clear \(admin) \(pin)"
         case .clearAsRoot: "clear"

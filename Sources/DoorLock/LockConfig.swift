@@ -48,6 +48,8 @@ public struct LockConfig: Sendable, Equatable {
     public var imageSensor = ImageSensor()
     /// A PIN keypad on the input subsystem; nil when the door has none.
     public var keypad: Keypad?
+    /// A Wiegand card reader (with or without a keypad) on two GPIO lines; nil when none.
+    public var wiegand: WiegandReader?
 
     public init() {}
 

@@ -24,10 +24,10 @@ public struct LockConfigError: Error, Sendable, Equatable, CustomStringConvertib
 extension LockConfig {
     static let topLevelKeys = ["board", "serialPort", "spiDevice", "baudRate", "address", "password", "family", "gpio", "touch",
                                "scanIntervalMs", "policy", "relayPulseSeconds", "events", "control", "hooks", "store", "leds", "mqtt",
-                               "privacy", "library", "imageSensor", "keypad"]
+                               "privacy", "library", "imageSensor", "keypad", "wiegand"]
     static let policyNumberKeys = ["relayPulseSeconds", "idleTimeoutSeconds", "backgroundTimeoutSeconds", "graceSeconds",
                                    "pinRequiredAfterHoursWithoutPin", "heldOpenSeconds", "forcedOpenExemptSeconds",
-                                   "verificationValiditySeconds"]
+                                   "verificationValiditySeconds", "factorWindowSeconds"]
     static let policyBoolKeys = ["fingerprintUnlockEnabled", "pinRequiredAfterRestart", "pinRequiredAfterEnrolledSetChange",
                                  "relockOnDoorClose"]
     /// The same rates `--baud` accepts: 9600 × N, N = 1…12.
@@ -161,6 +161,7 @@ extension LockConfig {
         if let v = root["imageSensor"], let object = r.object(v, "imageSensor") { readImageSensor(object, &r) }
         if let v = root["library"], let object = r.object(v, "library") { readLibrary(object, &r) }
         if let v = root["keypad"], let object = r.object(v, "keypad") { readKeypad(object, &r) }
+        if let v = root["wiegand"], let object = r.object(v, "wiegand") { readWiegand(object, &r) }
     }
 
     private mutating func readGPIO(_ object: [String: Any], _ r: inout ConfigReader) {
@@ -199,14 +200,18 @@ extension LockConfig {
     }
 
     private mutating func readPolicy(_ object: [String: Any], _ r: inout ConfigReader) {
-        let known = ["mode", "fingerprintLockout", "pinLockout"] + Self.policyNumberKeys + Self.policyBoolKeys
+        let known = ["mode", "verifyMode", "fingerprintLockout", "pinLockout", "cardLockout"] + Self.policyNumberKeys + Self.policyBoolKeys
         r.rejectUnknownKeys(object, known: known.sorted(), at: "policy")
         if let v = object["mode"] { policy.mode = r.choice(v, "policy.mode", PolicyConfig.Mode.self, choices: ["door", "kiosk"]) ?? policy.mode }
+        if let v = object["verifyMode"] {
+            policy.verifyMode = r.choice(v, "policy.verifyMode", VerifyMode.self, choices: VerifyMode.allCases.map(\.rawValue)) ?? policy.verifyMode
+        }
         let numbers: [(String, WritableKeyPath<PolicyConfig, Double>)] = [
             ("relayPulseSeconds", \.relayPulseSeconds), ("idleTimeoutSeconds", \.idleTimeoutSeconds),
             ("backgroundTimeoutSeconds", \.backgroundTimeoutSeconds), ("graceSeconds", \.graceSeconds),
             ("pinRequiredAfterHoursWithoutPin", \.pinRequiredAfterHoursWithoutPin), ("heldOpenSeconds", \.heldOpenSeconds),
             ("forcedOpenExemptSeconds", \.forcedOpenExemptSeconds), ("verificationValiditySeconds", \.verificationValiditySeconds),
+            ("factorWindowSeconds", \.factorWindowSeconds),
         ]
         for (key, path) in numbers {
             if let v = object[key], let number = r.number(v, "policy." + key) { policy[keyPath: path] = number }
@@ -218,7 +223,8 @@ extension LockConfig {
         for (key, path) in flags {
             if let v = object[key], let flag = r.bool(v, "policy." + key) { policy[keyPath: path] = flag }
         }
-        for (key, path) in [("fingerprintLockout", \PolicyConfig.fingerprintLockout), ("pinLockout", \PolicyConfig.pinLockout)] {
+        for (key, path) in [("fingerprintLockout", \PolicyConfig.fingerprintLockout), ("pinLockout", \PolicyConfig.pinLockout),
+                            ("cardLockout", \PolicyConfig.cardLockout)] {
             guard let v = object[key], let thresholds = r.object(v, "policy." + key) else { continue }
             let base = "policy." + key
             r.rejectUnknownKeys(thresholds, known: ["failuresPerTimedLockout", "timedLockoutSeconds", "failuresForPermanentLockout"], at: base)

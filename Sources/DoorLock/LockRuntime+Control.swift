@@ -90,6 +90,8 @@ extension LockRuntime {
             reply(client, ["ok": true, "result": "scanning"])
         case let .pin(user, pin):
             checkPin(user: user, pin: pin, action: .unlock, client: client)
+        case .card(let number):
+            presentCard(number, via: "control socket", client: client)
         case let .unlock(admin, pin):
             checkPin(user: admin, pin: pin, action: .adminUnlock, client: client)
         case let .clear(admin, pin):
@@ -182,6 +184,7 @@ extension LockRuntime {
     /// Asks the policy first (a PIN lockout refuses before any check, so it is no oracle), then
     /// verifies off the loop (memory-hard hash); `finishPinCheck` decides on the loop.
     func checkPin(user: String?, pin: String, action: PinPurpose, client: UnixConnection) {
+        let user = action == .unlock ? user ?? pendingFactorUser : user
         if let refusal = decide(.pinOffered(user: user, purpose: action)).denial {
             return replyDenied(client, refusal)
         }
@@ -206,12 +209,14 @@ extension LockRuntime {
             return
         }
         let effects = decide(.pinEntered(user: check.user, correct: check.correct, isAdmin: check.isAdmin, purpose: check.action,
-                                         source: remote?.source ?? .local))
+                                         source: remote?.source ?? .local, verifyMode: check.verifyMode))
         if let remote { return finishRemote(remote, check: check, effects: effects) }
         if keypadChecks.remove(check.requestID) != nil { return finishKeypadEntry(effects) }
         guard let client else { return }
         if let denial = effects.denial {
             replyDenied(client, denial)
+        } else if let next = effects.nextFactor {
+            reply(client, ["ok": true, "result": "factor-needed", "next": .string(next)])
         } else if effects.contains(where: { if case .unlock = $0 { true } else { false } }) {
             var unlocked: [String: JSONValue] = ["ok": true, "result": "unlocked"]
             if let user = check.user { unlocked["user"] = .string(user) }
@@ -223,6 +228,13 @@ extension LockRuntime {
 }
 
 extension Array where Element == PolicyEffect {
+    /// The factor a combination waits for, when these effects started one.
+    var nextFactor: String? {
+        lazy.compactMap { effect -> String? in
+            if case .event("factor-needed", let fields) = effect { return fields["next"] } else { return nil }
+        }.first
+    }
+
     /// The policy's refusal among these effects, if it refused.
     var denial: DenyReason? {
         lazy.compactMap { effect -> DenyReason? in

@@ -49,7 +49,8 @@ extension LockRuntime {
         }
         context.user = finger.user
         return .fingerMatched(user: finger.user, slot: slot, score: score, isAdmin: user.role == .admin,
-                              isDuress: finger.isDuress, fingerprintUnlockEnabled: user.fingerprintUnlock)
+                              isDuress: finger.isDuress, fingerprintUnlockEnabled: user.fingerprintUnlock,
+                              verifyMode: user.verifyMode.flatMap(VerifyMode.init(rawValue:)))
     }
 
     /// The inputs' levels at start. An unreadable tamper switch counts as open (fail closed);

@@ -40,12 +40,13 @@ extension LockRuntime {
         }
     }
 
-    private func offerKeypadPIN(_ pin: String) {
-        if let refusal = decide(.pinOffered(user: nil, purpose: .unlock)).denial {
+    func offerKeypadPIN(_ pin: String) {
+        let user = pendingFactorUser
+        if let refusal = decide(.pinOffered(user: user, purpose: .unlock)).denial {
             return keypadFeedback(for: refusal)
         }
         let id = nextRequestID
-        guard pinChecker.submit(.init(requestID: id, action: .unlock, user: nil, pin: pin)) else {
+        guard pinChecker.submit(.init(requestID: id, action: .unlock, user: user, pin: pin)) else {
             return keypadFeedback("busy", reason: nil)
         }
         nextRequestID += 1
@@ -55,6 +56,7 @@ extension LockRuntime {
     /// The policy decided on a keypad entry (its events, LEDs and audit rows are out already).
     func finishKeypadEntry(_ effects: [PolicyEffect]) {
         if let denial = effects.denial { return keypadFeedback(for: denial) }
+        if let next = effects.nextFactor { return keypadFeedback("next", reason: nil, next: next) }
         keypadFeedback("accepted", reason: nil)
     }
 
@@ -73,8 +75,9 @@ extension LockRuntime {
 
     /// The `keypad` event: `result` accepted, wrong, locked-out (with `seconds` when it ends),
     /// busy or failed.
-    func keypadFeedback(_ result: String, reason: String?, seconds: Double? = nil) {
+    func keypadFeedback(_ result: String, reason: String?, seconds: Double? = nil, next: String? = nil) {
         var fields = ["result": result]
+        if let next { fields["next"] = next }
         if let seconds { fields["seconds"] = String(Int(seconds.rounded(.up))) }
         if let reason { fields["reason"] = reason }
         emit(LockEvent(name: "keypad", fields: fields))

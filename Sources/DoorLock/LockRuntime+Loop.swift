@@ -83,6 +83,7 @@ extension LockRuntime {
         }
         pinChecker.start()
         startKeypad()
+        startWiegand()
         if let interval = notifier.watchdogInterval { watchdogAt = .now + interval }
         notifier.notify("READY=1\nSTATUS=locked; waiting for the fingerprint reader")
         prepared = true
@@ -116,6 +117,8 @@ extension LockRuntime {
             for (_, line) in inputList { descriptors.append((FileDescriptor(rawValue: line.fileDescriptor), .readable)) }
             let keypadRequest = keypad?.pollRequest
             if let keypadRequest { descriptors.append(keypadRequest) }
+            let wiegandRequests = wiegand?.pollRequests ?? []
+            descriptors += wiegandRequests
             let broker = homeAssistant?.pollRequest
             if let broker { descriptors.append(broker) }
 
@@ -139,6 +142,10 @@ extension LockRuntime {
             for subscriber in subscriberList where take() { events.serviceReadable(subscriber) }
             for (role, line) in inputList where take() { handleEdges(role, line) }
             if keypadRequest != nil, take() { handleKeypad() }
+            if !wiegandRequests.isEmpty {
+                let d0 = take(), d1 = take()
+                handleWiegand(d0Ready: d0, d1Ready: d1)
+            }
             // Last: the broker's messages never delay the door's own inputs of this turn.
             homeAssistant?.service(broker != nil ? ready[index] : [])
             drainInbox()
@@ -159,6 +166,7 @@ extension LockRuntime {
         if !hooks.running.isEmpty { candidates.append(.now + .milliseconds(500)) }
         if let wake = homeAssistant?.nextWake { candidates.append(wake) }
         if let wake = keypad?.nextWake { candidates.append(wake) }
+        if let wake = wiegand?.nextWake { candidates.append(wake) }
         return candidates.min()
     }
 
@@ -181,6 +189,7 @@ extension LockRuntime {
             watchdogAt = now + interval
         }
         keypad?.expire()
+        if let wiegand, wiegand.isDue { handleWiegand(d0Ready: false, d1Ready: false) }
         if let deadline = policy.nextDeadline(state), deadline.monotonic <= clock.now().monotonic {
             decide(.tick)
         }
@@ -330,6 +339,7 @@ extension LockRuntime {
         for (_, line) in inputs { line.release() }
         outputs.removeAll()
         inputs.removeAll()
+        wiegand = nil  // its listener gives its two lines back
     }
 
     static func socketError(_ path: String, _ error: Errno) -> LockServiceError {

@@ -52,6 +52,8 @@ final class LockRuntime {
     /// The door's PIN keypad (nil without a `keypad` section), and its entries being checked.
     var keypad: KeypadPort?
     var keypadChecks: Set<Int> = []
+    /// The Wiegand reader (nil without a `wiegand` section, or when its lines could not be had).
+    var wiegand: WiegandPort?
     /// The signal that ended the loop ("SIGTERM"), for the stopping line; nil for `stop()`.
     var stopReason: String?
 

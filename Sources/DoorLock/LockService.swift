@@ -139,6 +139,8 @@ public final class LockService: Sendable {
         var correct: Bool
         var isAdmin: Bool
         var problem: String?
+        /// The PIN owner's own verify mode.
+        var verifyMode: VerifyMode? = nil
     }
 
     /// A service on a UART module: the worker opens it through `AdministrationOpener` (pairing

@@ -85,6 +85,7 @@ final class PinChecker: Sendable {
             if let user = job.user {
                 if let record = try store.user(named: user) {
                     check.isAdmin = record.role == .admin
+                    check.verifyMode = record.verifyMode.flatMap(VerifyMode.init(rawValue:))
                     check.correct = try store.verifyPIN(job.pin, for: user)
                 }
             } else {
@@ -92,6 +93,7 @@ final class PinChecker: Sendable {
                     if try store.verifyPIN(job.pin, for: record.name) {
                         check.user = record.name
                         check.isAdmin = record.role == .admin
+                        check.verifyMode = record.verifyMode.flatMap(VerifyMode.init(rawValue:))
                         check.correct = true
                         break
                     }

@@ -92,7 +92,7 @@ public enum FailureKind: Sendable, Equatable, CaseIterable {
         case is MatchPreflight.OutOfStep: self = .denied
         // A refused user name, finger label or display name, PIN or passphrase: reported before
         // anything is opened or created.
-        case is NameError, is StoreAdministration.PINError: self = .usage
+        case is NameError, is StoreAdministration.PINError, is CardNumberError: self = .usage
         // A question left without an answer: what to give is the request's to say.
         case is PromptError: self = .usage
         case is StoreKindError: self = .data
@@ -136,8 +136,8 @@ public enum FailureKind: Sendable, Equatable, CaseIterable {
 
     static func of(_ error: StoreError) -> FailureKind {
         switch error {
-        case .unknownUser, .unknownSlot, .invalidSlot: return .usage
-        case .duplicateUser, .slotTaken, .fingerLabelTaken: return .denied
+        case .unknownUser, .unknownSlot, .invalidSlot, .unknownCard: return .usage
+        case .duplicateUser, .slotTaken, .fingerLabelTaken, .cardTaken, .cardLabelTaken: return .denied
         case .missingKey, .wrongKey, .badKeyFile, .noStore: return .config
         case .keyFileExposed: return .permission
         case .busy: return .tryLater

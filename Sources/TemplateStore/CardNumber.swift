@@ -22,6 +22,11 @@ public struct CardNumber: Hashable, Sendable {
         canonical = "uid:" + uid.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 
+    /// As `init(parsing:)` reads it: "26:123:4567", "uid:04a1b2c3". A credential: never log it.
+    public var typed: String {
+        kind == .wiegand ? String(canonical.dropFirst("wiegand".count)) : canonical
+    }
+
     /// The installer's spelling: `26:FACILITY:NUMBER` or `34:FACILITY:NUMBER` for a Wiegand
     /// card (as `fpmod wiegand listen` prints them), `uid:HEX` for an NFC card (as `fpmod card
     /// read` prints it; colons and spaces between bytes are fine).

@@ -15,6 +15,8 @@ public struct User: Equatable, Sendable {
     public var fingerprintUnlock: Bool
     public var hasPIN: Bool
     public var createdAt: Date
+    /// The user's own verify mode (an `AccessPolicy.VerifyMode` raw value); nil: the door's.
+    public var verifyMode: String? = nil
 }
 
 /// One enrolled finger: which user, which module slot, and the digest of its template.

@@ -1,12 +1,12 @@
 import Foundation
 
 extension TemplateStore {
-    private static let userColumns = "id, name, display_name, role, fingerprint_unlock, pin_hash IS NOT NULL, created_at"
+    private static let userColumns = "id, name, display_name, role, fingerprint_unlock, pin_hash IS NOT NULL, created_at, verify_mode"
 
     private static func user(from row: [SQLValue]) -> User {
         User(id: row[0].int64 ?? 0, name: row[1].string ?? "", displayName: row[2].string ?? "",
              role: Role(rawValue: row[3].string ?? "") ?? .user, fingerprintUnlock: row[4].int64 == 1,
-             hasPIN: row[5].int64 == 1, createdAt: Date(storeValue: row[6]))
+             hasPIN: row[5].int64 == 1, createdAt: Date(storeValue: row[6]), verifyMode: row[7].string)
     }
 
     /// Adds a user; the display name defaults to the name. Name and display name were checked

@@ -51,31 +51,53 @@ public final class WiegandListener {
     public func next(until deadline: ContinuousClock.Instant) throws(WiegandListenerError) -> [WiegandEvent] {
         var events: [WiegandEvent] = []
         while events.isEmpty {
-            var wake = deadline
-            if let due = decoder.deadline { wake = min(wake, Self.instant(due)) }
-            if let oldest = pending.first { wake = min(wake, Self.instant(oldest.timestamp &+ reorderWindow)) }
+            let wake = min(deadline, nextWake ?? deadline)
             let ready: [PollEvents]
             do {
-                ready = try poll([(FileDescriptor(rawValue: d0.fileDescriptor), .readable),
-                                  (FileDescriptor(rawValue: d1.fileDescriptor), .readable)], deadline: wake)
+                ready = try poll(pollRequests, deadline: wake)
             } catch {
                 throw .system("poll", error.rawValue)
             }
-            let startedReading = Monotonic.nanoseconds()
-            do {
-                if ready[0].contains(.readable) { pending += try d0.readEvents().filter { $0.kind == .falling }.map { WiegandEdge(line: .d0, timestamp: $0.timestampNanoseconds) } }
-                if ready[1].contains(.readable) { pending += try d1.readEvents().filter { $0.kind == .falling }.map { WiegandEdge(line: .d1, timestamp: $0.timestampNanoseconds) } }
-            } catch {
-                throw .gpio(error)
-            }
-            pending.sort { $0.timestamp < $1.timestamp }
-            let settled = startedReading > reorderWindow ? startedReading - reorderWindow : 0
-            let ready2 = pending.prefix { $0.timestamp <= settled }
-            pending.removeFirst(ready2.count)
-            for edge in ready2 { if let event = decoder.feed(edge) { events.append(event) } }
-            if pending.isEmpty, let event = decoder.poll(now: Monotonic.nanoseconds()) { events.append(event) }
+            events = try service(d0Ready: ready[0].contains(.readable), d1Ready: ready[1].contains(.readable))
             if ContinuousClock.now >= deadline { break }
         }
+        return events
+    }
+
+    /// What a poll loop watches: D0's and D1's edge queues, in that order (see `service`).
+    public var pollRequests: [(FileDescriptor, PollEvents)] {
+        [(FileDescriptor(rawValue: d0.fileDescriptor), .readable), (FileDescriptor(rawValue: d1.fileDescriptor), .readable)]
+    }
+
+    /// When `service` must run even if no edge came: a held edge is due, or a frame's gap ends.
+    public var nextWake: ContinuousClock.Instant? {
+        var wake: ContinuousClock.Instant?
+        if let due = decoder.deadline { wake = Self.instant(due) }
+        if let oldest = pending.first {
+            let due = Self.instant(oldest.timestamp &+ reorderWindow)
+            wake = wake.map { min($0, due) } ?? due
+        }
+        return wake
+    }
+
+    /// Reads the edges of the lines a poll found readable, feeds those every earlier edge can
+    /// have arrived for, and ends a frame whose gap has passed: the frames that ended. Never
+    /// blocks (a line is read only when readable).
+    public func service(d0Ready: Bool, d1Ready: Bool) throws(WiegandListenerError) -> [WiegandEvent] {
+        var events: [WiegandEvent] = []
+        let startedReading = Monotonic.nanoseconds()
+        do {
+            if d0Ready { pending += try d0.readEvents().filter { $0.kind == .falling }.map { WiegandEdge(line: .d0, timestamp: $0.timestampNanoseconds) } }
+            if d1Ready { pending += try d1.readEvents().filter { $0.kind == .falling }.map { WiegandEdge(line: .d1, timestamp: $0.timestampNanoseconds) } }
+        } catch {
+            throw .gpio(error)
+        }
+        pending.sort { $0.timestamp < $1.timestamp }
+        let settled = startedReading > reorderWindow ? startedReading - reorderWindow : 0
+        let due = pending.prefix { $0.timestamp <= settled }
+        pending.removeFirst(due.count)
+        for edge in due { if let event = decoder.feed(edge) { events.append(event) } }
+        if pending.isEmpty, let event = decoder.poll(now: Monotonic.nanoseconds()) { events.append(event) }
         return events
     }
 

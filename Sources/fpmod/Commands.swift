@@ -42,6 +42,12 @@ enum Commands {
         "keypad test": KeypadCommand.test,
         "keypad type": KeypadCommand.type,
         "wiegand listen": WiegandCommand.listen,
+        "card add": CardAdminCommand.add,
+        "card list": CardAdminCommand.list,
+        "card enable": CardAdminCommand.enable,
+        "card disable": CardAdminCommand.disable,
+        "card delete": CardAdminCommand.delete,
+        "mode": CardAdminCommand.mode,
     ]
 
     /// The commands that start a new store when none exists at the store path.

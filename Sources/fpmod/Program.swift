@@ -252,6 +252,26 @@ enum Program {
                                 ]),
                 ]),
             CommandSpec(
+                name: "card", abstract: "Give users cards (a Wiegand reader's card numbers, NFC UIDs) as credentials; switch them on and off.",
+                discussion: "Whether a card opens alone or with a finger or PIN is the verify mode's (config policy.verifyMode, or a user's own: fpmod mode). The store keeps a keyed hash of each number, never the number. Every change is in the audit log (fpmod log).",
+                subcommands: [
+                    CommandSpec(name: "add", abstract: "Give NAME a card: 26:FACILITY:NUMBER or 34:FACILITY:NUMBER (as fpmod wiegand listen shows it) or uid:HEX (an NFC card).",
+                                arguments: [.positional("name", help: "User name."), .positional("number", help: "The card, e.g. 26:123:4567 or uid:04a1b2c3d4e5f6.")],
+                                options: [.option("label", valueName: "LABEL", help: "What to call the card (default: card, card-2, …).")]),
+                    CommandSpec(name: "list", abstract: "List the cards (of NAME only, when given).",
+                                arguments: [.positional("name", help: "User name.", optional: true)]),
+                    CommandSpec(name: "enable", abstract: "Switch a card back on.",
+                                arguments: [.positional("name", help: "User name."), .positional("label", help: "The card's label.")]),
+                    CommandSpec(name: "disable", abstract: "Switch a card off (a lost card, a leave) without deleting it.",
+                                arguments: [.positional("name", help: "User name."), .positional("label", help: "The card's label.")]),
+                    CommandSpec(name: "delete", abstract: "Delete a card.",
+                                arguments: [.positional("name", help: "User name."), .positional("label", help: "The card's label.")]),
+                ]),
+            CommandSpec(
+                name: "mode", abstract: "Set how a user opens the door: finger, pin, card, finger-or-pin, card-and-finger, finger-and-pin or card-and-pin; door for the door's own.",
+                discussion: "A combination takes its two factors in either order within policy.factorWindowSeconds (default 10 s). Without a user's own mode, the door's policy.verifyMode applies (default finger-or-pin).",
+                arguments: [.positional("name", help: "User name."), .positional("mode", help: "The verify mode, or door.")]),
+            CommandSpec(
                 name: "manpage", abstract: "Print this program's manual page, fpmod(1), in troff (for packaging: fpmod manpage > fpmod.1).",
                 discussion: "Rendered from the same declarations as --help. Without --date the footer date is the UTC day of SOURCE_DATE_EPOCH when that is set, else empty, so the page is reproducible.",
                 options: [.option("date", valueName: "YYYY-MM-DD", help: "Date for the page footer.")]),

@@ -14,12 +14,13 @@ struct ServiceControlCLITests {
         let service: LoggedProcess
         var process: Process { service.process }
 
-        init(_ cli: CLI) throws {
+        /// `policy`: the config's policy section (JSON).
+        init(_ cli: CLI, policy: String = #"{"relayPulseSeconds": 0.3}"#) throws {
             self.cli = cli
             sockets = cli.directory + "/sockets"
             config = cli.directory + "/config.json"
             try FileManager.default.createDirectory(atPath: sockets, withIntermediateDirectories: true)
-            let json = #"{"board": "gpio-vm", "policy": {"relayPulseSeconds": 0.3}, "#
+            let json = #"{"board": "gpio-vm", "policy": \#(policy), "#
                 + #""control": {"socket": "\#(sockets)/control.sock"}, "events": {"socket": "\#(sockets)/events.sock"}}"#
             try json.write(toFile: config, atomically: true, encoding: .utf8)
             service = try LoggedProcess(cli, arguments: ["--config", config, "run", "--sim", "--sim-gpio"])

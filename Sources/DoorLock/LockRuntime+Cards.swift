@@ -1,0 +1,46 @@
+import AccessPolicy
+import JSONValue
+import Posix
+import TemplateStore
+
+/// Cards at the door: a number read by a Wiegand reader (or sent as `card NUMBER` on the control
+/// socket) is looked up by its keyed hash and handed to the policy, which decides by the verify
+/// mode: open, wait for the other factor, or refuse. The number itself is never logged or sent
+/// in an event; the audit row names the card's label.
+extension LockRuntime {
+    /// The user a waiting first factor names: a PIN typed next is checked against theirs only.
+    var pendingFactorUser: String? { state.pendingFactor?.user }
+
+    /// Decides on a card; nil when the store failed (refused, and said so).
+    @discardableResult
+    func presentCard(_ number: CardNumber, via source: String) -> [PolicyEffect]? {
+        let presentation: CardPresentation
+        do {
+            if let (card, owner) = try store.card(matching: number) {
+                presentation = CardPresentation(user: owner.name, enabled: card.enabled,
+                                                userVerifyMode: owner.verifyMode.flatMap(VerifyMode.init(rawValue:)),
+                                                label: "\(card.kind.rawValue) card \(card.label), via \(source)")
+            } else {
+                presentation = CardPresentation(user: nil, enabled: false, label: "unknown \(number.kind.rawValue) card, via \(source)")
+            }
+        } catch {
+            log("card via \(source): the store failed while looking it up (\(error)); refused, the door stays locked")
+            emit(LockEvent(name: "card", fields: ["result": "failed"]))
+            showLED(.deny, revert: true)
+            sound(.deny)
+            return nil
+        }
+        return decide(.cardPresented(presentation))
+    }
+
+    func presentCard(_ number: CardNumber, via source: String, client: UnixConnection) {
+        guard let effects = presentCard(number, via: source) else {
+            return replyError(client, "the store failed while looking the card up; see the log", code: "failed")
+        }
+        if let denial = effects.denial { return replyDenied(client, denial) }
+        if let next = effects.nextFactor { return reply(client, ["ok": true, "result": "factor-needed", "next": .string(next)]) }
+        var unlocked: [String: JSONValue] = ["ok": true, "result": "unlocked"]
+        for case .unlock(_, let user?, _) in effects { unlocked["user"] = .string(user) }
+        reply(client, unlocked)
+    }
+}

@@ -1,0 +1,106 @@
+import AccessPolicy
+import ArgumentParsing
+import JSONValue
+import PrintableText
+import TemplateStore
+
+/// `fpmod card add|list|enable|disable|delete` and `fpmod mode`: cards as credentials and a
+/// user's own verify mode, in the store (the running service reads them at each card). Every
+/// change is audited by the store in the same transaction; numbers are kept only as keyed hashes.
+enum CardAdminCommand {
+    static func add(_ invocation: Invocation) throws -> ExitCode {
+        let parsed = invocation.parsed
+        let name = try UserName(validating: try parsed.require("name"))
+        let number = try CardNumber(parsing: try parsed.require("number"))
+        let chosen = try parsed.string("label").map { text throws(NameError) in try CardLabel(validating: text) }
+        let store = try invocation.openStore()
+        guard try store.user(named: name.text) != nil else { throw StoreError.unknownUser(name.text) }
+        let label = try chosen ?? freeLabel(in: store, user: name.text)
+        let card = try store.addCard(number, label: label, for: name, by: "fpmod card add")
+        invocation.emit("Added \(Printable.escaped(name.text))'s \(kindWords(card.kind)) \(Printable.escaped(card.label)). "
+                        + "The store keeps a keyed hash of its number, never the number."
+                        + (card.kind == .nfcUID ? " A UID alone can be cloned: see docs/nfc.md for the secure cards." : ""),
+                        json: json(card))
+        return .ok
+    }
+
+    static func list(_ invocation: Invocation) throws -> ExitCode {
+        let store = try invocation.openStore()
+        let cards = try store.cards(of: invocation.parsed.positional(0))
+        if invocation.json {
+            JSONOutput.print(["cards": .array(cards.map(json))])
+            return .ok
+        }
+        if cards.isEmpty {
+            StandardStreams.writeOutput("No cards. Add one with: fpmod card add NAME NUMBER\n")
+            return .ok
+        }
+        for card in cards {
+            StandardStreams.writeOutput("\(Printable.escaped(card.user))  \(Printable.escaped(card.label))  \(kindWords(card.kind))"
+                                        + (card.enabled ? "" : "  (switched off)") + "\n")
+        }
+        return .ok
+    }
+
+    static func enable(_ invocation: Invocation) throws -> ExitCode { try switchCard(invocation, on: true) }
+    static func disable(_ invocation: Invocation) throws -> ExitCode { try switchCard(invocation, on: false) }
+
+    static func delete(_ invocation: Invocation) throws -> ExitCode {
+        let (name, label) = (try invocation.parsed.require("name"), try invocation.parsed.require("label"))
+        let store = try invocation.openStore()
+        try store.deleteCard(user: name, label: label, by: "fpmod card delete")
+        invocation.emit("Deleted \(Printable.escaped(name))'s card \(Printable.escaped(label)).",
+                        json: ["user": .string(name), "label": .string(label), "deleted": true])
+        return .ok
+    }
+
+    /// `fpmod mode NAME MODE`: the user's own verify mode; `door` goes back to the door's.
+    static func mode(_ invocation: Invocation) throws -> ExitCode {
+        let name = try invocation.parsed.require("name")
+        let text = try invocation.parsed.require("mode")
+        let mode: VerifyMode?
+        if text == "door" {
+            mode = nil
+        } else if let chosen = VerifyMode(rawValue: text) {
+            mode = chosen
+        } else {
+            throw UsageError(.invalidValue(subject: "<mode>", value: text,
+                                           expected: VerifyMode.allCases.map(\.rawValue).joined(separator: ", ") + ", or door (the door's policy.verifyMode)"),
+                             programName: invocation.parsed.programName, commandPath: invocation.parsed.path)
+        }
+        let store = try invocation.openStore()
+        try store.setVerifyMode(mode?.rawValue, for: name, by: "fpmod mode")
+        invocation.emit(mode.map { "\(Printable.escaped(name)) now opens with \($0.rawValue): \($0.instructions)." }
+                            ?? "\(Printable.escaped(name)) now opens as the door's policy.verifyMode says.",
+                        json: ["user": .string(name), "verifyMode": mode.map { .string($0.rawValue) } ?? .null])
+        return .ok
+    }
+
+    private static func switchCard(_ invocation: Invocation, on: Bool) throws -> ExitCode {
+        let (name, label) = (try invocation.parsed.require("name"), try invocation.parsed.require("label"))
+        let store = try invocation.openStore()
+        try store.setCardEnabled(on, user: name, label: label, by: "fpmod card \(on ? "enable" : "disable")")
+        invocation.emit("\(Printable.escaped(name))'s card \(Printable.escaped(label)) is now \(on ? "on" : "off").",
+                        json: ["user": .string(name), "label": .string(label), "enabled": .bool(on)])
+        return .ok
+    }
+
+    /// "card", then "card-2", "card-3"…: the first label the user has not used.
+    private static func freeLabel(in store: TemplateStore, user: String) throws -> CardLabel {
+        let taken = Set(try store.cards(of: user).map(\.label))
+        var n = 1
+        while true {
+            let text = n == 1 ? "card" : "card-\(n)"
+            if !taken.contains(text) { return try CardLabel(validating: text) }
+            n += 1
+        }
+    }
+
+    private static func kindWords(_ kind: CardNumber.Kind) -> String {
+        kind == .wiegand ? "Wiegand card" : "NFC card (UID)"
+    }
+
+    private static func json(_ card: Card) -> JSONValue {
+        ["user": .string(card.user), "label": .string(card.label), "kind": .string(card.kind.rawValue), "enabled": .bool(card.enabled)]
+    }
+}
