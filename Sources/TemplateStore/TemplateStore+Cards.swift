@@ -22,17 +22,41 @@ extension TemplateStore {
              addedAt: Date(storeValue: row[5]))
     }
 
-    func cardHash(_ number: CardNumber) -> [UInt8] {
-        Crypto.keyedHash(Array(number.canonical.utf8), key: key, context: Self.hashContext)
+    private static let hashKeyName = "card-hash-key"
+
+    /// The key of the cards' keyed hashes: random, made with the first card, kept in `store_meta`
+    /// sealed under the store key. A key of its own (not one derived from the store key) so a
+    /// backup can carry it to a store with another key and the cards still match there.
+    /// nil when no card was ever added and `create` is false.
+    func cardHashKey(create: Bool) throws -> [UInt8]? {
+        let associated = Array(Self.hashKeyName.utf8)
+        if let box = try connection.scalar("SELECT value FROM store_meta WHERE key = ?", [.text(Self.hashKeyName)]).bytes {
+            guard let opened = Crypto.open(box, associatedData: associated, key: key) else {
+                throw StoreError.undecryptable(what: "the cards' hash key")
+            }
+            return opened
+        }
+        guard create else { return nil }
+        let fresh = Crypto.randomBytes(32)
+        try connection.query("INSERT INTO store_meta (key, value) VALUES (?, ?)",
+                             [.text(Self.hashKeyName), .blob(Crypto.seal(fresh, associatedData: associated, key: key))])
+        return fresh
+    }
+
+    /// The keyed hash of a card number; nil when the store has no hash key yet (so no card).
+    func cardHash(_ number: CardNumber, create: Bool = false) throws -> [UInt8]? {
+        try locked {
+            try cardHashKey(create: create).map { Crypto.keyedHash(Array(number.canonical.utf8), key: $0, context: Self.hashContext) }
+        }
     }
 
     /// Gives `number` to `user` as `label`; refused if the card is anyone's already.
     @discardableResult
     public func addCard(_ number: CardNumber, label: CardLabel, for user: UserName, by actor: String? = nil,
                         addedAt: Date = Date()) throws -> Card {
-        let hash = cardHash(number)
         return try transaction {
             let owner = try requireUser(user.text)
+            guard let hash = try cardHash(number, create: true) else { throw StoreError.crypto(detail: "no key for the cards' hashes") }
             if let taken = try connection.query("""
                 SELECT \(Self.cardColumns) FROM cards JOIN users ON users.id = cards.user_id WHERE cards.number_hash = ?
                 """, [.blob(hash)]).first.map(Self.card(from:)) {
@@ -63,8 +87,8 @@ extension TemplateStore {
 
     /// The card with this number and its owner, or nil for a card nobody has.
     public func card(matching number: CardNumber) throws -> (card: Card, owner: User)? {
-        let hash = cardHash(number)
         return try locked {
+            guard let hash = try cardHash(number) else { return nil }
             guard let card = try connection.query("""
                 SELECT \(Self.cardColumns) FROM cards JOIN users ON users.id = cards.user_id WHERE cards.number_hash = ?
                 """, [.blob(hash)]).first.map(Self.card(from:)) else { return nil }
