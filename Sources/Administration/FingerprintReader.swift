@@ -81,6 +81,10 @@ public protocol FingerprintReader: AnyObject {
     /// when nothing is on the sensor. `plan` orders a module's search (regulars first); a host
     /// reader searches its whole library in memory and may ignore it.
     func scanOnce(plan: SearchPlan?, timing: inout IdentifyTiming) throws -> IdentifyOutcome
+    /// The door's 1:1 scan, once a card has said who: one capture compared with `user`'s fingers
+    /// only (a module searches each of their slots, a host reader a gallery of them). A match is
+    /// one of their slots; anyone else's finger is no match.
+    func scanOnce(verifying user: String, timing: inout IdentifyTiming) throws -> IdentifyOutcome
     /// Whether a finger is on the sensor now (polling without a touch line, lift detection).
     func fingerIsDown() throws -> Bool
     /// Waits until a finger is on the sensor (true) or `deadline` passes (false). An image
@@ -125,6 +129,12 @@ extension Administrator: FingerprintReader {
         if let plan { return try module.identify(plan: plan, timing: &timing) }
         if let occupied = module.indexTable?.occupiedRange { return try module.identify(plan: .whole(occupied), timing: &timing) }
         return try module.identify(plan: .whole(0..<(try capacity)), timing: &timing)
+    }
+
+    /// A Search of one page per finger of `user`: the module compares with those templates only.
+    public func scanOnce(verifying user: String, timing: inout IdentifyTiming) throws -> IdentifyOutcome {
+        let slots = try store.fingers(of: user).map(\.slot).sorted()
+        return try module.identify(plan: SearchPlan(ranges: slots.map { $0..<($0 + 1) }), timing: &timing)
     }
 
     public func fingerIsDown() throws -> Bool {

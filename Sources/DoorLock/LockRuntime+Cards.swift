@@ -11,6 +11,13 @@ extension LockRuntime {
     /// The user a waiting first factor names: a PIN typed next is checked against theirs only.
     var pendingFactorUser: String? { state.pendingFactor?.user }
 
+    /// The user a finger is compared with 1:1: a card of theirs waits for its finger. A card
+    /// nobody has leaves the scan 1:N, and the policy refuses the pair whatever it finds.
+    var oneToOneUser: String? {
+        guard let pending = state.pendingFactor, pending.factor == .card, pending.mode.combines(.finger) else { return nil }
+        return pending.user
+    }
+
     /// Decides on a card; nil when the store failed (refused, and said so).
     @discardableResult
     func presentCard(_ number: CardNumber, via source: String) -> [PolicyEffect]? {

@@ -229,7 +229,7 @@ extension LockRuntime {
 
     func requestScan(edge: UInt64) {
         scanInFlight = true
-        worker.submit(.scan(edge: edge))
+        worker.submit(.scan(edge: edge, verifying: oneToOneUser))
     }
 
     func handleSignals() {

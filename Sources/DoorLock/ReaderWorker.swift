@@ -65,7 +65,8 @@ public struct EnrollRequest: Sendable, Equatable {
 /// stopping, cancelled, started).
 final class ReaderWorker: @unchecked Sendable {
     enum Job: Sendable, Equatable {
-        case scan(edge: UInt64)
+        /// `verifying`: a card said who, so 1:1 against that user's fingers instead of 1:N.
+        case scan(edge: UInt64, verifying: String? = nil)
         case aura(LedPattern)
         case admin(requestID: Int, AdminRequest)
     }

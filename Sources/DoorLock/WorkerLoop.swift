@@ -48,8 +48,8 @@ struct WorkerLoop {
             let idle = nextIdleWait()
             guard case .some(let job) = worker.nextJob(until: Date().addingTimeInterval(idle.timeInterval)) else { break }
             switch job {
-            case .scan(let edge)?:
-                scan(reader, edge: edge, misplacedIfEmpty: true)
+            case let .scan(edge, user)?:
+                scan(reader, edge: edge, misplacedIfEmpty: true, verifying: user)
             case .aura(let pattern)?:
                 guard let module = administrator?.module else { break }
                 do { try Self.show(pattern, on: module) } catch { lost(error) }
@@ -108,14 +108,17 @@ struct WorkerLoop {
         }
     }
 
-    private mutating func scan(_ reader: any FingerprintReader, edge: UInt64, misplacedIfEmpty: Bool) {
+    private mutating func scan(_ reader: any FingerprintReader, edge: UInt64, misplacedIfEmpty: Bool, verifying user: String? = nil) {
         var timing = ScanTiming()
         timing.edge = edge
         var stages = IdentifyTiming()
         let outcome: ScanOutcome
         do {
             // A module searches in the planned order; a host reader searches its whole library in memory.
-            switch try reader.scanOnce(plan: administrator.map { plan(for: $0.module) }, timing: &stages) {
+            let found = if let user { try reader.scanOnce(verifying: user, timing: &stages) } else {
+                try reader.scanOnce(plan: administrator.map { plan(for: $0.module) }, timing: &stages)
+            }
+            switch found {
             case let .match(slot, score): outcome = .match(slot: slot, score: score)
             case .noMatch: outcome = .noMatch
             case .noFinger:

@@ -60,6 +60,24 @@ extension HostReader {
         }
     }
 
+    /// 1:1 for the door: the user's fingers only, as `verify` compares them (a tie between two
+    /// of them is still that user), without waiting for a touch.
+    public func scanOnce(verifying user: String, timing: inout IdentifyTiming) throws -> IdentifyOutcome {
+        let fingers = try store.fingers(of: user)
+        guard !fingers.isEmpty else {
+            // Nothing to compare with: the touch is still taken (a capture), and is no match.
+            let outcome = try scanOnce(plan: nil, timing: &timing)
+            if case .match = outcome { return .noMatch }
+            return outcome
+        }
+        switch try scan(try HostGallery.build(fingers: fingers, store: store), timing: &timing, oneUser: true) {
+        case .noFinger: return .noFinger
+        case .poorImage(let code, _): return .poorImage(code)
+        case .searched(let slot?, let score): return .match(slot: slot, score: score)
+        case .searched(nil, _): return .noMatch
+        }
+    }
+
     /// Capture (with the coverage check), extraction, search; each stage stamped in `timing`.
     /// `oneUser`: the gallery is one user's fingers (verify), so a tie at the top between two
     /// of them is still that user; across users (1:N) a tie is refused (`MinutiaeMatcher`).

@@ -19,6 +19,28 @@ import TestSupport
         #expect(bench.auditEvents.last == "enroll")
     }
 
+    /// The door's 1:1 scan after a card: the card's owner matches in their slot, another
+    /// enrolled user's finger is no match (it is never compared), a user without fingers too.
+    @Test func scanOnceVerifyingComparesWithThatUserOnly() throws {
+        let bench = try ReaderBench()
+        try bench.enroll("alice")
+        try bench.enroll("bob")
+        let bobSlot = try #require(try bench.reader.store.fingers(of: "bob").first?.slot)
+        var timing = IdentifyTiming()
+        #expect(try bench.reader.scanOnce(verifying: "bob", timing: &timing) == .noFinger)
+        bench.sensor.place("bob-right-index")
+        guard case .match(let slot, _) = try bench.reader.scanOnce(verifying: "bob", timing: &timing) else {
+            Issue.record("bob's finger did not match 1:1")
+            return
+        }
+        #expect(slot == bobSlot)
+        bench.sensor.place("alice-right-index")
+        #expect(try bench.reader.scanOnce(verifying: "bob", timing: &timing) == .noMatch)
+        if case .match(let slot, _) = try bench.reader.scanOnce(plan: nil, timing: &timing) { #expect(slot != bobSlot) }
+        try bench.reader.store.addUser(name: "carol")
+        #expect(try bench.reader.scanOnce(verifying: "carol", timing: &timing) == .noMatch)
+    }
+
     @Test func scanOnceReportsNoFingerAtOnceAndMatchesWhenTouched() throws {
         let bench = try ReaderBench()
         try bench.enroll("alice")
