@@ -11,12 +11,15 @@ public enum SensorBench {
         public var touches: Int
         /// The SPI clock the capture floor is computed at.
         public var spiClockHz: Int
+        /// Also the same touches 1:1 against the card holder's fingers, as card-and-finger does.
+        public var cardAndFinger: Bool
 
-        public init(imagesDirectory: String?, templates: Int, touches: Int = 40, spiClockHz: Int = 4_000_000) {
+        public init(imagesDirectory: String?, templates: Int, touches: Int = 40, spiClockHz: Int = 4_000_000, cardAndFinger: Bool = false) {
             self.imagesDirectory = imagesDirectory
             self.templates = templates
             self.touches = touches
             self.spiClockHz = spiClockHz
+            self.cardAndFinger = cardAndFinger
         }
     }
 
@@ -52,5 +55,11 @@ public enum SensorBench {
                                         })
         let result = try bench.run(plan, warmUp: plan.first { $0.owner != nil })
         output.sensorIdentify(result, sensor: description, floor: floor)
+        if settings.cardAndFinger {
+            progress("fpmod bench: the same \(plan.count) touches 1:1, as after a card…")
+            let users = Array(Set(target.genuine.map(\.user))).sorted()
+            let verified = try bench.run(plan, warmUp: nil, verifying: users)
+            output.cardAndFinger(verified, identify: result, sensor: description)
+        }
     }
 }

@@ -44,6 +44,33 @@ extension BenchOutput {
         ]))
     }
 
+    /// card-and-finger's 1:1 beside the 1:N identify it replaces, on the same touches.
+    public mutating func cardAndFinger(_ result: SensorIdentifyBench.Result, identify: SensorIdentifyBench.Result,
+                                       sensor: SensorBenchDescription) {
+        let counts = result.counts
+        write("card-and-finger: the same \(result.cycles) touches, each compared 1:1 with the card holder's fingers "
+            + "(a stranger with another user's card): \(counts.genuine) genuine, \(counts.genuineMatched) matched "
+            + "(1:N: \(identify.counts.genuineMatched)); \(counts.strangers) stranger\(counts.strangers == 1 ? "" : "s"), "
+            + "\(counts.strangersRejected) rejected (1:N: \(identify.counts.strangersRejected)); \(result.misses) misses")
+        var rows: [String] = []
+        for stage in [Stage.search, .total] {
+            let one = Distribution(result.samples[stage]?.map(\.measured) ?? [])
+            let many = Distribution(identify.samples[stage]?.map(\.measured) ?? [])
+            guard let one, let many else { continue }
+            let ratio = one.p50 > 0 ? DurationText.fixed(Double(many.p50) / Double(one.p50), digits: 1) + "×" : "–"
+            rows.append("  \(stage.rawValue): 1:1 p50 \(BenchReport.ms(one.p50)) ms, p99 \(BenchReport.ms(one.p99)) ms; "
+                + "1:N over \(sensor.templates) templates p50 \(BenchReport.ms(many.p50)) ms, p99 \(BenchReport.ms(many.p99)) ms (1:N / 1:1 = \(ratio))")
+        }
+        for row in rows { write(row) }
+        write("")
+        record("card_and_finger", .object([
+            "touches": .int(Int64(result.cycles)), "genuine_matched": .int(Int64(counts.genuineMatched)),
+            "strangers_rejected": .int(Int64(counts.strangersRejected)), "misses": .int(Int64(result.misses)),
+            "search_p50_ns": Distribution(result.samples[.search]?.map(\.measured) ?? []).map { .int($0.p50) } ?? .null,
+            "total_p50_ns": Distribution(result.samples[.total]?.map(\.measured) ?? []).map { .int($0.p50) } ?? .null,
+        ]))
+    }
+
     public mutating func sensorIdentify(_ result: SensorIdentifyBench.Result, sensor: SensorBenchDescription, floor: SensorFloor) {
         let summaries = result.summaries
         let counts = result.counts

@@ -69,7 +69,10 @@ public struct SensorIdentifyBench {
         return touches
     }
 
-    public func run(_ touches: [Touch], warmUp: Touch?) throws -> Result {
+    /// `verifying`: each touch compared 1:1 with one user's fingers, as after a card
+    /// (card-and-finger): a genuine finger with its owner's, a stranger with an enrolled user's
+    /// in turn (someone else's card). nil: 1:N identify.
+    public func run(_ touches: [Touch], warmUp: Touch?, verifying users: [String]? = nil) throws -> Result {
         var result = Result()
         var prepared: Set<String> = []
         for touch in touches where prepared.insert(touch.finger).inserted { prepare(touch.finger) }
@@ -81,14 +84,19 @@ public struct SensorIdentifyBench {
             lift()
             result.firstIdentify = Int64(Monotonic.nanoseconds() - start)
         }
-        for touch in touches {
+        for (index, touch) in touches.enumerated() {
+            let claimed = users.map { touch.owner ?? ($0.isEmpty ? "" : $0[index % $0.count]) }
             _ = recorder.takeLastImage()
             place(touch.finger)
             var timing = IdentifyTiming()
             let outcome: IdentifyOutcome
             let called = Monotonic.nanoseconds()
             do {
-                outcome = try reader.scanOnce(plan: nil, timing: &timing)
+                if let claimed {
+                    outcome = try reader.scanOnce(verifying: claimed, timing: &timing)
+                } else {
+                    outcome = try reader.scanOnce(plan: nil, timing: &timing)
+                }
             } catch {
                 lift()
                 if reader.isDeviceLoss(error) { throw error }

@@ -194,6 +194,7 @@ enum Program {
                     .option("history", valueName: "N", help: "Touches of warm-up history the hot-set planner sees per workload.", default: "2000"),
                     .flag("layout", help: "Also measure the layout cost: bring a shuffled library into hot-set order, then follow a new set of regulars."),
                     .flag("throughput", help: "Also measure restore and sync of a full library against the wire limit at 57600 and 115200 baud."),
+                    .flag("card-and-finger", help: "With --sim-profile fpc1020: also the same touches 1:1 against the card holder's fingers, as the card-and-finger verify mode compares them, beside 1:N."),
                     .flag("auto-identify", help: "Also compare the module's one-command AutoIdentify with the three-command cycle (use --sim-profile r503)."),
                     .option("sensor", valueName: "MODEL", help: "accuracy: compare what this sensor's window sees of each image (fpc1020: the 192 × 192 centre, the default).", choices: ["fpc1020"]),
                     .flag("full", help: "accuracy: compare whole images instead of the sensor's window."),

@@ -68,6 +68,20 @@ import Testing
     /// With --sim-images DIR the folders take roles in name order: the last quarter strangers,
     /// then of the rest the first half enrolled through the reader, the others the fillers'
     /// fingers (so a library of real prints is measured at real prints' cost).
+    /// card-and-finger's 1:1 beside 1:N on the same touches: the same verdicts (genuine fingers
+    /// found, strangers with someone's card refused), each touch counted once.
+    @Test func cardAndFingerComparesTheSameTouchesOneToOne() throws {
+        let result = try CLI().run(["bench", "--sim", "--sim-profile", "fpc1020", "--templates", "10", "--touches", "6", "--card-and-finger", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(result.json, "not JSON: \(result.stdout)")
+        let verified = try #require(json["card_and_finger"] as? [String: Any])
+        #expect(verified["touches"] as? Int == 6)
+        #expect(verified["genuine_matched"] as? Int == 4, "\(verified)")
+        #expect(verified["strangers_rejected"] as? Int == 2, "\(verified)")
+        #expect(verified["misses"] as? Int == 0)
+        #expect((verified["search_p50_ns"] as? Int ?? 0) > 0)
+    }
+
     @Test func imageFoldersAreSplitIntoEnrolledFillersAndStrangers() throws {
         let cli = CLI()
         let images = cli.directory + "/images"

@@ -19,7 +19,8 @@ enum SensorBenchCommand {
         }
         let settings = SensorBench.Settings(imagesDirectory: parsed.string("sim-images"), templates: sizes[0],
                                             touches: try parsed.int("touches", range: 1...100_000) ?? 40,
-                                            spiClockHz: try parsed.int("speed", range: 100_000...8_000_000) ?? 4_000_000)
+                                            spiClockHz: try parsed.int("speed", range: 100_000...8_000_000) ?? 4_000_000,
+                                            cardAndFinger: parsed.flag("card-and-finger"))
         for name in moduleOnly where parsed.isExplicit(name) {
             output.note("--\(name) measures a module; skipped with --sim-profile fpc1020.")
         }
