@@ -90,6 +90,7 @@ let package = Package(
         // overlays): finding, grabbing and reading it, uinput's virtual keypad, the bring-up watch.
         // A Wiegand reader on two GPIO inputs: libgpiod's timestamped edges into the Wiegand codec.
         .target(name: "WiegandInput", dependencies: ["Wiegand", "GPIO", "Posix"]),
+        .target(name: "WiegandOutput", dependencies: ["Wiegand", "GPIO", "Posix"]),
         .target(name: "KeypadInput", dependencies: ["CEvdev", "Keypad", "Posix", "PrintableText"]),
         .target(name: "DoorLock", dependencies: [
             "FingerprintProtocol", "FingerprintModule", "SerialPort", "Posix",
@@ -134,7 +135,7 @@ let package = Package(
         // What kind of failure an error is (usage, data, unavailable, I/O, try later, permission,
         // config, denied), whichever layer raised it: the CLI's exit codes, a console's HTTP statuses.
         .target(name: "FailureKinds", dependencies: [
-            "Administration", "Benchmarks", "FingerprintModule", "HostReader", "ImageSensor", "Keypad", "KeypadInput", "ModuleSimulator", "WiegandInput", "Wiegand",
+            "Administration", "Benchmarks", "FingerprintModule", "HostReader", "ImageSensor", "Keypad", "KeypadInput", "ModuleSimulator", "WiegandInput", "WiegandOutput", "Wiegand",
             "Provisioning", "ReaderSessions", "SerialPort", "ServiceAssembly", "ServiceClient", "TemplateStore", "UserPrompts",
         ]),
         // Every bench as a library: workloads, stage accounting, the targets they run on, and their
@@ -163,13 +164,14 @@ let package = Package(
             "SerialPort", "Posix", "GPIO", "TemplateStore", "AccessPolicy", "Administration", "DoorLock",
             "SPI", "ImageSensor", "ImageSensorSimulator", "Imaging", "HostMatching", "HostReader", "PrintableText",
             "MatcherAccuracy", "MinutiaeExtraction", "Diagnostics", "ReaderSessions", "Benchmarks", "ServiceClient", "DoctorRun", "ServiceAssembly", "Demo", "Provisioning", "UserPrompts", "FailureKinds",
-            "Keypad", "KeypadInput", "Wiegand", "WiegandInput",
+            "Keypad", "KeypadInput", "Wiegand", "WiegandInput", "WiegandOutput",
         ]),
 
         .testTarget(name: "FingerprintProtocolTests", dependencies: ["FingerprintProtocol", "Imaging"]),
         .testTarget(name: "AccessPolicyTests", dependencies: ["AccessPolicy"]),
         .testTarget(name: "WiegandTests", dependencies: ["Wiegand", "Imaging"]),
         .testTarget(name: "WiegandInputTests", dependencies: ["WiegandInput", "Wiegand", "GPIO"]),
+        .testTarget(name: "WiegandOutputTests", dependencies: ["WiegandOutput", "Wiegand", "GPIO"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         .testTarget(name: "JSONValueTests", dependencies: ["JSONValue"]),
         .testTarget(name: "PrintableTextTests", dependencies: ["PrintableText"]),

@@ -7,6 +7,7 @@ import Keypad
 import KeypadInput
 import Wiegand
 import WiegandInput
+import WiegandOutput
 import ModuleSimulator
 import Provisioning
 import ReaderSessions
@@ -85,7 +86,12 @@ public enum FailureKind: Sendable, Equatable, CaseIterable {
             case .gpio(let underlying): self = FailureKind(of: underlying)
             case .system: self = .io
             }
-        case is WiegandTimingError: self = .usage
+        case is WiegandTimingError, is WiegandEncoderError: self = .usage
+        case let error as WiegandSenderError:
+            switch error {
+            case .sameLine, .noSuchLine, .noSuchName, .encoder: self = .usage
+            case .gpio(let underlying): self = FailureKind(of: underlying)
+            }
         case is ServiceAssemblyError: self = .config
         case is SimulatorError: self = .unavailable
         case is FingerCapture.NoFingerInTime: self = .tryLater

@@ -42,6 +42,7 @@ enum Commands {
         "keypad test": KeypadCommand.test,
         "keypad type": KeypadCommand.type,
         "wiegand listen": WiegandCommand.listen,
+        "wiegand send": WiegandCommand.send,
         "card add": CardAdminCommand.add,
         "card list": CardAdminCommand.list,
         "card enable": CardAdminCommand.enable,
@@ -55,7 +56,7 @@ enum Commands {
 
     /// The commands that never open the store at the store path (the simulator, demo and bench
     /// make their own), so --sim asks nothing of it.
-    static let ownStores: Set<String> = ["sim", "demo", "bench", "config check", "keypad list", "keypad test", "keypad type", "wiegand listen"]
+    static let ownStores: Set<String> = ["sim", "demo", "bench", "config check", "keypad list", "keypad test", "keypad type", "wiegand listen", "wiegand send"]
 
     static func run(_ invocation: Invocation) -> ExitCode {
         let name = invocation.parsed.path.joined(separator: " ")

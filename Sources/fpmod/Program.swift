@@ -251,6 +251,16 @@ enum Program {
                                     .option("max-interval", valueName: "DURATION", help: "A longer pause inside a frame breaks it.", default: "20ms"),
                                     .option("gap", valueName: "DURATION", help: "A pause this long ends a frame.", default: "25ms"),
                                 ]),
+                    CommandSpec(name: "send", abstract: "Send one card frame to an access panel's Wiegand input (bring-up of Wiegand out).",
+                                discussion: "The lines rest high and each bit pulls D0 (a 0) or D1 (a 1) low. Panels read 3.3 V only through a level shifter when their inputs are 5 V: check the panel's manual.",
+                                arguments: [.positional("number", help: "The card: 26:FACILITY:NUMBER or 34:FACILITY:NUMBER.")],
+                                options: [
+                                    .option("chip", valueName: "NAME", help: "GPIO chip (name, number, path or label).", default: "gpiochip0"),
+                                    .option("d0", valueName: "LINE", help: "The D0 line (offset or name)."),
+                                    .option("d1", valueName: "LINE", help: "The D1 line (offset or name)."),
+                                    .option("pulse", valueName: "DURATION", help: "How long each pulse holds its line low (20 µs to 2 ms).", default: "50us"),
+                                    .option("interval", valueName: "DURATION", help: "From one pulse's start to the next (0.2 to 25 ms).", default: "1ms"),
+                                ]),
                 ]),
             CommandSpec(
                 name: "card", abstract: "Give users cards (a Wiegand reader's card numbers, NFC UIDs) as credentials; switch them on and off.",

@@ -2,6 +2,9 @@ import ArgumentParsing
 import Posix
 import Wiegand
 import WiegandInput
+import WiegandOutput
+import GPIO
+import PrintableText
 
 /// `fpmod wiegand listen`: a reader's frames as they arrive. The work is WiegandInput's.
 enum WiegandCommand {
@@ -24,5 +27,46 @@ enum WiegandCommand {
                         json: ["frames": .int(Int64(seen)), "cards": .int(Int64(statistics.cards)), "keys": .int(Int64(statistics.keys)),
                                "rejected": .int(Int64(statistics.rejections))])
         return .ok
+    }
+
+    /// `fpmod wiegand send 26:FACILITY:NUMBER`: one card frame to a panel's Wiegand input.
+    static func send(_ invocation: Invocation) throws -> ExitCode {
+        let parsed = invocation.parsed
+        guard let d0 = parsed.string("d0"), let d1 = parsed.string("d1") else {
+            throw CommandFailure(.usage, "Give both data lines: --d0 LINE --d1 LINE (offsets or line names).")
+        }
+        let credential = try card(try parsed.require("number"))
+        let encoder = try WiegandEncoder(pulseWidth: (try parsed.duration("pulse") ?? .microseconds(50)).wholeNanoseconds,
+                                         interval: (try parsed.duration("interval") ?? .milliseconds(1)).wholeNanoseconds)
+        let chip = try LibgpiodChip(parsed.string("chip") ?? "gpiochip0")
+        func offset(_ line: String, _ role: String) throws(WiegandSenderError) -> Int {
+            if let number = Int(line) { return number }
+            guard let found = chip.lineOffset(named: line) else { throw .noSuchName(line, role: role, chip: chip.name) }
+            return found
+        }
+        let sender = try WiegandSender(chip: chip, d0: try offset(d0, "D0"), d1: try offset(d1, "D1"), encoder: encoder)
+        let sent = try sender.send(credential)
+        invocation.emit("Sent a \(credential.format) frame (\(sent.pulses) pulses) on D0 \(d0), D1 \(d1) in \(milliseconds(sent.duration)) ms; "
+                        + "widest pulse \(milliseconds(sent.widestPulse)) ms, latest start \(milliseconds(sent.latestStart)) ms after its time.",
+                        json: ["format": .string("\(credential.format)"), "pulses": .int(Int64(sent.pulses)),
+                               "duration_ns": .int(Int64(sent.duration)), "widest_pulse_ns": .int(Int64(sent.widestPulse)),
+                               "latest_start_ns": .int(Int64(sent.latestStart))])
+        return .ok
+    }
+
+    /// Nanoseconds as milliseconds with two decimals.
+    static func milliseconds(_ nanoseconds: UInt64) -> String {
+        let hundredths = (nanoseconds + 5_000) / 10_000
+        return "\(hundredths / 100)." + (hundredths % 100 < 10 ? "0" : "") + "\(hundredths % 100)"
+    }
+
+    /// 26:FACILITY:NUMBER or 34:FACILITY:NUMBER, as `wiegand listen` and `card add` spell a card.
+    static func card(_ text: String) throws -> WiegandCredential {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 3, let bits = Int(parts[0]), let format = WiegandFormat(bitCount: bits),
+              let facility = UInt32(parts[1]), let number = UInt32(parts[2]) else {
+            throw CommandFailure(.usage, "'\(Printable.escaped(text))' is not a card to send; give 26:FACILITY:NUMBER or 34:FACILITY:NUMBER, e.g. 26:123:4567.")
+        }
+        return try WiegandCredential(format: format, facility: facility, number: number)
     }
 }
