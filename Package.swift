@@ -95,7 +95,7 @@ let package = Package(
         .target(name: "DoorLock", dependencies: [
             "FingerprintProtocol", "FingerprintModule", "SerialPort", "Posix",
             "GPIO", "TemplateStore", "AccessPolicy", "Administration", "JSONValue", "MQTT", "PrintableText", "Keypad", "KeypadInput",
-            "Wiegand", "WiegandInput",
+            "Wiegand", "WiegandInput", "WiegandOutput",
         ]),
 
         // fpmod doctor's facts and checks as values (check, verdict, fix), apart from any terminal:

@@ -166,7 +166,8 @@ else
   sed 's/^/    /' "$WORK/pin.err"
 fi
 # alice's Wiegand card, for the reader at the door (section h of the payload).
-if "$FPMOD" "${STORE[@]}" card add alice 26:123:4567 --label badge >/dev/null 2>"$WORK/card.err"; then
+if "$FPMOD" "${STORE[@]}" card add alice 26:123:4567 --label badge >/dev/null 2>"$WORK/card.err" \
+  && "$FPMOD" "${STORE[@]}" card panel alice 26:123:4567 >/dev/null 2>>"$WORK/card.err"; then
   pass "host: fpmod card add alice"
 else
   fail "host: fpmod card add alice (exit $?)"

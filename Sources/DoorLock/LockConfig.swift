@@ -50,6 +50,8 @@ public struct LockConfig: Sendable, Equatable {
     public var keypad: Keypad?
     /// A Wiegand card reader (with or without a keypad) on two GPIO lines; nil when none.
     public var wiegand: WiegandReader?
+    /// Wiegand out to an access panel; nil when fpmod is not in front of one.
+    public var wiegandOut: WiegandOut?
 
     public init() {}
 

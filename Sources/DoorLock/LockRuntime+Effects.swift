@@ -24,8 +24,9 @@ extension LockRuntime {
         if context.timing != nil { context.timing?.decision = Monotonic.nanoseconds() }
         for effect in effects {
             switch effect {
-            case .unlock:
+            case .unlock(let reason, let user, _):
                 setRelay(true)
+                if let user { sendToPanel(after: reason, user: user) }
                 if context.timing != nil { context.timing?.relayOn = Monotonic.nanoseconds() }
                 relayOffAt = nil
             case .relayPulse(let seconds):

@@ -84,6 +84,7 @@ extension LockRuntime {
         pinChecker.start()
         startKeypad()
         startWiegand()
+        startWiegandOut()
         if let interval = notifier.watchdogInterval { watchdogAt = .now + interval }
         notifier.notify("READY=1\nSTATUS=locked; waiting for the fingerprint reader")
         prepared = true
@@ -255,6 +256,7 @@ extension LockRuntime {
             switch message {
             case .worker(let report): handleWorker(report)
             case .pinChecked(let check): finishPinCheck(check)
+            case .wiegandOutSent(let result): finishWiegandOut(result)
             case .reload: reloadConfiguration()
             }
         }
@@ -340,6 +342,7 @@ extension LockRuntime {
         outputs.removeAll()
         inputs.removeAll()
         wiegand = nil  // its listener gives its two lines back
+        wiegandOut = nil  // stopped first (shutdown); its sender gives its lines back
     }
 
     static func socketError(_ path: String, _ error: Errno) -> LockServiceError {
@@ -359,6 +362,7 @@ extension LockRuntime {
         // Both threads are told first, so their waits overlap instead of adding up.
         worker.requestStop()
         pinChecker.requestStop()
+        wiegandOut?.stop()
         log("stopping (\(stopReason ?? "asked to stop")): relay off, door locked; closing the sockets"
             + (homeAssistant != nil ? ", telling Home Assistant the lock is offline" : "")
             + " and letting the fingerprint reader finish its command (at most \(Self.threadGrace.components.seconds) s)")

@@ -54,6 +54,8 @@ final class LockRuntime {
     var keypadChecks: Set<Int> = []
     /// The Wiegand reader (nil without a `wiegand` section, or when its lines could not be had).
     var wiegand: WiegandPort?
+    /// Wiegand out to an access panel (nil without a `wiegandOut` section).
+    var wiegandOut: WiegandOutPort?
     /// The signal that ended the loop ("SIGTERM"), for the stopping line; nil for `stop()`.
     var stopReason: String?
 

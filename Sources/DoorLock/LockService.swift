@@ -128,6 +128,7 @@ public final class LockService: Sendable {
     enum Inbound: Sendable {
         case worker(WorkerReport)
         case pinChecked(PinCheck)
+        case wiegandOutSent(WiegandOutPort.Result)
         case reload
     }
 

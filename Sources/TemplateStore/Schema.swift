@@ -110,6 +110,8 @@ enum Schema {
     /// user, each switched on and off by itself. The number is never stored: `number_hash` is
     /// a keyed BLAKE2b of it (a key derived from the store key), found by equality, so a stolen
     /// database does not give the numbers to clone. A user's own verify mode (NULL: the door's).
+    /// `panel_card`: the card number fpmod sends an access panel for the user after a grant
+    /// (Wiegand out); it has to be sent as it is, so it is sealed under the store key.
     static let migration5 = """
         CREATE TABLE cards (
             id INTEGER PRIMARY KEY,
@@ -122,6 +124,7 @@ enum Schema {
             UNIQUE (user_id, label)
         );
         CREATE INDEX cards_user ON cards(user_id);
+        ALTER TABLE users ADD COLUMN panel_card BLOB;
         ALTER TABLE users ADD COLUMN verify_mode TEXT CHECK (verify_mode IS NULL OR verify_mode IN
             ('finger', 'pin', 'card', 'finger-or-pin', 'card-and-finger', 'finger-and-pin', 'card-and-pin'));
         """

@@ -134,6 +134,32 @@ extension TemplateStore {
         }
     }
 
+    private static let panelCardData = Array("panel-card".utf8)
+
+    /// The card number sent to an access panel for `user` after a grant (Wiegand out), as
+    /// `CardNumber.typed` spells it; nil when none is set.
+    public func panelCard(of user: String) throws -> CardNumber? {
+        let box = try locked {
+            _ = try requireUser(user)
+            return try connection.scalar("SELECT panel_card FROM users WHERE name = ?", [.text(user)]).bytes
+        }
+        guard let box else { return nil }
+        guard let opened = Crypto.open(box, associatedData: Self.panelCardData, key: key) else {
+            throw StoreError.undecryptable(what: "\(user)'s panel card")
+        }
+        return try? CardNumber(parsing: String(decoding: opened, as: UTF8.self))
+    }
+
+    /// Sets (nil: removes) the card number sent to the panel for `user`; a Wiegand card only.
+    public func setPanelCard(_ number: CardNumber?, for user: String, by actor: String? = nil) throws {
+        let sealed = number.map { Crypto.seal(Array($0.typed.utf8), associatedData: Self.panelCardData, key: key) }
+        try transaction {
+            _ = try requireUser(user)
+            try connection.query("UPDATE users SET panel_card = ? WHERE name = ?", [sealed.map { .blob($0) } ?? .null, .text(user)])
+            try appendAudit(event: number == nil ? "panel-card-cleared" : "panel-card-set", user: user, detail: "Wiegand out" + Self.by(actor))
+        }
+    }
+
     private func cardRow(user: String, label: String) throws -> Card? {
         try connection.query("""
             SELECT \(Self.cardColumns) FROM cards JOIN users ON users.id = cards.user_id WHERE users.name = ? AND cards.label = ?

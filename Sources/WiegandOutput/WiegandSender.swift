@@ -9,7 +9,7 @@ import Wiegand
 /// rest high (the panel's inputs are pulled up; a pulse pulls one low), also after an error.
 ///
 /// One owner sends; a frame takes the calling thread for its duration (26 bits at 1 ms: 26 ms).
-public final class WiegandSender {
+public final class WiegandSender: Sendable {
     private let d0: any OutputLine
     private let d1: any OutputLine
     public let encoder: WiegandEncoder

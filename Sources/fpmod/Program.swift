@@ -277,6 +277,8 @@ enum Program {
                                 arguments: [.positional("name", help: "User name."), .positional("label", help: "The card's label.")]),
                     CommandSpec(name: "delete", abstract: "Delete a card.",
                                 arguments: [.positional("name", help: "User name."), .positional("label", help: "The card's label.")]),
+                    CommandSpec(name: "panel", abstract: "Set the card fpmod sends an access panel for NAME after a grant (Wiegand out, config wiegandOut); none removes it.",
+                                arguments: [.positional("name", help: "User name."), .positional("number", help: "26:FACILITY:NUMBER, 34:FACILITY:NUMBER, or none.")]),
                 ]),
             CommandSpec(
                 name: "mode", abstract: "Set how a user opens the door: finger, pin, card, finger-or-pin, card-and-finger, finger-and-pin or card-and-pin; door for the door's own.",

@@ -54,6 +54,23 @@ enum CardAdminCommand {
         return .ok
     }
 
+    /// `fpmod card panel NAME NUMBER|none`: what the service sends an access panel for NAME
+    /// after a grant (config `wiegandOut`).
+    static func panel(_ invocation: Invocation) throws -> ExitCode {
+        let name = try invocation.parsed.require("name")
+        let text = try invocation.parsed.require("number")
+        let number: CardNumber? = text == "none" ? nil : try CardNumber(parsing: text)
+        if let number, number.kind != .wiegand {
+            throw CommandFailure(.usage, "a panel is sent a Wiegand card: give 26:FACILITY:NUMBER or 34:FACILITY:NUMBER, or none")
+        }
+        let store = try invocation.openStore()
+        try store.setPanelCard(number, for: name, by: "fpmod card panel")
+        invocation.emit(number == nil ? "\(Printable.escaped(name)) has no panel card now: nothing is sent to the panel for them."
+                            : "After a grant, fpmod sends the panel \(Printable.escaped(name))'s card (kept sealed in the store).",
+                        json: ["user": .string(name), "panelCard": .bool(number != nil)])
+        return .ok
+    }
+
     /// `fpmod mode NAME MODE`: the user's own verify mode; `door` goes back to the door's.
     static func mode(_ invocation: Invocation) throws -> ExitCode {
         let name = try invocation.parsed.require("name")

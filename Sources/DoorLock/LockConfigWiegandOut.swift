@@ -1,0 +1,51 @@
+import Wiegand
+
+extension LockConfig {
+    /// `wiegandOut`: fpmod in front of an existing access panel: after a grant it sends the
+    /// user's panel card (`fpmod card panel NAME 26:F:N`) on two GPIO outputs,
+    /// `"wiegandOut": {"d0": 19, "d1": 26}`, each a line offset or name. `pulseUs` (50, 20 to
+    /// 2000) and `intervalUs` (1000, 200 to 25000) stay within what readers send.
+    public struct WiegandOut: Sendable, Equatable {
+        public var d0: String
+        public var d1: String
+        public var pulseMicroseconds = 50
+        public var intervalMicroseconds = 1000
+
+        public init(d0: String, d1: String) {
+            self.d0 = d0
+            self.d1 = d1
+        }
+
+        public var encoder: WiegandEncoder {
+            get throws(WiegandEncoderError) {
+                try WiegandEncoder(pulseWidth: UInt64(pulseMicroseconds) * 1000, interval: UInt64(intervalMicroseconds) * 1000)
+            }
+        }
+    }
+
+    static let wiegandOutKeys = ["d0", "d1", "pulseUs", "intervalUs"]
+
+    mutating func readWiegandOut(_ object: [String: Any], _ r: inout ConfigReader) {
+        r.rejectUnknownKeys(object, known: Self.wiegandOutKeys, at: "wiegandOut")
+        func line(_ key: String) -> String? {
+            guard let value = object[key] else {
+                r.problem("wiegandOut.\(key)", "missing; give the output line wired to the panel's \(key.uppercased()) input, as an offset or a name (gpioinfo)")
+                return nil
+            }
+            if let text = value as? String, !text.isEmpty { return text }
+            return r.integer(value, "wiegandOut.\(key)", range: 0...1023).map(String.init)
+        }
+        let d0 = line("d0"), d1 = line("d1")
+        var out = WiegandOut(d0: d0 ?? "", d1: d1 ?? "")
+        if let d0, d0 == d1 { r.problem("wiegandOut.d1", "is the same line as wiegandOut.d0; give each data line its own") }
+        let pulses = Int(WiegandEncoder.pulseWidthRange.lowerBound / 1000)...Int(WiegandEncoder.pulseWidthRange.upperBound / 1000)
+        let intervals = Int(WiegandEncoder.intervalRange.lowerBound / 1000)...Int(WiegandEncoder.intervalRange.upperBound / 1000)
+        if let v = object["pulseUs"] { out.pulseMicroseconds = r.integer(v, "wiegandOut.pulseUs", range: pulses, unit: " µs") ?? out.pulseMicroseconds }
+        if let v = object["intervalUs"] { out.intervalMicroseconds = r.integer(v, "wiegandOut.intervalUs", range: intervals, unit: " µs") ?? out.intervalMicroseconds }
+        do { _ = try out.encoder } catch {
+            r.problem("wiegandOut.intervalUs", "\(error)")
+            return
+        }
+        if d0 != nil, d1 != nil, d0 != d1 { wiegandOut = out }
+    }
+}

@@ -1,0 +1,67 @@
+import AccessPolicy
+import TemplateStore
+import Wiegand
+import WiegandOutput
+
+/// fpmod in front of an access panel: after a grant to a user by their own credential (finger,
+/// PIN, card or a pair of them: not the exit button, a grace reuse or Home Assistant), the
+/// user's panel card goes out on the `wiegandOut` lines. The `wiegand-out` event says `sent`,
+/// `no-card` (the user has none), `busy` or `failed`; never the number.
+extension LockRuntime {
+    func startWiegandOut() {
+        guard let section = config.wiegandOut else { return }
+        do {
+            let encoder = try section.encoder
+            func offset(_ line: String, _ role: String) throws(WiegandSenderError) -> Int {
+                if let number = Int(line) { return number }
+                guard let found = chip.lineOffset(named: line) else { throw .noSuchName(line, role: role, chip: chip.name) }
+                return found
+            }
+            let sender = try WiegandSender(chip: chip, d0: try offset(section.d0, "D0"), d1: try offset(section.d1, "D1"), encoder: encoder)
+            let port = WiegandOutPort(sender: sender) { [front] result in front.post(.wiegandOutSent(result)) }
+            port.start()
+            wiegandOut = port
+            log("wiegand out: to the panel on D0 \(section.d0), D1 \(section.d1)")
+        } catch {
+            log("wiegand out: not used: \(error)")
+        }
+    }
+
+    func sendToPanel(after reason: UnlockReason, user: String) {
+        guard let wiegandOut else { return }
+        switch reason {
+        case .exitButton, .remote, .grace: return
+        case .fingerprint, .pin, .card, .cardAndFinger, .fingerAndPin, .cardAndPin: break
+        }
+        let credential: WiegandCredential
+        do {
+            guard let number = try store.panelCard(of: user), let parsed = Self.wiegandCredential(number) else {
+                return emit(LockEvent(name: "wiegand-out", fields: ["result": "no-card"]))
+            }
+            credential = parsed
+        } catch {
+            log("wiegand out: the store failed while reading the panel card (\(error)); nothing sent")
+            return emit(LockEvent(name: "wiegand-out", fields: ["result": "failed"]))
+        }
+        if !wiegandOut.submit(.init(user: user, credential: credential)) {
+            log("wiegand out: too many grants waiting to be sent; this one was dropped")
+            emit(LockEvent(name: "wiegand-out", fields: ["result": "busy"]))
+        }
+    }
+
+    func finishWiegandOut(_ result: WiegandOutPort.Result) {
+        if let problem = result.problem {
+            log("wiegand out: sending failed: \(problem)")
+            return emit(LockEvent(name: "wiegand-out", fields: ["result": "failed"]))
+        }
+        emit(LockEvent(name: "wiegand-out", fields: ["result": "sent"]))
+    }
+
+    /// "26:123:4567" as the encoder's credential.
+    static func wiegandCredential(_ number: CardNumber) -> WiegandCredential? {
+        let parts = number.typed.split(separator: ":")
+        guard parts.count == 3, let bits = Int(parts[0]), let format = WiegandFormat(bitCount: bits),
+              let facility = UInt32(parts[1]), let value = UInt32(parts[2]) else { return nil }
+        return try? WiegandCredential(format: format, facility: facility, number: value)
+    }
+}
