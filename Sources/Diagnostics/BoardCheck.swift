@@ -34,6 +34,7 @@ public enum DoctorChecks {
         checks += gpio(context)
         checks += spi(context)
         checks.append(keypad(context))
+        checks.append(wiegandLines(context))
         checks.append(port(context))
         checks += module(context)
         checks += store(context)

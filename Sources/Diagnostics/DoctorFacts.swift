@@ -40,6 +40,8 @@ public struct DoctorFacts: Sendable {
 
     /// The keypad the config names; nil when it names none.
     public var keypad: KeypadFacts?
+    /// The Wiegand reader's and panel's lines beside the door's; nil when the config has neither.
+    public var wiegandLines: WiegandLineFacts?
 
     public var module: ModuleProbe = .notRequested
     public var store = StoreFacts(databasePath: "", keyPath: "")

@@ -59,7 +59,27 @@ public enum Doctor {
             facts.port = SystemFacts.port(path: preset.serialPort, source: .boardPreset)
         }
         if let keypad = request.reader.config?.keypad { facts.keypad = keypadFacts(keypad.device) }
+        if let config = request.reader.config { facts.wiegandLines = wiegandLineFacts(config) }
         return DoctorChecks.evaluate(facts)
+    }
+
+    /// The Wiegand lines the config names, beside the door's own (its board preset's with the
+    /// config's overrides); nil without a `wiegand` or `wiegandOut` section.
+    static func wiegandLineFacts(_ config: LockConfig) -> WiegandLineFacts? {
+        var facts = WiegandLineFacts()
+        if let reader = config.wiegand {
+            facts.wiegand += [.init(key: "wiegand.d0", line: reader.d0), .init(key: "wiegand.d1", line: reader.d1)]
+        }
+        if let panel = config.wiegandOut {
+            facts.wiegand += [.init(key: "wiegandOut.d0", line: panel.d0), .init(key: "wiegandOut.d1", line: panel.d1)]
+        }
+        guard !facts.wiegand.isEmpty else { return nil }
+        if let preset = try? BoardPreset.load(name: config.board) {
+            for (role, line) in config.resolvedLines(preset: preset, family: nil).sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                facts.door.append(.init(key: role.rawValue, line: String(line.offset), alias: line.name))
+            }
+        }
+        return facts
     }
 
     /// The configured keypad, looked at without grabbing it.
