@@ -26,6 +26,8 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // libevdev: keypads on the Linux input subsystem, and uinput's virtual keypads.
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
+        // libnfc: NFC card readers (PN532 on UART, I2C or SPI; PN533 and ACR122 on USB).
+        .systemLibrary(name: "CNfc", pkgConfig: "libnfc", providers: [.apt(["libnfc-dev"])]),
         // libfprint's NBIS (mindtct + bozorth3): the host-side matcher of image sensors. No pkgConfig:
         // its GLib flags draw a SwiftPM warning (see Sources/CLibfprint/shim.h).
         .systemLibrary(name: "CLibfprint", providers: [.apt(["libfprint-2-dev"])]),
@@ -49,6 +51,9 @@ let package = Package(
         .target(name: "ArgumentParsing", dependencies: ["JSONValue", "PrintableText"]),
         // A pure Wiegand codec (frames, parity, keypad bursts); the GPIO reader and panel output come with issue 24's wiring.
         .target(name: "Wiegand"),
+        // The PN532 NFC controller's host-interface frames (normal, extended, ACK, NACK, error) and
+        // a resyncing decoder, command and status codes: pure, no I/O.
+        .target(name: "PN532"),
 
         // I/O layers.
         // Posix: thin typed wrappers over file descriptors, poll, sockets, signals, clocks.
@@ -91,6 +96,12 @@ let package = Package(
         // A Wiegand reader on two GPIO inputs: libgpiod's timestamped edges into the Wiegand codec.
         .target(name: "WiegandInput", dependencies: ["Wiegand", "GPIO", "Posix"]),
         .target(name: "KeypadInput", dependencies: ["CEvdev", "Keypad", "Posix", "PrintableText"]),
+        // NFC cards through libnfc (`CNfc`): a reader opened by connstring, a card's UID and type
+        // read with a deadline, typed errors naming the libnfc call.
+        .target(name: "NFCInput", dependencies: ["CNfc", "Posix"]),
+        // A simulated PN532 on a pseudo-terminal, answering what libnfc's pn532_uart driver sends,
+        // with cards placed and faults set through a JSON-line control socket.
+        .target(name: "PN532Simulator", dependencies: ["PN532", "SerialPort", "Posix", "JSONValue"]),
         .target(name: "DoorLock", dependencies: [
             "FingerprintProtocol", "FingerprintModule", "SerialPort", "Posix",
             "GPIO", "TemplateStore", "AccessPolicy", "Administration", "JSONValue", "MQTT", "PrintableText", "Keypad", "KeypadInput",
@@ -168,6 +179,8 @@ let package = Package(
         .testTarget(name: "FingerprintProtocolTests", dependencies: ["FingerprintProtocol", "Imaging"]),
         .testTarget(name: "AccessPolicyTests", dependencies: ["AccessPolicy"]),
         .testTarget(name: "WiegandTests", dependencies: ["Wiegand", "Imaging"]),
+        .testTarget(name: "PN532Tests", dependencies: ["PN532"]),
+        .testTarget(name: "NFCInputTests", dependencies: ["NFCInput", "PN532Simulator", "PN532", "Posix", "TestSupport"]),
         .testTarget(name: "WiegandInputTests", dependencies: ["WiegandInput", "Wiegand", "GPIO"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         .testTarget(name: "JSONValueTests", dependencies: ["JSONValue"]),
