@@ -172,8 +172,8 @@ public struct SimulatedPN532: Sendable {
             // No card application is modelled yet: the card does not answer in time.
             return respond([command.responseCode, PN532Status.timeout.rawValue], cardAnswer: true)
         case .inCommunicateThru:
-            guard !parameters.isEmpty else { return syntaxError() }
-            // Raw frames to no modelled card: nothing answers.
+            // Raw frames to no modelled card (or none, as libnfc's barcode listening sends):
+            // nothing answers.
             return respond([command.responseCode, PN532Status.timeout.rawValue], cardAnswer: true)
         case .inAutoPoll:
             return syntaxError()
