@@ -145,6 +145,7 @@ let package = Package(
         // config, denied), whichever layer raised it: the CLI's exit codes, a console's HTTP statuses.
         .target(name: "FailureKinds", dependencies: [
             "Administration", "Benchmarks", "FingerprintModule", "HostReader", "ImageSensor", "Keypad", "KeypadInput", "ModuleSimulator", "WiegandInput", "Wiegand",
+            "NFCInput", "PN532Simulator",
             "Provisioning", "ReaderSessions", "SerialPort", "ServiceAssembly", "ServiceClient", "TemplateStore", "UserPrompts",
         ]),
         // Every bench as a library: workloads, stage accounting, the targets they run on, and their
@@ -173,7 +174,7 @@ let package = Package(
             "SerialPort", "Posix", "GPIO", "TemplateStore", "AccessPolicy", "Administration", "DoorLock",
             "SPI", "ImageSensor", "ImageSensorSimulator", "Imaging", "HostMatching", "HostReader", "PrintableText",
             "MatcherAccuracy", "MinutiaeExtraction", "Diagnostics", "ReaderSessions", "Benchmarks", "ServiceClient", "DoctorRun", "ServiceAssembly", "Demo", "Provisioning", "UserPrompts", "FailureKinds",
-            "Keypad", "KeypadInput", "Wiegand", "WiegandInput",
+            "Keypad", "KeypadInput", "Wiegand", "WiegandInput", "NFCInput", "PN532Simulator",
         ]),
 
         .testTarget(name: "FingerprintProtocolTests", dependencies: ["FingerprintProtocol", "Imaging"]),

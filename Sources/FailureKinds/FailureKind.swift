@@ -8,6 +8,8 @@ import KeypadInput
 import Wiegand
 import WiegandInput
 import ModuleSimulator
+import NFCInput
+import PN532Simulator
 import Provisioning
 import ReaderSessions
 import SerialPort
@@ -86,6 +88,8 @@ public enum FailureKind: Sendable, Equatable, CaseIterable {
             case .system: self = .io
             }
         case is WiegandTimingError: self = .usage
+        case let error as NFCError: self = Self.of(error)
+        case is PN532SimulatorError: self = .unavailable
         case is ServiceAssemblyError: self = .config
         case is SimulatorError: self = .unavailable
         case is FingerCapture.NoFingerInTime: self = .tryLater
@@ -108,6 +112,15 @@ public enum FailureKind: Sendable, Equatable, CaseIterable {
         case .notAKeypad, .badKeys: .usage
         case .busy: .tryLater
         case .system: .io
+        }
+    }
+
+    static func of(_ error: NFCError) -> FailureKind {
+        switch error {
+        case .invalidConnection, .notADevice: .usage
+        case .noSuchPort, .noReader, .notAnswering, .closed: .unavailable
+        case .permissionDenied: .permission
+        case .garbled, .failed, .noContext: .io
         }
     }
 

@@ -67,6 +67,17 @@ public final class PN532SimulatorServer: Sendable {
         thread.start()
     }
 
+    /// Makes the PTY reachable at `path` too (a symlink, removed on stop).
+    public func publishLink(at path: String) throws(PN532SimulatorError) {
+        do { try terminal.link(at: path) } catch { throw .terminal(error) }
+    }
+
+    /// Where the control socket goes when none is named: one per process in $TMPDIR (or /tmp).
+    public static func defaultControlPath(environment: [String: String], processID: Int32) -> String {
+        let directory = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        return directory + "/fpmod-pn532-sim-\(processID).control"
+    }
+
     /// Stops serving, removes the control socket, closes the PTY. Idempotent.
     public func stop() {
         let running = core.withLock { core -> Bool in

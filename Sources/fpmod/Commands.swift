@@ -42,6 +42,7 @@ enum Commands {
         "keypad test": KeypadCommand.test,
         "keypad type": KeypadCommand.type,
         "wiegand listen": WiegandCommand.listen,
+        "card read": CardCommands.read,
     ]
 
     /// The commands that start a new store when none exists at the store path.
@@ -49,7 +50,7 @@ enum Commands {
 
     /// The commands that never open the store at the store path (the simulator, demo and bench
     /// make their own), so --sim asks nothing of it.
-    static let ownStores: Set<String> = ["sim", "demo", "bench", "config check", "keypad list", "keypad test", "keypad type", "wiegand listen"]
+    static let ownStores: Set<String> = ["sim", "demo", "bench", "config check", "keypad list", "keypad test", "keypad type", "wiegand listen", "card read"]
 
     static func run(_ invocation: Invocation) -> ExitCode {
         let name = invocation.parsed.path.joined(separator: " ")

@@ -146,7 +146,7 @@ struct NFCReaderInputTests {
         let missing = expectThrows(NFCError.self) { try NFCReader.open("pn532_uart:/dev/fpmod-no-such-tty", deadline: .now + .seconds(1)) }
         #expect(missing == .noSuchPort("/dev/fpmod-no-such-tty"))
         let file = NSTemporaryDirectory() + "fpmod-nfc-\(UUID().uuidString)"
-        FileManager.default.createFile(atPath: file, contents: Data())
+        _ = FileManager.default.createFile(atPath: file, contents: Data())
         defer { try? FileManager.default.removeItem(atPath: file) }
         let notDevice = expectThrows(NFCError.self) { try NFCReader.open("pn532_uart:\(file)", deadline: .now + .seconds(1)) }
         #expect(notDevice == .notADevice(file))
