@@ -42,11 +42,13 @@ public enum PN532ControlCommand: Equatable, Sendable {
             }
             guard let uidText = object["uid"]?.stringValue else { throw ParseError(message: "place needs \"uid\" (hex, 4 or 7 bytes)") }
             let uid = try Self.hex(uidText, field: "uid")
-            let atqa = try object["atqa"].map { value throws(ParseError) in try Self.hexValue(value, field: "atqa", bytes: 2) }
-            let sak = try object["sak"].map { value throws(ParseError) in try Self.hexValue(value, field: "sak", bytes: 1) }
-            let ats = try object["ats"].map { value throws(ParseError) -> [UInt8] in
+            // if-let rather than Optional.map with a typed-throws closure, which Swift 6.0 may not infer.
+            var atqa: Int?, sak: Int?, ats: [UInt8]?
+            if let value = object["atqa"] { atqa = try Self.hexValue(value, field: "atqa", bytes: 2) }
+            if let value = object["sak"] { sak = try Self.hexValue(value, field: "sak", bytes: 1) }
+            if let value = object["ats"] {
                 guard let text = value.stringValue else { throw ParseError(message: "ats is a hex string") }
-                return try Self.hex(text, field: "ats")
+                ats = try Self.hex(text, field: "ats")
             }
             do {
                 self = .place(try SimulatedCard(kind: kind, uid: uid, atqa: atqa.map { UInt16($0) }, sak: sak.map { UInt8($0) }, ats: ats))
