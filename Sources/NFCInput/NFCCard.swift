@@ -1,7 +1,7 @@
 /// A card a reader found: what ISO/IEC 14443 type A anticollision and selection told it.
 ///
-/// A UID identifies a card, it does not authenticate it: anyone can read it from a metre-less
-/// distance of a few centimetres, and "magic" cards and phones take any UID. A door that opens
+/// A UID identifies a card, it does not authenticate it: anyone with a reader can read it from
+/// a few centimetres away, and "magic" cards and emulators present any UID. A door that opens
 /// on a UID alone opens for a copy. `description` therefore never shows the UID; callers that
 /// mean to show or store it ask for `uidHex`.
 public struct NFCCard: Equatable, Sendable, CustomStringConvertible {
