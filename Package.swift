@@ -26,6 +26,8 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // libevdev: keypads on the Linux input subsystem, and uinput's virtual keypads.
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
+        // libnfc: NFC card readers (PN532 on UART, I2C or SPI; PN533 and ACR122 on USB).
+        .systemLibrary(name: "CNfc", pkgConfig: "libnfc", providers: [.apt(["libnfc-dev"])]),
         // libfprint's NBIS (mindtct + bozorth3): the host-side matcher of image sensors. No pkgConfig:
         // its GLib flags draw a SwiftPM warning (see Sources/CLibfprint/shim.h).
         .systemLibrary(name: "CLibfprint", providers: [.apt(["libfprint-2-dev"])]),
@@ -49,6 +51,9 @@ let package = Package(
         .target(name: "ArgumentParsing", dependencies: ["JSONValue", "PrintableText"]),
         // A pure Wiegand codec (frames, parity, keypad bursts); the GPIO reader and panel output come with issue 24's wiring.
         .target(name: "Wiegand"),
+        // The PN532 NFC controller's host-interface frames (normal, extended, ACK, NACK, error) and
+        // a resyncing decoder, command and status codes: pure, no I/O.
+        .target(name: "PN532"),
 
         // I/O layers.
         // Posix: thin typed wrappers over file descriptors, poll, sockets, signals, clocks.
@@ -92,6 +97,12 @@ let package = Package(
         .target(name: "WiegandInput", dependencies: ["Wiegand", "GPIO", "Posix"]),
         .target(name: "WiegandOutput", dependencies: ["Wiegand", "GPIO", "Posix"]),
         .target(name: "KeypadInput", dependencies: ["CEvdev", "Keypad", "Posix", "PrintableText"]),
+        // NFC cards through libnfc (`CNfc`): a reader opened by connstring, a card's UID and type
+        // read with a deadline, typed errors naming the libnfc call.
+        .target(name: "NFCInput", dependencies: ["CNfc", "Posix"]),
+        // A simulated PN532 on a pseudo-terminal, answering what libnfc's pn532_uart driver sends,
+        // with cards placed and faults set through a JSON-line control socket.
+        .target(name: "PN532Simulator", dependencies: ["PN532", "SerialPort", "Posix", "JSONValue"]),
         .target(name: "DoorLock", dependencies: [
             "FingerprintProtocol", "FingerprintModule", "SerialPort", "Posix",
             "GPIO", "TemplateStore", "AccessPolicy", "Administration", "JSONValue", "MQTT", "PrintableText", "Keypad", "KeypadInput",
@@ -136,6 +147,7 @@ let package = Package(
         // config, denied), whichever layer raised it: the CLI's exit codes, a console's HTTP statuses.
         .target(name: "FailureKinds", dependencies: [
             "Administration", "Benchmarks", "FingerprintModule", "HostReader", "ImageSensor", "Keypad", "KeypadInput", "ModuleSimulator", "WiegandInput", "WiegandOutput", "Wiegand",
+            "NFCInput", "PN532Simulator",
             "Provisioning", "ReaderSessions", "SerialPort", "ServiceAssembly", "ServiceClient", "TemplateStore", "UserPrompts",
         ]),
         // Every bench as a library: workloads, stage accounting, the targets they run on, and their
@@ -164,12 +176,14 @@ let package = Package(
             "SerialPort", "Posix", "GPIO", "TemplateStore", "AccessPolicy", "Administration", "DoorLock",
             "SPI", "ImageSensor", "ImageSensorSimulator", "Imaging", "HostMatching", "HostReader", "PrintableText",
             "MatcherAccuracy", "MinutiaeExtraction", "Diagnostics", "ReaderSessions", "Benchmarks", "ServiceClient", "DoctorRun", "ServiceAssembly", "Demo", "Provisioning", "UserPrompts", "FailureKinds",
-            "Keypad", "KeypadInput", "Wiegand", "WiegandInput", "WiegandOutput",
+            "Keypad", "KeypadInput", "Wiegand", "WiegandInput", "WiegandOutput", "NFCInput", "PN532Simulator",
         ]),
 
         .testTarget(name: "FingerprintProtocolTests", dependencies: ["FingerprintProtocol", "Imaging"]),
         .testTarget(name: "AccessPolicyTests", dependencies: ["AccessPolicy"]),
         .testTarget(name: "WiegandTests", dependencies: ["Wiegand", "Imaging"]),
+        .testTarget(name: "PN532Tests", dependencies: ["PN532"]),
+        .testTarget(name: "NFCInputTests", dependencies: ["NFCInput", "PN532Simulator", "PN532", "Posix", "TestSupport"]),
         .testTarget(name: "WiegandInputTests", dependencies: ["WiegandInput", "Wiegand", "GPIO"]),
         .testTarget(name: "WiegandOutputTests", dependencies: ["WiegandOutput", "Wiegand", "GPIO"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),

@@ -38,7 +38,9 @@ done
 # matcher of SPI image sensors; libfprint-2-dev does not pull libglib2.0-dev in by itself).
 # libevdev: keypads on the Linux input subsystem (USB keypads, matrix-keypad and gpio-keys);
 # the device tree compiler checks the Pi keypad overlays in tools/keypad.
-for pkg in libpng-dev libfprint-2-dev libglib2.0-dev libevdev-dev device-tree-compiler; do
+# libnfc: NFC card readers (PN532 and kin); libnfc-bin's nfc-list is the tests' independent
+# second client of the simulated PN532.
+for pkg in libpng-dev libfprint-2-dev libglib2.0-dev libevdev-dev libnfc-dev libnfc-bin device-tree-compiler; do
   installed "$pkg" || need+=("$pkg")
 done
 

@@ -9,6 +9,8 @@ import Wiegand
 import WiegandInput
 import WiegandOutput
 import ModuleSimulator
+import NFCInput
+import PN532Simulator
 import Provisioning
 import ReaderSessions
 import SerialPort
@@ -92,6 +94,8 @@ public enum FailureKind: Sendable, Equatable, CaseIterable {
             case .sameLine, .noSuchLine, .noSuchName, .encoder: self = .usage
             case .gpio(let underlying): self = FailureKind(of: underlying)
             }
+        case let error as NFCError: self = Self.of(error)
+        case is PN532SimulatorError: self = .unavailable
         case is ServiceAssemblyError: self = .config
         case is SimulatorError: self = .unavailable
         case is FingerCapture.NoFingerInTime: self = .tryLater
@@ -114,6 +118,15 @@ public enum FailureKind: Sendable, Equatable, CaseIterable {
         case .notAKeypad, .badKeys: .usage
         case .busy: .tryLater
         case .system: .io
+        }
+    }
+
+    static func of(_ error: NFCError) -> FailureKind {
+        switch error {
+        case .invalidConnection, .notADevice: .usage
+        case .noSuchPort, .noReader, .notAnswering, .closed: .unavailable
+        case .permissionDenied: .permission
+        case .garbled, .failed, .noContext: .io
         }
     }
 

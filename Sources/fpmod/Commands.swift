@@ -50,6 +50,7 @@ enum Commands {
         "card delete": CardAdminCommand.delete,
         "card panel": CardAdminCommand.panel,
         "mode": CardAdminCommand.mode,
+        "card read": CardCommands.read,
     ]
 
     /// The commands that start a new store when none exists at the store path.
@@ -57,7 +58,7 @@ enum Commands {
 
     /// The commands that never open the store at the store path (the simulator, demo and bench
     /// make their own), so --sim asks nothing of it.
-    static let ownStores: Set<String> = ["sim", "demo", "bench", "config check", "keypad list", "keypad test", "keypad type", "wiegand listen", "wiegand send"]
+    static let ownStores: Set<String> = ["sim", "demo", "bench", "config check", "keypad list", "keypad test", "keypad type", "wiegand listen", "wiegand send", "card read"]
 
     static func run(_ invocation: Invocation) -> ExitCode {
         let name = invocation.parsed.path.joined(separator: " ")

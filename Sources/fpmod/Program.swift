@@ -50,9 +50,9 @@ enum Program {
                             .positional("parameters", help: "Parameter bytes in hex.", optional: true, repeating: true)]),
             CommandSpec(
                 name: "sim", abstract: "Serve a protocol-faithful simulated module on a pseudo-terminal, or a simulated image sensor.",
-                discussion: "Prints the device path first, then serves until SIGINT/SIGTERM. The global --password, --address and --baud set the module's. Control it through --control with: place NAME [poor], lift, touch NAME [N], power-cycle, fault corrupt|drop|garbage|noise|silence|delay MS|none, status. With --profile fpc1020 it serves an FPC1020 image sensor instead: it prints its control socket's path (then --link's), takes place NAME, lift, touch NAME, auto-touch NAME|off, status on it, and serves the sensor to other processes on --link.",
+                discussion: "Prints the device path first, then serves until SIGINT/SIGTERM. The global --password, --address and --baud set the module's. Control it through --control with: place NAME [poor], lift, touch NAME [N], power-cycle, fault corrupt|drop|garbage|noise|silence|delay MS|none, status. With --profile fpc1020 it serves an FPC1020 image sensor instead: it prints its control socket's path (then --link's), takes place NAME, lift, touch NAME, auto-touch NAME|off, status on it, and serves the sensor to other processes on --link. With --profile pn532 it serves a PN532 NFC reader for libnfc (pn532_uart:DEVICE): it prints the device path, then the control socket's; cards are placed with JSON lines such as {\"place\":\"classic\",\"uid\":\"0A1B2C3D\"}, {\"remove\":true}, {\"fault\":\"garbage\"|\"silent\"|\"none\"}, {\"status\":true}; --card TYPE:UID places one from the start.",
                 options: [
-                    .option("profile", valueName: "NAME", help: "Module (or image sensor) to simulate.", default: "r307", choices: ["r307", "as608", "r503", "fpc1020"]),
+                    .option("profile", valueName: "NAME", help: "Module (or image sensor, or NFC reader) to simulate.", default: "r307", choices: ["r307", "as608", "r503", "fpc1020", "pn532"]),
                     .option("link", valueName: "PATH", help: "Symlink to the pseudo-terminal, made once the module has booted: wait for it, not the control socket (fpc1020: Unix socket serving the sensor)."),
                     .option("control", valueName: "PATH", help: "Unix socket for the control line protocol."),
                     .option("state", valueName: "FILE", help: "Keep the module's flash in this file across restarts."),
@@ -62,6 +62,7 @@ enum Program {
                     .option("search-model", valueName: "MODEL", help: "How Search walks the library: best-match compares every template in the range and answers the best, first-match answers the first over the threshold in slot order (time grows with its position).",
                             default: "best-match", choices: ["best-match", "first-match"]),
                     .flag("glitch", help: "Send a 00 glitch byte before each boot byte 55."),
+                    .option("card", valueName: "TYPE:UID", help: "pn532: a card on the reader from the start, e.g. classic:0A1B2C3D or desfire:04112233445566 (types classic, desfire, ultralight)."),
                 ]),
             CommandSpec(
                 name: "enroll", abstract: "Enroll a finger for a user (created if new).",
@@ -263,9 +264,14 @@ enum Program {
                                 ]),
                 ]),
             CommandSpec(
-                name: "card", abstract: "Give users cards (a Wiegand reader's card numbers, NFC UIDs) as credentials; switch them on and off.",
-                discussion: "Whether a card opens alone or with a finger or PIN is the verify mode's (config policy.verifyMode, or a user's own: fpmod mode). The store keeps a keyed hash of each number, never the number. Every change is in the audit log (fpmod log).",
+                name: "card", abstract: "Cards as credentials (a Wiegand reader's card numbers, NFC UIDs), and an NFC reader's bring-up through libnfc.",
+                discussion: "Whether a card opens alone or with a finger or PIN is the verify mode's (config policy.verifyMode, or a user's own: fpmod mode). The store keeps a keyed hash of each number, never the number. Every change is in the audit log (fpmod log). An NFC reader (PN532 on UART, I2C or SPI; PN533 or ACR122 on USB) is named by a libnfc connection string: pn532_uart:/dev/serial0[:115200], pn532_i2c:/dev/i2c-1, pn532_spi:/dev/spidev0.0[:HZ], pn53x_usb. A card's UID identifies it but does not prove it: UIDs can be read and cloned, so a door should not open on a UID alone (docs/nfc.md). Try it without hardware: fpmod sim --profile pn532 prints a device to read from.",
                 subcommands: [
+                    CommandSpec(name: "read", abstract: "Wait for an NFC card and print its type and UID (hex).",
+                                options: [
+                                    .option("device", valueName: "CONNSTRING", help: "The reader, as a libnfc connection string.", default: "pn532_uart:/dev/serial0:115200", env: "FPMOD_NFC_DEVICE"),
+                                    .option("timeout", valueName: "DURATION", help: "How long to wait for a card.", default: "10s"),
+                                ]),
                     CommandSpec(name: "add", abstract: "Give NAME a card: 26:FACILITY:NUMBER or 34:FACILITY:NUMBER (as fpmod wiegand listen shows it) or uid:HEX (an NFC card).",
                                 arguments: [.positional("name", help: "User name."), .positional("number", help: "The card, e.g. 26:123:4567 or uid:04a1b2c3d4e5f6.")],
                                 options: [.option("label", valueName: "LABEL", help: "What to call the card (default: card, card-2, …).")]),

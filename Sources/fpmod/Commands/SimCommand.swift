@@ -13,6 +13,10 @@ enum SimCommand {
         let parsed = invocation.parsed
         var configuration = ModuleSimulatorServer.Configuration()
         let profileName = parsed.string("profile") ?? "r307"
+        if profileName == "pn532" { return try CardCommands.simulate(invocation) }
+        if parsed.isExplicit("card") {
+            throw CommandFailure(.usage, "--card is for the NFC reader: use it with --profile pn532.")
+        }
         if profileName == "fpc1020" { return try runImageSensor(invocation) }
         for option in ["images"] where parsed.isExplicit(option) {
             throw CommandFailure(.usage, "--\(option) is for the image sensor: use it with --profile fpc1020.")
