@@ -44,7 +44,9 @@ import Testing
                 "CREATE TABLE old AS SELECT id, user_id, label, slot, template, template_digest, quality, enrolled_at FROM fingers;"
                 "DROP TABLE fingers;" + create +
                 "CREATE INDEX fingers_user ON fingers(user_id);"
-                "INSERT INTO fingers SELECT * FROM old; DROP TABLE old; PRAGMA user_version = 2; COMMIT;")
+                "INSERT INTO fingers SELECT * FROM old; DROP TABLE old;"
+                "DROP TABLE cards; ALTER TABLE users DROP COLUMN verify_mode; ALTER TABLE users DROP COLUMN panel_card;"
+                "PRAGMA user_version = 2; COMMIT;")
             assert 'duress' not in [row[1] for row in c.execute("PRAGMA table_info(fingers)")]
             print(c.execute("SELECT count(*) FROM fingers").fetchone()[0])
             """

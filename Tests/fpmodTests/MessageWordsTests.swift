@@ -17,6 +17,8 @@ struct MessageWordsTests {
         "AutoIdentify", "AutoEnroll", "AutoSearch", "ModemManager", "ttyUSB0", "ttyAMA0", "ttyS0",
         // The config section of the image sensor's host matcher (imageSensor.enrollCaptures).
         "imageSensor",
+        // The config section of Wiegand out to an access panel (wiegandOut.d0).
+        "wiegandOut",
     ]
 
     /// What reads as code rather than words in `text`.
