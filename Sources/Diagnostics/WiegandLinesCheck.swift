@@ -38,7 +38,8 @@ extension DoctorChecks {
         var clashes: [String] = []
         for (index, use) in facts.wiegand.enumerated() {
             for other in facts.wiegand[(index + 1)...] + facts.door where use.sameLine(as: other) {
-                clashes.append("\(use.key) and \(other.key) are both line \(Printable.escaped(use.line))")
+                let line = Printable.escaped(other.line) + (other.alias.map { " (\(Printable.escaped($0)))" } ?? "")
+                clashes.append("\(use.key) and \(other.key) are both line \(line)")
             }
         }
         if !clashes.isEmpty {

@@ -54,7 +54,14 @@ extension LockRuntime {
             log("wiegand out: sending failed: \(problem)")
             return emit(LockEvent(name: "wiegand-out", fields: ["result": "failed"]))
         }
-        emit(LockEvent(name: "wiegand-out", fields: ["result": "sent"]))
+        // The frame's size and how well its timing held (a loaded machine stretches pulses).
+        var fields = ["result": "sent"]
+        if let sent = result.sent {
+            fields["bits"] = String(sent.pulses)
+            fields["widest-pulse-us"] = String(sent.widestPulse / 1000)
+            fields["latest-start-us"] = String(sent.latestStart / 1000)
+        }
+        emit(LockEvent(name: "wiegand-out", fields: fields))
     }
 
     /// "26:123:4567" as the encoder's credential.

@@ -15,6 +15,8 @@ final class WiegandOutPort: Sendable {
     struct Result: Sendable {
         var user: String
         var problem: String?
+        /// What went out, measured (nil when it failed).
+        var sent: WiegandSender.Sent?
     }
 
     private struct Queue {
@@ -39,10 +41,9 @@ final class WiegandOutPort: Sendable {
         let thread = Thread { [self] in
             while let job = next() {
                 do {
-                    try sender.send(job.credential)
-                    post(Result(user: job.user, problem: nil))
+                    post(Result(user: job.user, problem: nil, sent: try sender.send(job.credential)))
                 } catch {
-                    post(Result(user: job.user, problem: "\(error)"))
+                    post(Result(user: job.user, problem: "\(error)", sent: nil))
                 }
             }
         }
