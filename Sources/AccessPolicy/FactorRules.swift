@@ -197,21 +197,8 @@ extension Step {
     }
 
     private mutating func announceCardLockout(_ outcome: FailureOutcome) {
-        let failures = String(state.cardCounter.consecutive)
-        switch outcome {
-        case .counted:
-            break
-        case .timedLockout(let seconds):
-            emit(.led(.lockout))
-            emit(.buzzer(.lockout))
-            event("card-lockout", ["failures": failures, "seconds": String(wholeSecondsUp(seconds))])
-            audit("card-lockout", "\(failures) consecutive unknown or wrong cards; cards locked for \(seconds) s")
-        case .permanentLockout:
-            emit(.led(.lockout))
-            emit(.buzzer(.lockout))
-            event("card-lockout-permanent", ["failures": failures])
-            audit("card-lockout-permanent", "\(failures) consecutive unknown or wrong cards; cards disabled until an admin clears it")
-        }
+        announceLockout(outcome, failures: state.cardCounter.consecutive, eventPrefix: "card-lockout",
+                        what: "unknown or wrong cards", locked: "cards", clearedBy: "an admin clears it")
     }
 
     /// A waiting first factor whose partner did not come in time: dropped, not counted (nothing

@@ -73,23 +73,9 @@ extension Step {
 
     /// The lockout a counted fingerprint failure started, if any: LED, buzzer, event, audit.
     mutating func announceFingerprintLockout(_ outcome: FailureOutcome) {
-        let failures = String(state.fingerprintFailures.consecutive)
-        switch outcome {
-        case .counted:
-            break
-        case .timedLockout(let seconds):
-            endGrace()
-            emit(.led(.lockout))
-            emit(.buzzer(.lockout))
-            event("lockout", ["failures": failures, "seconds": String(wholeSecondsUp(seconds))])
-            audit("lockout", "\(failures) consecutive failed matches; fingerprints locked for \(seconds) s")
-        case .permanentLockout:
-            endGrace()
-            emit(.led(.lockout))
-            emit(.buzzer(.lockout))
-            event("lockout-permanent", ["failures": failures])
-            audit("lockout-permanent", "\(failures) consecutive failed matches; fingerprints disabled until a PIN or an admin clears it")
-        }
+        if outcome != .counted { endGrace() }
+        announceLockout(outcome, failures: state.fingerprintFailures.consecutive, eventPrefix: "lockout",
+                        what: "failed matches", locked: "fingerprints", clearedBy: "a PIN or an admin clears it")
     }
 
     mutating func handleCaptureRejected(_ problem: CaptureProblem) {

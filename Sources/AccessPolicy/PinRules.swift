@@ -82,20 +82,28 @@ extension Step {
 
     /// The lockout a counted wrong PIN started, if any: LED, buzzer, event, audit.
     mutating func announcePinLockout(_ outcome: FailureOutcome) {
-        let failures = String(state.pinFailures.consecutive)
+        announceLockout(outcome, failures: state.pinFailures.consecutive, eventPrefix: "pin-lockout",
+                        what: "wrong PINs", locked: "PIN entry", clearedBy: "an admin clears it")
+    }
+
+    /// A lockout a counted failure started, told the same way for every credential: LED and
+    /// buzzer, the `<prefix>` or `<prefix>-permanent` event, and the audit row.
+    mutating func announceLockout(_ outcome: FailureOutcome, failures count: Int, eventPrefix: String,
+                                  what: String, locked: String, clearedBy: String) {
+        let failures = String(count)
         switch outcome {
         case .counted:
-            break
+            return
         case .timedLockout(let seconds):
             emit(.led(.lockout))
             emit(.buzzer(.lockout))
-            event("pin-lockout", ["failures": failures, "seconds": String(wholeSecondsUp(seconds))])
-            audit("pin-lockout", "\(failures) consecutive wrong PINs; PIN entry locked for \(seconds) s")
+            event(eventPrefix, ["failures": failures, "seconds": String(wholeSecondsUp(seconds))])
+            audit(eventPrefix, "\(failures) consecutive \(what); \(locked) locked for \(seconds) s")
         case .permanentLockout:
             emit(.led(.lockout))
             emit(.buzzer(.lockout))
-            event("pin-lockout-permanent", ["failures": failures])
-            audit("pin-lockout-permanent", "\(failures) consecutive wrong PINs; PIN entry disabled until an admin clears it")
+            event(eventPrefix + "-permanent", ["failures": failures])
+            audit(eventPrefix + "-permanent", "\(failures) consecutive \(what); \(locked) disabled until \(clearedBy)")
         }
     }
 

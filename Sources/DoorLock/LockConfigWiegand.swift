@@ -37,17 +37,8 @@ extension LockConfig {
 
     mutating func readWiegand(_ object: [String: Any], _ r: inout ConfigReader) {
         r.rejectUnknownKeys(object, known: Self.wiegandKeys, at: "wiegand")
-        func line(_ key: String) -> String? {
-            guard let value = object[key] else {
-                r.problem("wiegand.\(key)", "missing; give the line the reader's \(key.uppercased()) wire is on, as an offset or a name (gpioinfo)")
-                return nil
-            }
-            if let text = value as? String, !text.isEmpty { return text }
-            return r.integer(value, "wiegand.\(key)", range: 0...1023).map(String.init)
-        }
-        let d0 = line("d0"), d1 = line("d1")
+        let (d0, d1) = r.wiegandDataLines(object, section: "wiegand", wire: "the reader's")
         var reader = WiegandReader(d0: d0 ?? "", d1: d1 ?? "")
-        if let d0, d0 == d1 { r.problem("wiegand.d1", "is the same line as wiegand.d0; a Wiegand reader has two data lines, give each its own") }
         if let v = object["minIntervalUs"] { reader.minimumIntervalMicroseconds = r.integer(v, "wiegand.minIntervalUs", range: 1...100_000, unit: " µs") ?? reader.minimumIntervalMicroseconds }
         if let v = object["maxIntervalMs"] { reader.maximumIntervalMilliseconds = r.integer(v, "wiegand.maxIntervalMs", range: 1...10_000, unit: " ms") ?? reader.maximumIntervalMilliseconds }
         if let v = object["gapMs"] { reader.gapMilliseconds = r.integer(v, "wiegand.gapMs", range: 1...10_000, unit: " ms") ?? reader.gapMilliseconds }
@@ -56,6 +47,27 @@ extension LockConfig {
             r.problem("wiegand.maxIntervalMs", "\(error); keep minIntervalUs below maxIntervalMs, and maxIntervalMs at most gapMs")
             return
         }
-        if d0 != nil, d1 != nil, d0 != d1 { wiegand = reader }
+        if d0 != nil, d1 != nil { wiegand = reader }
+    }
+}
+
+extension ConfigReader {
+    /// A Wiegand section's `d0` and `d1`: each a line offset or name, present, and not the same
+    /// line; nil for one with a problem (reported).
+    mutating func wiegandDataLines(_ object: [String: Any], section: String, wire: String) -> (String?, String?) {
+        func line(_ key: String) -> String? {
+            guard let value = object[key] else {
+                problem("\(section).\(key)", "missing; give the line \(wire) \(key.uppercased()) wire is on, as an offset or a name (gpioinfo)")
+                return nil
+            }
+            if let text = value as? String, !text.isEmpty { return text }
+            return integer(value, "\(section).\(key)", range: 0...1023).map(String.init)
+        }
+        let d0 = line("d0"), d1 = line("d1")
+        if let d0, d0 == d1 {
+            problem("\(section).d1", "is the same line as \(section).d0; Wiegand has two data lines, give each its own")
+            return (d0, nil)
+        }
+        return (d0, d1)
     }
 }

@@ -27,17 +27,8 @@ extension LockConfig {
 
     mutating func readWiegandOut(_ object: [String: Any], _ r: inout ConfigReader) {
         r.rejectUnknownKeys(object, known: Self.wiegandOutKeys, at: "wiegandOut")
-        func line(_ key: String) -> String? {
-            guard let value = object[key] else {
-                r.problem("wiegandOut.\(key)", "missing; give the output line wired to the panel's \(key.uppercased()) input, as an offset or a name (gpioinfo)")
-                return nil
-            }
-            if let text = value as? String, !text.isEmpty { return text }
-            return r.integer(value, "wiegandOut.\(key)", range: 0...1023).map(String.init)
-        }
-        let d0 = line("d0"), d1 = line("d1")
+        let (d0, d1) = r.wiegandDataLines(object, section: "wiegandOut", wire: "the panel's")
         var out = WiegandOut(d0: d0 ?? "", d1: d1 ?? "")
-        if let d0, d0 == d1 { r.problem("wiegandOut.d1", "is the same line as wiegandOut.d0; give each data line its own") }
         let pulses = Int(WiegandEncoder.pulseWidthRange.lowerBound / 1000)...Int(WiegandEncoder.pulseWidthRange.upperBound / 1000)
         let intervals = Int(WiegandEncoder.intervalRange.lowerBound / 1000)...Int(WiegandEncoder.intervalRange.upperBound / 1000)
         if let v = object["pulseUs"] { out.pulseMicroseconds = r.integer(v, "wiegandOut.pulseUs", range: pulses, unit: " µs") ?? out.pulseMicroseconds }
@@ -46,6 +37,6 @@ extension LockConfig {
             r.problem("wiegandOut.intervalUs", "\(error)")
             return
         }
-        if d0 != nil, d1 != nil, d0 != d1 { wiegandOut = out }
+        if d0 != nil, d1 != nil { wiegandOut = out }
     }
 }

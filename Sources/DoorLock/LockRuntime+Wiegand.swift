@@ -13,8 +13,7 @@ extension LockRuntime {
             let timing = try section.timing
             let settings = try section.entrySettings
             func offset(_ line: String, _ role: String) throws(WiegandListenerError) -> Int {
-                if let number = Int(line) { return number }
-                guard let found = chip.lineOffset(named: line) else { throw .noSuchName(line, role: role, chip: chip.name) }
+                guard let found = chip.lineOffset(spec: line) else { throw .noSuchName(line, role: role, chip: chip.name) }
                 return found
             }
             let listener = try WiegandListener(chip: chip, d0: try offset(section.d0, "D0"), d1: try offset(section.d1, "D1"),

@@ -13,8 +13,7 @@ extension LockRuntime {
         do {
             let encoder = try section.encoder
             func offset(_ line: String, _ role: String) throws(WiegandSenderError) -> Int {
-                if let number = Int(line) { return number }
-                guard let found = chip.lineOffset(named: line) else { throw .noSuchName(line, role: role, chip: chip.name) }
+                guard let found = chip.lineOffset(spec: line) else { throw .noSuchName(line, role: role, chip: chip.name) }
                 return found
             }
             let sender = try WiegandSender(chip: chip, d0: try offset(section.d0, "D0"), d1: try offset(section.d1, "D1"), encoder: encoder)

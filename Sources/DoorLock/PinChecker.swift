@@ -1,7 +1,6 @@
 import AccessPolicy
 import Foundation
 import Posix
-import Synchronization
 import TemplateStore
 
 /// Checks PINs on ONE thread with a short queue. Each check is a 64 MiB Argon2id hash, so a
@@ -15,71 +14,26 @@ final class PinChecker: Sendable {
         var pin: String
     }
 
-    private struct Queue {
-        var jobs: [Job] = []
-        var stopping = false
-    }
-
-    private let store: TemplateStore
-    private let limit: Int
-    private let queue = Mutex(Queue())
-    private let available = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
-    private let post: @Sendable (LockService.PinCheck) -> Void
+    private let worker: SerialWorker<Job>
 
     /// - Parameter limit: how many checks may wait behind the one running.
     init(store: TemplateStore, limit: Int, post: @escaping @Sendable (LockService.PinCheck) -> Void) {
-        self.store = store
-        self.limit = max(0, limit)
-        self.post = post
+        worker = SerialWorker(name: "fpmod-pin", limit: limit) { job in post(Self.check(job, in: store)) }
     }
 
-    func start() {
-        let thread = Thread { [self] in
-            while let job = next() { post(check(job)) }
-            finished.signal()
-        }
-        thread.name = "fpmod-pin"
-        thread.start()
-    }
+    func start() { worker.start() }
 
     /// Queues `job`; false (and nothing queued) when the queue is full: answer "busy".
-    func submit(_ job: Job) -> Bool {
-        let accepted = queue.withLock { queue in
-            guard !queue.stopping, queue.jobs.count < limit else { return false }
-            queue.jobs.append(job)
-            return true
-        }
-        if accepted { available.signal() }
-        return accepted
-    }
+    func submit(_ job: Job) -> Bool { worker.submit(job) }
 
     /// Drops what waits; the check in progress goes on to its end (bounded: one hash).
-    func requestStop() {
-        queue.withLock { $0.stopping = true; $0.jobs.removeAll() }
-        available.signal()
-    }
+    func requestStop() { worker.requestStop() }
 
     /// Waits up to `timeout` for the check in progress; false when it was still running.
     @discardableResult
-    func waitUntilFinished(timeout: Duration) -> Bool {
-        guard finished.wait(timeout: .now() + timeout.timeInterval) == .success else { return false }
-        finished.signal()  // keep it signalled for any later waiter
-        return true
-    }
+    func waitUntilFinished(timeout: Duration) -> Bool { worker.waitUntilFinished(timeout: timeout) }
 
-    private func next() -> Job? {
-        while true {
-            available.wait()
-            let (job, stopping) = queue.withLock { queue -> (Job?, Bool) in
-                (queue.jobs.isEmpty ? nil : queue.jobs.removeFirst(), queue.stopping)
-            }
-            if stopping { return nil }
-            if let job { return job }
-        }
-    }
-
-    private func check(_ job: Job) -> LockService.PinCheck {
+    private static func check(_ job: Job, in store: TemplateStore) -> LockService.PinCheck {
         var check = LockService.PinCheck(requestID: job.requestID, action: job.action, user: job.user, correct: false, isAdmin: false)
         do {
             if let user = job.user {

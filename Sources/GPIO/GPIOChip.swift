@@ -117,3 +117,12 @@ extension GPIOChip {
                          debounceMicroseconds: 0)
     }
 }
+
+extension GPIOChip {
+    /// A line as a config or a command line gives it: an offset ("20") or a line name
+    /// ("wiegand-d0"); nil when it is neither on this chip.
+    public func lineOffset(spec: String) -> Int? {
+        if let offset = Int(spec) { return offset }
+        return lineOffset(named: spec)
+    }
+}

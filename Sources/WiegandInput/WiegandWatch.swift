@@ -10,8 +10,7 @@ public enum WiegandWatch {
         let chip: LibgpiodChip
         do { chip = try LibgpiodChip(name) } catch { throw .gpio(error) }
         func offset(_ line: String, _ role: String) throws(WiegandListenerError) -> Int {
-            if let number = Int(line) { return number }
-            guard let found = chip.lineOffset(named: line) else { throw .noSuchName(line, role: role, chip: chip.name) }
+            guard let found = chip.lineOffset(spec: line) else { throw .noSuchName(line, role: role, chip: chip.name) }
             return found
         }
         return try WiegandListener(chip: chip, d0: try offset(d0, "D0"), d1: try offset(d1, "D1"), timing: timing)

@@ -40,8 +40,7 @@ enum WiegandCommand {
                                          interval: (try parsed.duration("interval") ?? .milliseconds(1)).wholeNanoseconds)
         let chip = try LibgpiodChip(parsed.string("chip") ?? "gpiochip0")
         func offset(_ line: String, _ role: String) throws(WiegandSenderError) -> Int {
-            if let number = Int(line) { return number }
-            guard let found = chip.lineOffset(named: line) else { throw .noSuchName(line, role: role, chip: chip.name) }
+            guard let found = chip.lineOffset(spec: line) else { throw .noSuchName(line, role: role, chip: chip.name) }
             return found
         }
         let sender = try WiegandSender(chip: chip, d0: try offset(d0, "D0"), d1: try offset(d1, "D1"), encoder: encoder)
