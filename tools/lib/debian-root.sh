@@ -82,7 +82,13 @@ debian_bind() { # HOST_DIR ROOT_PATH (uses ROOT)
 
 debian_root_use() { # DIR
   ROOT=$1
-  local arch
+  local arch stale
+  # Mounts a killed run left under a cached root (its EXIT trap never ran): let go of them
+  # first, deepest first. A bind mount of a sysroot since replaced points at a deleted folder,
+  # and mounting over it fails with "No such file or directory".
+  for stale in $(awk -v r="$ROOT/" 'index($2, r) == 1 { print $2 }' /proc/mounts | sort -r); do
+    umount -l "$stale" 2>/dev/null || true
+  done
   arch=$(chroot "$ROOT" dpkg --print-architecture 2>/dev/null || echo unknown)
   mount -t proc proc "$ROOT/proc"
   debian_mounts+=("$ROOT/proc")
