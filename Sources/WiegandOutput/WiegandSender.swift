@@ -13,6 +13,11 @@ public final class WiegandSender: Sendable {
     private let d0: any OutputLine
     private let d1: any OutputLine
     public let encoder: WiegandEncoder
+    /// When the lines were taken (CLOCK_MONOTONIC ns): the first frame waits until they have
+    /// rested high for `restBeforeFirstFrame`, as a reader's lines do after power-up, so the
+    /// panel never reads the step from its own pull-up to our high as the start of a bit.
+    private let requestedAt: UInt64
+    public static let restBeforeFirstFrame: UInt64 = 50_000_000
 
     /// What one frame's pulses really were, measured around each `set`: for bring-up, and so a
     /// machine too loaded to keep the timing is seen rather than guessed.
@@ -43,6 +48,7 @@ public final class WiegandSender: Sendable {
         }
         d0 = first
         self.encoder = encoder
+        requestedAt = Monotonic.nanoseconds()
     }
 
     deinit {
@@ -66,7 +72,8 @@ public final class WiegandSender: Sendable {
 
     private func drive(_ pulses: [WiegandPulse]) throws(WiegandSenderError) -> Sent {
         var sent = Sent(pulses: 0, widestPulse: 0, latestStart: 0, duration: 0)
-        let origin = Monotonic.nanoseconds() + 1_000_000  // a millisecond to settle before the first pulse
+        // A millisecond to settle before the first pulse, and the lines' first rest (see above).
+        let origin = max(Monotonic.nanoseconds() + 1_000_000, requestedAt + Self.restBeforeFirstFrame)
         defer {
             // Whatever happened, both lines rest high after the frame.
             try? d0.set(false)
