@@ -34,7 +34,7 @@ extension LockRuntime {
         }
         let credential: WiegandCredential
         do {
-            guard let number = try store.panelCard(of: user), let parsed = Self.wiegandCredential(number) else {
+            guard let number = try store.panelCard(of: user), let parsed = number.wiegandCredential else {
                 return emit(LockEvent(name: "wiegand-out", fields: ["result": "no-card"]))
             }
             credential = parsed
@@ -61,13 +61,5 @@ extension LockRuntime {
             fields["latest-start-us"] = String(sent.latestStart / 1000)
         }
         emit(LockEvent(name: "wiegand-out", fields: fields))
-    }
-
-    /// "26:123:4567" as the encoder's credential.
-    static func wiegandCredential(_ number: CardNumber) -> WiegandCredential? {
-        let parts = number.typed.split(separator: ":")
-        guard parts.count == 3, let bits = Int(parts[0]), let format = WiegandFormat(bitCount: bits),
-              let facility = UInt32(parts[1]), let value = UInt32(parts[2]) else { return nil }
-        return try? WiegandCredential(format: format, facility: facility, number: value)
     }
 }

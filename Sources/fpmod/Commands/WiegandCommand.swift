@@ -3,8 +3,9 @@ import Posix
 import Wiegand
 import WiegandInput
 import WiegandOutput
+import DoorLock
 import GPIO
-import PrintableText
+import TemplateStore
 
 /// `fpmod wiegand listen`: a reader's frames as they arrive. The work is WiegandInput's.
 enum WiegandCommand {
@@ -35,7 +36,10 @@ enum WiegandCommand {
         guard let d0 = parsed.string("d0"), let d1 = parsed.string("d1") else {
             throw CommandFailure(.usage, "Give both data lines: --d0 LINE --d1 LINE (offsets or line names).")
         }
-        let credential = try card(try parsed.require("number"))
+        // The spelling `card add` and `card panel` take; a panel is sent Wiegand cards only.
+        guard let credential = try CardNumber(parsing: try parsed.require("number")).wiegandCredential else {
+            throw CommandFailure(.usage, "a panel is sent a Wiegand card: give 26:FACILITY:NUMBER or 34:FACILITY:NUMBER, e.g. 26:123:4567.")
+        }
         let encoder = try WiegandEncoder(pulseWidth: (try parsed.duration("pulse") ?? .microseconds(50)).wholeNanoseconds,
                                          interval: (try parsed.duration("interval") ?? .milliseconds(1)).wholeNanoseconds)
         let chip = try LibgpiodChip(parsed.string("chip") ?? "gpiochip0")
@@ -57,15 +61,5 @@ enum WiegandCommand {
     static func milliseconds(_ nanoseconds: UInt64) -> String {
         let hundredths = (nanoseconds + 5_000) / 10_000
         return "\(hundredths / 100)." + (hundredths % 100 < 10 ? "0" : "") + "\(hundredths % 100)"
-    }
-
-    /// 26:FACILITY:NUMBER or 34:FACILITY:NUMBER, as `wiegand listen` and `card add` spell a card.
-    static func card(_ text: String) throws -> WiegandCredential {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 3, let bits = Int(parts[0]), let format = WiegandFormat(bitCount: bits),
-              let facility = UInt32(parts[1]), let number = UInt32(parts[2]) else {
-            throw CommandFailure(.usage, "'\(Printable.escaped(text))' is not a card to send; give 26:FACILITY:NUMBER or 34:FACILITY:NUMBER, e.g. 26:123:4567.")
-        }
-        return try WiegandCredential(format: format, facility: facility, number: number)
     }
 }
