@@ -259,7 +259,7 @@ enum Program {
                                     .option("chip", valueName: "NAME", help: "GPIO chip (name, number, path or label).", default: "gpiochip0"),
                                     .option("d0", valueName: "LINE", help: "The D0 line (offset or name)."),
                                     .option("d1", valueName: "LINE", help: "The D1 line (offset or name)."),
-                                    .option("pulse", valueName: "DURATION", help: "How long each pulse holds its line low (0.02 to 2 ms).", default: "50us"),
+                                    .option("pulse", valueName: "DURATION", help: "How long each pulse holds its line low (0.02 to 2 ms).", default: "0.05ms"),
                                     .option("interval", valueName: "DURATION", help: "From one pulse's start to the next (0.2 to 25 ms).", default: "1ms"),
                                 ]),
                 ]),
