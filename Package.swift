@@ -106,7 +106,7 @@ let package = Package(
         .target(name: "DoorLock", dependencies: [
             "FingerprintProtocol", "FingerprintModule", "SerialPort", "Posix",
             "GPIO", "TemplateStore", "AccessPolicy", "Administration", "JSONValue", "MQTT", "PrintableText", "Keypad", "KeypadInput",
-            "Wiegand", "WiegandInput", "WiegandOutput",
+            "Wiegand", "WiegandInput", "WiegandOutput", "NFCInput",
         ]),
 
         // fpmod doctor's facts and checks as values (check, verdict, fix), apart from any terminal:
@@ -124,7 +124,7 @@ let package = Package(
         // the checks judged), so the console's health page and the CLI run the same doctor.
         .target(name: "DoctorRun", dependencies: [
             "Diagnostics", "ReaderSessions", "Administration", "DoorLock", "FingerprintModule", "FingerprintProtocol",
-            "GPIO", "KeypadInput", "SerialPort", "TemplateStore",
+            "GPIO", "KeypadInput", "NFCInput", "Posix", "SerialPort", "TemplateStore",
         ]),
         // The running service's control socket as its clients reach it (the CLI's admin commands,
         // a console, a kiosk): where it listens, whether it serves this store and port, one request.

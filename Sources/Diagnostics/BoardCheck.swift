@@ -35,6 +35,7 @@ public enum DoctorChecks {
         checks += spi(context)
         checks.append(keypad(context))
         checks.append(wiegandLines(context))
+        checks.append(nfcReader(context))
         checks.append(port(context))
         checks += module(context)
         checks += store(context)

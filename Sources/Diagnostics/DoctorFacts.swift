@@ -42,6 +42,8 @@ public struct DoctorFacts: Sendable {
     public var keypad: KeypadFacts?
     /// The Wiegand reader's and panel's lines beside the door's; nil when the config has neither.
     public var wiegandLines: WiegandLineFacts?
+    /// The NFC reader the config names; nil when it names none.
+    public var nfcReader: NFCReaderFacts?
 
     public var module: ModuleProbe = .notRequested
     public var store = StoreFacts(databasePath: "", keyPath: "")
@@ -73,9 +75,9 @@ public struct FileNode: Sendable, Equatable {
     /// Permission bits only (`0o660`).
     var mode: UInt32
     var owner: String
-    var group: String
+    public var group: String
     /// Whether this process may read and write it (`access(R_OK|W_OK)`).
-    var readWritable: Bool
+    public var readWritable: Bool
 
     var modeText: String { "0" + String(mode, radix: 8) }
 }

@@ -5,6 +5,8 @@ import FingerprintModule
 import FingerprintProtocol
 import GPIO
 import KeypadInput
+import NFCInput
+import Posix
 import ReaderSessions
 import SerialPort
 import TemplateStore
@@ -60,6 +62,7 @@ public enum Doctor {
         }
         if let keypad = request.reader.config?.keypad { facts.keypad = keypadFacts(keypad.device) }
         if let config = request.reader.config { facts.wiegandLines = wiegandLineFacts(config) }
+        if let nfc = request.reader.config?.nfc { facts.nfcReader = nfcReaderFacts(nfc) }
         return DoctorChecks.evaluate(facts)
     }
 
@@ -78,6 +81,43 @@ public enum Doctor {
             for (role, line) in config.resolvedLines(preset: preset, family: nil).sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
                 facts.door.append(.init(key: role.rawValue, line: String(line.offset), alias: line.name))
             }
+        }
+        return facts
+    }
+
+    /// The configured NFC reader: its node, whether another libnfc program holds it, and then
+    /// whether a reader answers there (opened and closed at once: no card is read).
+    static func nfcReaderFacts(_ section: LockConfig.NFCReaderSection) -> NFCReaderFacts {
+        guard let connection = try? NFCConnection(section.device) else {
+            // The config reader checked it: not reached, and not a reason to crash doctor.
+            var facts = NFCReaderFacts(connstring: section.device, mode: section.mode.rawValue, path: nil)
+            facts.answer = .failed("the connection string \(section.device) is not valid")
+            return facts
+        }
+        var facts = NFCReaderFacts(connstring: connection.connstring, mode: section.mode.rawValue, path: connection.path)
+        if let path = connection.path {
+            guard let node = SystemFacts.node(path) else {
+                facts.node = .missing
+                return facts
+            }
+            guard let status = try? FileSystem.status(path), status.kind == .characterDevice else {
+                facts.node = .notADevice
+                return facts
+            }
+            guard node.readWritable else {
+                facts.node = .permissionDenied(group: node.group == "root" ? nil : node.group)
+                return facts
+            }
+            facts.node = .present
+        }
+        do {
+            let reader = try NFCReader.open(connection.connstring, deadline: .now + .seconds(5))
+            reader.close()
+            facts.answer = .answered
+        } catch .inUse {
+            facts.answer = .inUse
+        } catch {
+            facts.answer = .failed(error.description)
         }
         return facts
     }

@@ -52,6 +52,8 @@ public struct LockConfig: Sendable, Equatable {
     public var wiegand: WiegandReader?
     /// Wiegand out to an access panel; nil when fpmod is not in front of one.
     public var wiegandOut: WiegandOut?
+    /// An NFC card reader polled through libnfc; nil when none.
+    public var nfc: NFCReaderSection?
 
     public init() {}
 

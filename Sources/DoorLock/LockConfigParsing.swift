@@ -24,7 +24,7 @@ public struct LockConfigError: Error, Sendable, Equatable, CustomStringConvertib
 extension LockConfig {
     static let topLevelKeys = ["board", "serialPort", "spiDevice", "baudRate", "address", "password", "family", "gpio", "touch",
                                "scanIntervalMs", "policy", "relayPulseSeconds", "events", "control", "hooks", "store", "leds", "mqtt",
-                               "privacy", "library", "imageSensor", "keypad", "wiegand", "wiegandOut"]
+                               "privacy", "library", "imageSensor", "keypad", "wiegand", "wiegandOut", "nfc"]
     static let policyNumberKeys = ["relayPulseSeconds", "idleTimeoutSeconds", "backgroundTimeoutSeconds", "graceSeconds",
                                    "pinRequiredAfterHoursWithoutPin", "heldOpenSeconds", "forcedOpenExemptSeconds",
                                    "verificationValiditySeconds", "factorWindowSeconds"]
@@ -163,6 +163,7 @@ extension LockConfig {
         if let v = root["keypad"], let object = r.object(v, "keypad") { readKeypad(object, &r) }
         if let v = root["wiegand"], let object = r.object(v, "wiegand") { readWiegand(object, &r) }
         if let v = root["wiegandOut"], let object = r.object(v, "wiegandOut") { readWiegandOut(object, &r) }
+        if let v = root["nfc"], let object = r.object(v, "nfc") { readNFC(object, &r) }
     }
 
     private mutating func readGPIO(_ object: [String: Any], _ r: inout ConfigReader) {

@@ -168,6 +168,11 @@ extension LockRuntime {
             if fresh.serialPort != config.serialPort || fresh.baudRate != config.baudRate || fresh.address != config.address
                 || fresh.password != config.password || fresh.family != config.family { restart.append("module") }
             if fresh.eventsSocket != config.eventsSocket || fresh.controlSocket != config.controlSocket { restart.append("sockets") }
+            // The readers at the door keep the lines and devices they were started with.
+            if fresh.keypad != config.keypad { restart.append("keypad") }
+            if fresh.wiegand != config.wiegand { restart.append("wiegand") }
+            if fresh.wiegandOut != config.wiegandOut { restart.append("wiegandOut") }
+            if fresh.nfc != config.nfc { restart.append("nfc") }
             let previousMQTT = config.mqtt
             config = fresh
             policy = AccessPolicy(config: fresh.policy)

@@ -85,6 +85,7 @@ extension LockRuntime {
         startKeypad()
         startWiegand()
         startWiegandOut()
+        startNFC()
         if let interval = notifier.watchdogInterval { watchdogAt = .now + interval }
         notifier.notify("READY=1\nSTATUS=locked; waiting for the fingerprint reader")
         prepared = true
@@ -257,6 +258,7 @@ extension LockRuntime {
             case .worker(let report): handleWorker(report)
             case .pinChecked(let check): finishPinCheck(check)
             case .wiegandOutSent(let result): finishWiegandOut(result)
+            case .nfc(let happening): handleNFC(happening)
             case .reload: reloadConfiguration()
             }
         }
@@ -363,6 +365,7 @@ extension LockRuntime {
         worker.requestStop()
         pinChecker.requestStop()
         wiegandOut?.stop()
+        nfc?.stop()
         log("stopping (\(stopReason ?? "asked to stop")): relay off, door locked; closing the sockets"
             + (homeAssistant != nil ? ", telling Home Assistant the lock is offline" : "")
             + " and letting the fingerprint reader finish its command (at most \(Self.threadGrace.components.seconds) s)")
@@ -377,6 +380,8 @@ extension LockRuntime {
         let deadline = ContinuousClock.now + Self.threadGrace
         let readerFinished = worker.waitUntilFinished(timeout: max(.zero, deadline - .now))
         let pinFinished = pinChecker.waitUntilFinished(timeout: max(.zero, deadline - .now))
+        // libnfc's call in progress ends by its own timeout; its thread then closes the reader.
+        let nfcFinished = nfc?.waitUntilFinished(timeout: max(.zero, deadline - .now)) ?? true
         // Nothing decides any more: a PIN result arriving now must not pulse the relay.
         front.inbox.withLock { $0.removeAll() }
         do { try store.appendAudit(event: "stopped", detail: "service stopped; relay off, door locked") } catch {
@@ -385,7 +390,8 @@ extension LockRuntime {
         releaseLines()
         hooks.reap()
         publishSnapshot(running: false)
-        let unfinished = [readerFinished ? nil : "the fingerprint reader's command", pinFinished ? nil : "a PIN check"].compactMap { $0 }
+        let unfinished = [readerFinished ? nil : "the fingerprint reader's command", pinFinished ? nil : "a PIN check",
+                          nfcFinished ? nil : "the NFC reader's call"].compactMap { $0 }
         log(unfinished.isEmpty ? "stopped"
             : "stopped; \(unfinished.joined(separator: " and ")) had not finished after \(Self.threadGrace.components.seconds) s and was left behind (the door was already locked)")
     }

@@ -56,6 +56,8 @@ final class LockRuntime {
     var wiegand: WiegandPort?
     /// Wiegand out to an access panel (nil without a `wiegandOut` section).
     var wiegandOut: WiegandOutPort?
+    /// The NFC reader's thread (nil without an `nfc` section).
+    var nfc: NFCPort?
     /// The signal that ended the loop ("SIGTERM"), for the stopping line; nil for `stop()`.
     var stopReason: String?
 

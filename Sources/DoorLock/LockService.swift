@@ -129,6 +129,7 @@ public final class LockService: Sendable {
         case worker(WorkerReport)
         case pinChecked(PinCheck)
         case wiegandOutSent(WiegandOutPort.Result)
+        case nfc(NFCPort.Happening)
         case reload
     }
 

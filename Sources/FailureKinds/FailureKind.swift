@@ -125,6 +125,7 @@ public enum FailureKind: Sendable, Equatable, CaseIterable {
         switch error {
         case .invalidConnection, .notADevice: .usage
         case .noSuchPort, .noReader, .notAnswering, .closed: .unavailable
+        case .inUse: .tryLater
         case .permissionDenied: .permission
         case .garbled, .failed, .noContext: .io
         }

@@ -7,6 +7,8 @@ public enum NFCError: Error, Equatable, CustomStringConvertible {
     /// The device path is not a character device (a tty, i2c-dev or spidev node).
     case notADevice(String)
     case permissionDenied(String)
+    /// Another fpmod program (the running service, a `card read`) has the reader open.
+    case inUse(NFCConnection)
     /// `nfc_init` returned no context (out of memory).
     case noContext
     /// `nfc_open` returned no device: no reader answered there.
@@ -30,6 +32,8 @@ public enum NFCError: Error, Equatable, CustomStringConvertible {
             "\(path) is not a device node: name the reader's tty, i2c-dev or spidev node"
         case let .permissionDenied(path):
             "permission denied on \(path): add the user to the group that owns it (dialout for a UART, i2c or spi), then log in again"
+        case let .inUse(connection):
+            "the reader on \(connection.path ?? connection.connstring) is in use by another fpmod program (the running service, or a `fpmod card read`): stop it first (sudo systemctl stop fpmod), or watch the service's nfc and card events instead"
         case .noContext:
             "nfc_init failed (out of memory?)"
         case let .noReader(connection):

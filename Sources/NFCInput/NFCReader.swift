@@ -13,14 +13,17 @@ public final class NFCReader {
     public let connection: NFCConnection
     private var context: OpaquePointer?
     private var device: OpaquePointer?
+    /// Held from before `nfc_open` to after `nfc_close`: one fpmod program per reader.
+    private var deviceLock: NFCDeviceLock?
 
     /// How long to wait between polls when no card is in the field.
     public static let pollInterval: Duration = .milliseconds(100)
 
-    private init(connection: NFCConnection, context: OpaquePointer, device: OpaquePointer) {
+    private init(connection: NFCConnection, context: OpaquePointer, device: OpaquePointer, deviceLock: NFCDeviceLock?) {
         self.connection = connection
         self.context = context
         self.device = device
+        self.deviceLock = deviceLock
     }
 
     deinit { close() }
@@ -38,6 +41,8 @@ public final class NFCReader {
             guard status.kind == .characterDevice else { throw .notADevice(path) }
             guard FileSystem.isAccessible(path, R_OK | W_OK) else { throw .permissionDenied(path) }
         }
+        // Another fpmod program's reader: said so, before a byte could garble its frames.
+        let deviceLock = try connection.path.map { path throws(NFCError) in try NFCDeviceLock(path: path, connection: connection) }
         guard ContinuousClock.now < deadline else { throw .notAnswering(call: "nfc_open", connection: connection) }
         let (context, device) = try LibNFC.withLock { () throws(NFCError) -> (OpaquePointer, OpaquePointer) in
             var context: OpaquePointer?
@@ -51,7 +56,7 @@ public final class NFCReader {
         }
         // From here the reader closes what is open if a step fails (its deinit, which takes the
         // lock: so it must not be released while the lock is held).
-        let reader = NFCReader(connection: connection, context: context, device: device)
+        let reader = NFCReader(connection: connection, context: context, device: device, deviceLock: deviceLock)
         try LibNFC.withLock { () throws(NFCError) in
             try reader.check(nfc_initiator_init(device), call: "nfc_initiator_init")
             try reader.check(nfc_device_set_property_bool(device, NP_INFINITE_SELECT, false),
@@ -97,6 +102,8 @@ public final class NFCReader {
             device = nil
             context = nil
         }
+        deviceLock?.release()
+        deviceLock = nil
     }
 
     /// Throws the typed error for a negative libnfc result.

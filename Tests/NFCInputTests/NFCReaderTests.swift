@@ -115,6 +115,23 @@ struct NFCReaderTests {
         #expect(error?.description.contains("switches") == true)
     }
 
+    @Test("one fpmod opener at a time: a second is told the reader is in use, and may open it after close")
+    func oneOpenerAtATime() throws {
+        let bench = try Bench()
+        let reader = try NFCReader.open(bench.connstring, deadline: .now + .seconds(10))
+        let before = bench.server.chip.commandsHandled
+        let error = expectThrows(NFCError.self) { try NFCReader.open(bench.connstring, deadline: .now + .seconds(10)) }
+        guard case .inUse? = error else {
+            Issue.record("expected in-use, got \(String(describing: error))")
+            return
+        }
+        #expect(error?.description.contains("in use by another fpmod program") == true)
+        #expect(bench.server.chip.commandsHandled == before, "the second opener sent nothing to the reader")
+        reader.close()
+        let again = try NFCReader.open(bench.connstring, deadline: .now + .seconds(10))
+        again.close()
+    }
+
     @Test("reopened after close: libnfc's wake-up from power-down is answered")
     func reopen() throws {
         let bench = try Bench(card: try SimulatedCard(kind: .classic, uid: Self.classicUID))

@@ -14,13 +14,14 @@ struct ServiceControlCLITests {
         let service: LoggedProcess
         var process: Process { service.process }
 
-        /// `policy`: the config's policy section (JSON).
-        init(_ cli: CLI, policy: String = #"{"relayPulseSeconds": 0.3}"#) throws {
+        /// `policy`: the config's policy section (JSON); `sections`: more top-level members
+        /// (`"nfc": {…}`), without a leading comma.
+        init(_ cli: CLI, policy: String = #"{"relayPulseSeconds": 0.3}"#, sections: String? = nil) throws {
             self.cli = cli
             sockets = cli.directory + "/sockets"
             config = cli.directory + "/config.json"
             try FileManager.default.createDirectory(atPath: sockets, withIntermediateDirectories: true)
-            let json = #"{"board": "gpio-vm", "policy": \#(policy), "#
+            let json = #"{"board": "gpio-vm", "policy": \#(policy), "# + (sections.map { $0 + ", " } ?? "")
                 + #""control": {"socket": "\#(sockets)/control.sock"}, "events": {"socket": "\#(sockets)/events.sock"}}"#
             try json.write(toFile: config, atomically: true, encoding: .utf8)
             service = try LoggedProcess(cli, arguments: ["--config", config, "run", "--sim", "--sim-gpio"])
