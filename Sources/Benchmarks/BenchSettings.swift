@@ -28,6 +28,8 @@ public struct BenchSettings: Sendable {
     /// The service's idle CPU, with and without a touch line: the fpmod executable whose
     /// `run` is measured (nil: not measured).
     public var idleExecutable: String?
+    /// The fpmod binary whose `run` decides on cards and PINs (`--credentials`); nil: not run.
+    public var credentialsExecutable: String?
 
     public init(cycles: Int, templates: Int, timing: TimingMode, commands: Int, transfers: Int, baudRate: Int,
                 profile: SimulatorProfile, hardware: Bool) {

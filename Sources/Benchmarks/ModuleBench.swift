@@ -52,5 +52,10 @@ public enum ModuleBench {
             progress("fpmod bench: idle CPU of fpmod run, with and without a touch line (about \(2 * (IdleBench.settle + IdleBench.window)) s)…")
             output.idle(IdleBench.run(executable: executable))
         }
+        if let executable = settings.credentialsExecutable {
+            let result = CredentialBench.run(executable: executable, progress: progress)
+            output.section("credentials", title: "Cards and PINs to a decision (`fpmod run --sim --sim-gpio`, the control socket's line to its reply; the relay is set before the reply):",
+                           table: result.table, notes: result.notes, json: result.json)
+        }
     }
 }

@@ -11,7 +11,8 @@ import Benchmarks
 /// baud / packet-size sweeps and transfers, with --idle the service's idle CPU; with
 /// --workload the regulars-first search order against whole-range search, with --layout the
 /// cost of the layout, with --throughput restore and sync, with --auto-identify the module's
-/// one-command identify against the three-command cycle. With --sim-profile fpc1020, identify
+/// one-command identify against the three-command cycle, with --credentials a card's and a
+/// PIN's time to a decision at a running service. With --sim-profile fpc1020, identify
 /// on the simulated image sensor through the host reader instead (`SensorBench`).
 enum BenchCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
@@ -45,7 +46,7 @@ enum BenchCommand {
         let workloadName = parsed.string("workload")
         let workloads: [Workload] = workloadName == "all" ? Workload.allCases : workloadName.flatMap(Workload.init(rawValue:)).map { [$0] } ?? []
         // With workloads, the plain identify cycles run only when asked for.
-        let defaultCycles = workloads.isEmpty && !parsed.flag("layout") && !parsed.flag("throughput") && !parsed.flag("auto-identify") ? 50 : 0
+        let defaultCycles = workloads.isEmpty && !parsed.flag("layout") && !parsed.flag("throughput") && !parsed.flag("auto-identify") && !parsed.flag("credentials") ? 50 : 0
         var settings = BenchSettings(
             cycles: parsed.isExplicit("cycles") ? try parsed.int("cycles", range: 0...100_000) ?? 50 : defaultCycles,
             templates: sizes[0],
@@ -66,6 +67,7 @@ enum BenchCommand {
         settings.throughput = parsed.flag("throughput")
         settings.autoIdentify = parsed.flag("auto-identify")
         settings.idleExecutable = parsed.flag("idle") ? CommandLine.arguments[0] : nil
+        settings.credentialsExecutable = parsed.flag("credentials") ? CommandLine.arguments[0] : nil
         return settings
     }
 }

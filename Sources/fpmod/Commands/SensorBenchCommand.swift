@@ -5,7 +5,7 @@ import Benchmarks
 /// (`SensorBench` runs it); the parts that measure a module are named and skipped.
 enum SensorBenchCommand {
     /// The parts of `fpmod bench` that need a module; named when given, then skipped.
-    static let moduleOnly = ["cycles", "timing", "commands", "transfers", "sweep", "idle", "search-model", "workload",
+    static let moduleOnly = ["cycles", "timing", "commands", "transfers", "sweep", "idle", "credentials", "search-model", "workload",
                              "history", "layout", "throughput", "auto-identify", "baud"]
 
     static func run(_ invocation: Invocation, into output: inout BenchOutput) throws {
