@@ -11,8 +11,9 @@ import PrintableText
 /// No key and no entry is ever logged.
 final class KeypadPort {
     enum Happening {
-        /// A finished entry: check it, then wipe it.
-        case entry(KeypadSecret)
+        /// A finished entry: check it, then wipe it. `submittedAt`: the kernel's time of the
+        /// submit key (CLOCK_MONOTONIC seconds), for the decision's latency.
+        case entry(KeypadSecret, submittedAt: Double)
         /// Too short or too long to be a PIN: refused at once, not a guess.
         case refused(KeypadEntry.Rejection)
         /// For the log: the keypad came, went or could not be used.
@@ -84,7 +85,7 @@ final class KeypadPort {
                 if entry.isEntering { _ = entry.press(.clear, at: Monotonic.seconds()) }
             case .pressed(let key, let time):
                 switch entry.press(key, at: time) {
-                case .submitted(let secret): happenings.append(.entry(secret))
+                case .submitted(let secret): happenings.append(.entry(secret, submittedAt: time))
                 case .rejected(let rejection): happenings.append(.refused(rejection))
                 default: break
                 }

@@ -23,7 +23,7 @@ public struct LockEvent: Sendable, Equatable {
         self.isPublic = isPublic
     }
 
-    static let numericFields: Set<String> = ["slot", "score", "failures", "seconds", "remaining", "capacity"]
+    static let numericFields: Set<String> = ["slot", "score", "failures", "seconds", "remaining", "capacity", "decisionMs"]
     /// Fields that are booleans by meaning. Only these: a user named "true" stays a string.
     static let booleanFields: Set<String> = ["enabled"]
 

@@ -203,7 +203,7 @@ extension LockRuntime {
         defer { if let client { closeIfAnswered(client) } }
         let remote = remoteRequests.pinChecks.removeValue(forKey: check.requestID)
         if let problem = check.problem {
-            if keypadChecks.remove(check.requestID) != nil { keypadFeedback("failed", reason: "the PIN check failed"); log("keypad: PIN check failed: \(problem)") }
+            if keypadChecks.removeValue(forKey: check.requestID) != nil { keypadFeedback("failed", reason: "the PIN check failed"); log("keypad: PIN check failed: \(problem)") }
             if let client { replyError(client, "PIN check failed: \(problem)", code: "failed") }
             if remote != nil { log("mqtt: remote request not done: PIN check failed: \(problem)") }
             return
@@ -211,7 +211,7 @@ extension LockRuntime {
         let effects = decide(.pinEntered(user: check.user, correct: check.correct, isAdmin: check.isAdmin, purpose: check.action,
                                          source: remote?.source ?? .local, verifyMode: check.verifyMode))
         if let remote { return finishRemote(remote, check: check, effects: effects) }
-        if keypadChecks.remove(check.requestID) != nil { return finishKeypadEntry(effects) }
+        if let submittedAt = keypadChecks.removeValue(forKey: check.requestID) { return finishKeypadEntry(effects, submittedAt: submittedAt) }
         guard let client else { return }
         if let denial = effects.denial {
             replyDenied(client, denial)

@@ -1,5 +1,6 @@
 import AccessPolicy
 import Keypad
+import Posix
 
 /// The keypad's PIN at the door: an entry is offered to the policy (a PIN lockout refuses it
 /// before any check, so the keypad is no oracle either), checked off the loop like `pin PIN`
@@ -33,53 +34,65 @@ extension LockRuntime {
                 keypadFeedback("wrong", reason: nil)
                 showLED(.deny, revert: true)
                 sound(.deny)
-            case .entry(var secret):
-                offerKeypadPIN(secret.reveal())
+            case .entry(var secret, let submittedAt):
+                offerKeypadPIN(secret.reveal(), submittedAt: submittedAt)
                 secret.wipe()
             }
         }
     }
 
-    func offerKeypadPIN(_ pin: String) {
+    /// `submittedAt`: when the entry was submitted (CLOCK_MONOTONIC seconds: the submit key's
+    /// kernel time), so the `keypad` event can say how long the decision took from there.
+    func offerKeypadPIN(_ pin: String, submittedAt: Double) {
         let user = pendingFactorUser
         if let refusal = decide(.pinOffered(user: user, purpose: .unlock)).denial {
-            return keypadFeedback(for: refusal)
+            return keypadFeedback(for: refusal, submittedAt: submittedAt)
         }
         let id = nextRequestID
         guard pinChecker.submit(.init(requestID: id, action: .unlock, user: user, pin: pin)) else {
             return keypadFeedback("busy", reason: nil)
         }
         nextRequestID += 1
-        keypadChecks.insert(id)
+        keypadChecks[id] = submittedAt
     }
 
     /// The policy decided on a keypad entry (its events, LEDs and audit rows are out already).
-    func finishKeypadEntry(_ effects: [PolicyEffect]) {
-        if let denial = effects.denial { return keypadFeedback(for: denial) }
-        if let next = effects.nextFactor { return keypadFeedback("next", reason: nil, next: next) }
-        keypadFeedback("accepted", reason: nil)
+    func finishKeypadEntry(_ effects: [PolicyEffect], submittedAt: Double) {
+        if let denial = effects.denial { return keypadFeedback(for: denial, submittedAt: submittedAt) }
+        if let next = effects.nextFactor { return keypadFeedback("next", reason: nil, next: next, submittedAt: submittedAt) }
+        keypadFeedback("accepted", reason: nil, submittedAt: submittedAt)
     }
 
-    private func keypadFeedback(for denial: DenyReason) {
+    private func keypadFeedback(for denial: DenyReason, submittedAt: Double) {
         switch denial {
         case .pinLockedOut(let remaining):
-            keypadFeedback("locked-out", reason: nil, seconds: remaining)
+            keypadFeedback("locked-out", reason: nil, seconds: remaining, submittedAt: submittedAt)
         case .wrongPinLockoutStarted(let seconds):
-            keypadFeedback("locked-out", reason: nil, seconds: seconds)
+            keypadFeedback("locked-out", reason: nil, seconds: seconds, submittedAt: submittedAt)
         case .pinPermanentlyLockedOut, .wrongPinPermanentLockoutStarted:
-            keypadFeedback("locked-out", reason: nil)
+            keypadFeedback("locked-out", reason: nil, submittedAt: submittedAt)
         default:
-            keypadFeedback("wrong", reason: nil)
+            keypadFeedback("wrong", reason: nil, submittedAt: submittedAt)
         }
     }
 
     /// The `keypad` event: `result` accepted, wrong, locked-out (with `seconds` when it ends),
-    /// busy or failed.
-    func keypadFeedback(_ result: String, reason: String?, seconds: Double? = nil, next: String? = nil) {
+    /// busy or failed; after a decision on an entry, `decisionMs` from its submit key.
+    func keypadFeedback(_ result: String, reason: String?, seconds: Double? = nil, next: String? = nil, submittedAt: Double? = nil) {
         var fields = ["result": result]
+        if let submittedAt { fields["decisionMs"] = DurationFields.milliseconds(since: submittedAt) }
         if let next { fields["next"] = next }
         if let seconds { fields["seconds"] = String(Int(seconds.rounded(.up))) }
         if let reason { fields["reason"] = reason }
         emit(LockEvent(name: "keypad", fields: fields))
+    }
+}
+
+/// Event fields for durations.
+enum DurationFields {
+    /// Milliseconds from `start` (CLOCK_MONOTONIC seconds) to now, to a tenth.
+    static func milliseconds(since start: Double) -> String {
+        let elapsed = max(0, Monotonic.seconds() - start) * 1000
+        return String((elapsed * 10).rounded() / 10)
     }
 }

@@ -1,4 +1,5 @@
 import AccessPolicy
+import Posix
 import Wiegand
 import WiegandInput
 
@@ -32,7 +33,8 @@ extension LockRuntime {
             case .card(let number, let format):
                 presentCard(number, via: "Wiegand reader (\(format))")
             case .entry(var secret):
-                offerKeypadPIN(secret.reveal())
+                // The frame's end was just seen: the decision is timed from here.
+                offerKeypadPIN(secret.reveal(), submittedAt: Monotonic.seconds())
                 secret.wipe()
             case .refused:
                 keypadFeedback("wrong", reason: nil)

@@ -51,7 +51,8 @@ final class LockRuntime {
     var readerDescription: ReaderDescription?
     /// The door's PIN keypad (nil without a `keypad` section), and its entries being checked.
     var keypad: KeypadPort?
-    var keypadChecks: Set<Int> = []
+    /// Keypad entries being checked, by request id: when each was submitted.
+    var keypadChecks: [Int: Double] = [:]
     /// The Wiegand reader (nil without a `wiegand` section, or when its lines could not be had).
     var wiegand: WiegandPort?
     /// Wiegand out to an access panel (nil without a `wiegandOut` section).
