@@ -1,4 +1,5 @@
 import Foundation
+import TemplateStore
 import Testing
 
 /// Cards through the real binary: added, backed up, wiped, restored (into the wiped store and
@@ -45,5 +46,29 @@ import Testing
         let log = try other.run(["log", "--limit", "20"]).stdout
         #expect(log.contains("restored 1 users, 1 fingers and 2 cards"), "\(log)")
         #expect(!log.contains("4567") && !written.stdout.contains("4567"))
+    }
+
+    /// A backup holding a card this fpmod could not write: bad data (65), the card named, and
+    /// the store and the module as they were.
+    @Test func aBackupWithACardOfAnUnknownKindChangesNothing() throws {
+        let cli = CLI()
+        #expect(try cli.sim(["enroll", "alice"]).status == 0)
+        #expect(try cli.run(["card", "add", "alice", "26:123:4567", "--label", "badge"]).status == 0)
+        let backup = cli.directory + "/users.fpb"
+        #expect(try cli.run(["backup", backup], environment: Self.passphrase).status == 0)
+        var contents = try TemplateStore.importBackup(try [UInt8](Data(contentsOf: URL(fileURLWithPath: backup))),
+                                                      passphrase: "correct horse battery")
+        contents.users[0].name = "bob"
+        contents.users[0].cards[0].kind = "magstripe"
+        let bytes = try BackupFile.seal(contents, passphrase: "correct horse battery", strength: .interactive)
+        try Data(bytes).write(to: URL(fileURLWithPath: backup))
+
+        let refused = try cli.sim(["restore", backup, "--yes"], environment: Self.passphrase)
+        #expect(refused.status == 65, "\(refused.stderr)")
+        #expect(refused.stderr.contains("bob's card badge is of kind \"magstripe\""), "\(refused.stderr)")
+        #expect(refused.stderr.contains("nothing was changed"), "\(refused.stderr)")
+        #expect(try cli.userNames() == ["alice"])
+        #expect(try cards(cli) == ["alice badge wiegand on"])
+        #expect(try cli.sim(["identify"], finger: "alice-right-index").status == 0)
     }
 }
