@@ -125,6 +125,22 @@ extension BackupContents {
     }
 }
 
+// The contents hold the store's secrets, panel card numbers and PIN hashes in the raw: a
+// description that reached a log or an error message must not carry them.
+extension BackupContents: CustomStringConvertible {
+    public var description: String {
+        "a backup of \(createdAt): \(users.count) users, \(fingerCount) fingers, \(cardCount) cards"
+            + (secrets.isEmpty ? "" : ", secrets " + secrets.keys.sorted().joined(separator: ", "))
+    }
+}
+
+extension BackupUser: CustomStringConvertible {
+    public var description: String {
+        "\(Printable.escaped(name)): \(fingers.count) fingers, \(cards.count) cards"
+            + (verifyMode.map { ", verify mode \($0)" } ?? "") + (panelCard == nil ? "" : ", a panel card")
+    }
+}
+
 private func quoted(_ text: String) -> String { "\"" + Printable.escaped(text) + "\"" }
 
 /// A user's card as a backup carries it: the keyed hash of its number (the number is never

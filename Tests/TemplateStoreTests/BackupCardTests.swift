@@ -245,3 +245,20 @@ import Testing
         #expect(throws: StoreError.self) { try store.setVerifyMode("card-or-finger", for: "alice") }
     }
 }
+
+extension BackupCardTests {
+    /// Interpolated into a log line or an error by mistake, the contents name no secret.
+    @Test func aDescriptionCarriesNoSecret() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let contents = try storeWithCards(dir).backupContents()
+        let hashKey = try #require(contents.secrets["card-hash-key"])
+        for text in ["\(contents)", "\(contents.users)", String(describing: contents)] {
+            #expect(text.contains("3 users") || text.contains("alice"), "\(text)")
+            for secret in [Self.desfireKey, hashKey, contents.users[0].cards[0].numberHash] {
+                #expect(!text.contains(Data(secret).base64EncodedString()) && !text.contains("\(secret)"), "\(text)")
+            }
+            #expect(!text.contains("4242") && !text.contains("$argon2"), "\(text)")
+        }
+    }
+}
