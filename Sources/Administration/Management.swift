@@ -135,17 +135,16 @@ public enum StoreAdministration {
 
     /// Writes the whole store, passphrase-encrypted, to `path` (0600, written to a temporary file
     /// first and renamed, so an interrupted backup never leaves a truncated file under the name).
-    /// Returns the number of users and fingers written.
+    /// Returns the number of users, fingers and cards written.
     @discardableResult
-    public static func backup(_ store: TemplateStore, to path: String, passphrase: String) throws -> (users: Int, fingers: Int) {
+    public static func backup(_ store: TemplateStore, to path: String, passphrase: String) throws -> (users: Int, fingers: Int, cards: Int) {
         let contents = try store.backupContents()
         let bytes = try BackupFile.seal(contents, passphrase: passphrase)
         do { try AtomicFile.replace(path, with: bytes, mode: 0o600) } catch {
             throw BackupWriteError(path: path, reason: error.description)
         }
-        let fingers = contents.users.reduce(0) { $0 + $1.fingers.count }
-        try store.appendAudit(event: "backup", detail: "wrote \(contents.users.count) users and \(fingers) fingers to \(path)")
-        return (contents.users.count, fingers)
+        try store.appendAudit(event: "backup", detail: "wrote \(contents.users.count) users, \(contents.fingerCount) fingers and \(contents.cardCount) cards to \(path)")
+        return (contents.users.count, contents.fingerCount, contents.cardCount)
     }
 
     public struct BackupWriteError: Error, CustomStringConvertible, Sendable {

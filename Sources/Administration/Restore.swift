@@ -5,12 +5,15 @@ import TemplateStore
 /// What a restore wrote.
 public struct RestoreResult: Equatable, Sendable {
     public var users: Int
+    /// Cards restored with the users (their keyed hashes; no device holds them).
+    public var cards: Int
     /// Slots written and read back: from a module, LoadChar then UpChar compared byte for byte;
     /// on a host reader, from the store (decrypted) compared byte for byte.
     public var slotsVerified: [Int]
 
-    public init(users: Int, slotsVerified: [Int]) {
+    public init(users: Int, cards: Int = 0, slotsVerified: [Int]) {
         self.users = users
+        self.cards = cards
         self.slotsVerified = slotsVerified
     }
 }
@@ -24,9 +27,9 @@ extension Administrator {
     @discardableResult
     public func restore(_ contents: BackupContents, replacing: Bool) throws -> RestoreResult {
         if contents.readerKind == ReaderDescription.Kind.imageSensor.rawValue { throw AdministrationError.backupFromImageSensor }
-        // A name refused today would fail the store's replace after the restore intent is
-        // written: refused here, before anything changes.
-        try contents.checkNames()
+        // A name, card or verify mode refused today would fail the store's replace after the
+        // restore intent is written: refused here, before anything changes.
+        try contents.check()
         // Another family's or another size's templates would be written, read back wrong and
         // never match: refused before the store or the module changes.
         let templates = contents.users.flatMap { $0.fingers.map { (slot: $0.slot, bytes: $0.template.count) } }
@@ -68,6 +71,6 @@ extension Administrator {
             try store.setValue(family, forKey: TemplateStore.templateFamilyKey)
         }
         try recordSlotTable()
-        return RestoreResult(users: contents.users.count, slotsVerified: verified)
+        return RestoreResult(users: contents.users.count, cards: contents.cardCount, slotsVerified: verified)
     }
 }

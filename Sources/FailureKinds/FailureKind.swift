@@ -166,7 +166,7 @@ public enum FailureKind: Sendable, Equatable, CaseIterable {
         case .fileSystem: return .io
         case .backupEmptyPassphrase: return .usage
         case .backupWrongPassphrase, .backupCorrupted, .backupNotABackup, .backupUnsupportedVersion,
-             .notADatabase, .newerSchema, .undecryptable:
+             .backupInvalidName, .backupInvalid, .notADatabase, .newerSchema, .undecryptable:
             return .data
         default: return .io
         }

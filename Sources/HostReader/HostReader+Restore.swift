@@ -3,7 +3,7 @@ import HostMatching
 import TemplateStore
 
 extension HostReader {
-    /// Restores a backup of an image sensor's store: users, PIN hashes and fingers replace the
+    /// Restores a backup of an image sensor's store: users, PIN hashes, fingers and cards replace the
     /// store's in one transaction, so on any error nothing changes. The sensor holds nothing, so
     /// there is no device step and no intent; instead every template is checked before the
     /// write (a host template that decodes, a slot inside the library) and read back from the
@@ -12,7 +12,7 @@ extension HostReader {
     @discardableResult
     public func restore(_ contents: BackupContents, replacing: Bool) throws -> RestoreResult {
         _ = try sensor  // closed means unusable, also for store-only work
-        try contents.checkNames()
+        try contents.check()
         let fingers = contents.users.flatMap { user in user.fingers.map { (user: user.name, finger: $0) } }
         let gallery = try Self.checkedGallery(of: contents, fingers: fingers, capacity: capacity)
         let existing = try store.users().count
@@ -37,7 +37,7 @@ extension HostReader {
             verified.append(finger.slot)
         }
         cachedGallery = HostGallery(slots: fingers.map(\.finger.slot), gallery: gallery, digest: digest)
-        return RestoreResult(users: contents.users.count, slotsVerified: verified.sorted())
+        return RestoreResult(users: contents.users.count, cards: contents.cardCount, slotsVerified: verified.sorted())
     }
 
     /// Refuses a module's backup (marked so, made by a module family, or holding a template

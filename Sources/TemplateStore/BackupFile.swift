@@ -16,7 +16,7 @@ public enum BackupStrength: Sendable {
     }
 }
 
-/// The backup file format, version 1:
+/// The backup file format, versions 1 and 2:
 ///
 ///     header   "FPMODBK1" | version u8 | KDF id u8 (2 = Argon2id13) | opslimit u64 BE | memlimit u64 BE
 ///              | salt 16 | nonce 24 | passphrase check 16 (BLAKE2b keyed with the derived key)
@@ -25,9 +25,14 @@ public enum BackupStrength: Sendable {
 ///
 /// The digest tells a damaged header from a wrong passphrase, the check tells a wrong passphrase
 /// from a damaged body, and the cipher's tag catches any change to the body.
+///
+/// The versions differ in the JSON only: version 2 is written when the contents hold cards,
+/// verify modes, panel cards or store secrets (`BackupContents.formatVersion`), so an fpmod that
+/// knows only version 1 refuses such a file rather than restoring it without them. Without
+/// them the file is version 1 as before, readable by every fpmod.
 public enum BackupFile {
     static let magic = Array("FPMODBK1".utf8)
-    static let version: UInt8 = 1
+    static let versions: ClosedRange<UInt8> = 1...2
     static let argon2id: UInt8 = 2
     static let saltBytes = Int(crypto_pwhash_saltbytes())
     static let checkBytes = 16
@@ -41,6 +46,15 @@ public enum BackupFile {
     /// Encrypts `contents` under a key derived from `passphrase`.
     public static func seal(_ contents: BackupContents, passphrase: String,
                             strength: BackupStrength = .moderate) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.outputFormatting = .sortedKeys
+        return try seal(json: [UInt8](try encoder.encode(contents)), version: contents.formatVersion,
+                        passphrase: passphrase, strength: strength)
+    }
+
+    /// Encrypts a JSON body as a file of `version` (tests write the older shapes through it).
+    static func seal(json: [UInt8], version: UInt8, passphrase: String, strength: BackupStrength) throws -> [UInt8] {
         try Crypto.ready()
         guard !passphrase.isEmpty else { throw StoreError.backupEmptyPassphrase }
         let (ops, mem) = strength.limits
@@ -50,10 +64,6 @@ public enum BackupFile {
         var header = magic + [version, argon2id] + bigEndian(ops) + bigEndian(mem) + salt + nonce
         header += Crypto.keyedHash(checkMessage, key: key, count: checkBytes)
         let authenticated = header + Crypto.sha256(header)
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
-        encoder.outputFormatting = .sortedKeys
-        let json = [UInt8](try encoder.encode(contents))
         return authenticated + Crypto.sealed(json, associatedData: authenticated, nonce: nonce, key: key)
     }
 
@@ -63,7 +73,7 @@ public enum BackupFile {
         try Crypto.ready()
         guard bytes.count >= magic.count, Array(bytes.prefix(magic.count)) == magic else { throw StoreError.backupNotABackup }
         guard bytes.count > magic.count else { throw StoreError.backupCorrupted(detail: "the file is truncated") }
-        guard bytes[8] == version else { throw StoreError.backupUnsupportedVersion(Int(bytes[8])) }
+        guard versions.contains(bytes[8]) else { throw StoreError.backupUnsupportedVersion(Int(bytes[8])) }
         guard bytes.count >= headerBytes + digestBytes + Crypto.tagBytes else {
             throw StoreError.backupCorrupted(detail: "the file is truncated")
         }

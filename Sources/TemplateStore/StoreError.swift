@@ -43,6 +43,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     case backupCorrupted(detail: String)
     /// The backup holds a name, display name or label this fpmod refuses (control characters, say).
     case backupInvalidName(NameError)
+    /// The backup holds something else a restore would refuse (a card kind, verify mode, panel
+    /// card or store secret this fpmod does not take); `detail` names it, never a secret.
+    case backupInvalid(detail: String)
     /// The command writes to the store, and the store cannot be written (`detail` says why).
     case readOnly(path: String, detail: String, fileSystem: Bool)
     /// Another process holds the write lock beyond the busy timeout.
@@ -109,6 +112,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
             return "the backup holds a name this fpmod does not accept, so nothing was changed: \(error.description) "
                 + "Restore it with the fpmod version that wrote it, correct the name there (rename the user, or enroll "
                 + "the finger again under another label), and back up again"
+        case .backupInvalid(let detail):
+            return "this backup cannot be restored, so nothing was changed: \(detail). Restore it with the fpmod version "
+                + "that wrote it (or a newer one), or use another backup"
         case .readOnly(let path, let detail, _):
             return "the store \(path) is read-only (\(detail)), and this command writes to it (identify and verify too: "
                 + "they record every match in the audit log). Run it as the store's owner (for /var/lib/fpmod: root or the "

@@ -1,4 +1,5 @@
 import Foundation
+import PrintableText
 
 extension TemplateStore {
     /// The kv key of the family whose module made the store's templates (recorded at enroll and
@@ -8,12 +9,25 @@ extension TemplateStore {
     /// `StoreReaderKind` in Administration, which reads and writes it).
     public static let readerKindKey = "reader.kind"
 
-    /// Every user and finger with decrypted templates, as a backup holds them.
+    /// The verify modes `users.verify_mode` takes (migration 5's CHECK): `VerifyMode`'s raw
+    /// values, which this module cannot see. A restore checks a backup's modes against them
+    /// before it writes anything.
+    public static let verifyModeNames = [
+        "finger", "pin", "card", "finger-or-pin", "card-and-finger", "finger-and-pin", "card-and-pin",
+    ]
+
+    /// Every user with their fingers (templates decrypted), cards (keyed hashes), verify mode
+    /// and panel card (unsealed), and the store's secrets of `backedUpSecretNames`: as a backup
+    /// holds them.
     public func backupContents(createdAt: Date = Date()) throws -> BackupContents {
         try transaction {
             let pinHashes = Dictionary(uniqueKeysWithValues: try connection.query("SELECT name, pin_hash FROM users")
                 .map { ($0[0].string ?? "", $0[1].string) })
             let fingers = try allFingers()
+            let cards = Dictionary(grouping: try connection.query("""
+                SELECT users.name, cards.label, cards.kind, cards.enabled, cards.added_at, cards.number_hash
+                FROM cards JOIN users ON users.id = cards.user_id ORDER BY users.name, cards.label
+                """), by: { $0[0].string ?? "" })
             let users = try users().map { user in
                 BackupUser(name: user.name, displayName: user.displayName, role: user.role,
                            fingerprintUnlock: user.fingerprintUnlock, pinHash: pinHashes[user.name] ?? nil,
@@ -21,15 +35,23 @@ extension TemplateStore {
                            fingers: try fingers.filter { $0.user == user.name }.map {
                                BackupFinger(label: $0.label, slot: $0.slot, template: try template(atSlot: $0.slot),
                                             quality: $0.quality, enrolledAt: $0.enrolledAt, isDuress: $0.isDuress)
+                           },
+                           verifyMode: try verifyMode(of: user.name),
+                           // As the service reads it: a sealed text that is no card number is no panel card.
+                           panelCard: try panelCard(of: user.name)?.typed,
+                           cards: (cards[user.name] ?? []).map {
+                               BackupCard(label: $0[1].string ?? "", kind: $0[2].string ?? "", enabled: $0[3].int64 == 1,
+                                          addedAt: Date(storeValue: $0[4]), numberHash: $0[5].bytes ?? [])
                            })
             }
             let family = try moduleIdentity()?.family ?? value(forKey: Self.templateFamilyKey)
             return BackupContents(createdAt: createdAt, moduleFamily: family, readerKind: try value(forKey: Self.readerKindKey),
-                                  users: users)
+                                  users: users, secrets: try backedUpSecrets())
         }
     }
 
-    /// The whole store (users, PIN hashes, fingers, templates) in one passphrase-encrypted file.
+    /// The whole store (users, PIN hashes, fingers, templates, cards, the store's secrets) in one
+    /// passphrase-encrypted file.
     public func exportBackup(passphrase: String, strength: BackupStrength = .moderate) throws -> [UInt8] {
         try BackupFile.seal(try backupContents(), passphrase: passphrase, strength: strength)
     }
@@ -39,25 +61,47 @@ extension TemplateStore {
         try BackupFile.open(bytes, passphrase: passphrase)
     }
 
-    /// Replaces every user and finger with the backup's, in one transaction: on any error
-    /// nothing changes. The module identity, intents and audit log stay; a `restore` audit row is added.
+    /// Replaces every user, finger and card with the backup's, in one transaction: on any error
+    /// nothing changes. Each secret the backup carries replaces the store's: the cards it was
+    /// hashed for are deleted with their users, and the backup's cards match only under the
+    /// backup's key. A secret the backup lacks (one written before it existed) is kept. The
+    /// module identity, intents and audit log stay; a `restore` audit row is added.
     public func replaceAll(with contents: BackupContents) throws {
-        try contents.checkNames()
+        try contents.check()
         try transaction {
             try connection.query("DELETE FROM users")
             for user in contents.users {
                 let name = try UserName(validating: user.name)
                 try addUser(name: name, displayName: try DisplayName(validating: user.displayName), role: user.role,
                             fingerprintUnlock: user.fingerprintUnlock, createdAt: user.createdAt)
-                try connection.query("UPDATE users SET pin_hash = ? WHERE name = ?", [user.pinHash.sql, .text(user.name)])
+                let panelCard = try user.panelCard.map { text in
+                    guard let number = try? CardNumber(parsing: text) else {
+                        throw StoreError.backupInvalid(detail: "\(Printable.escaped(user.name))'s panel card is not a card number")
+                    }
+                    return SQLValue.blob(Crypto.seal(Array(number.typed.utf8), associatedData: Self.panelCardData, key: key))
+                }
+                try connection.query("UPDATE users SET pin_hash = ?, verify_mode = ?, panel_card = ? WHERE name = ?",
+                                     [user.pinHash.sql, user.verifyMode.sql, panelCard ?? .null, .text(user.name)])
                 for finger in user.fingers {
                     try addFinger(user: name, label: try FingerLabel(validating: finger.label), slot: finger.slot, template: finger.template,
                                   quality: finger.quality, enrolledAt: finger.enrolledAt, duress: finger.isDuress)
                 }
+                for card in user.cards {
+                    try connection.query("""
+                        INSERT INTO cards (user_id, label, kind, number_hash, enabled, added_at)
+                        VALUES ((SELECT id FROM users WHERE name = ?), ?, ?, ?, ?, ?)
+                        """, [.text(user.name), .text(try CardLabel(validating: card.label).text), .text(card.kind),
+                              .blob(card.numberHash), .integer(card.enabled ? 1 : 0), card.addedAt.storeValue])
+                }
             }
-            let fingerCount = contents.users.reduce(0) { $0 + $1.fingers.count }
+            let secrets = Self.backedUpSecretNames.filter { contents.secrets[$0] != nil }
+            for name in secrets {
+                try setMetaSecret(contents.secrets[name] ?? [], named: name)
+            }
             try appendAudit(event: "restore",
-                            detail: "restored \(contents.users.count) users and \(fingerCount) fingers from a backup of \(contents.createdAt)")
+                            detail: "restored \(contents.users.count) users, \(contents.fingerCount) fingers and \(contents.cardCount) cards"
+                                + (secrets.isEmpty ? "" : " with the store secrets \(secrets.joined(separator: ", "))")
+                                + " from a backup of \(contents.createdAt)")
         }
     }
 }

@@ -22,24 +22,17 @@ extension TemplateStore {
              addedAt: Date(storeValue: row[5]))
     }
 
-    private static let hashKeyName = "card-hash-key"
+    static let hashKeyName = "card-hash-key"
 
     /// The key of the cards' keyed hashes: random, made with the first card, kept in `store_meta`
     /// sealed under the store key. A key of its own (not one derived from the store key) so a
     /// backup can carry it to a store with another key and the cards still match there.
     /// nil when no card was ever added and `create` is false.
     func cardHashKey(create: Bool) throws -> [UInt8]? {
-        let associated = Array(Self.hashKeyName.utf8)
-        if let box = try connection.scalar("SELECT value FROM store_meta WHERE key = ?", [.text(Self.hashKeyName)]).bytes {
-            guard let opened = Crypto.open(box, associatedData: associated, key: key) else {
-                throw StoreError.undecryptable(what: "the cards' hash key")
-            }
-            return opened
-        }
+        if let existing = try metaSecret(named: Self.hashKeyName) { return existing }
         guard create else { return nil }
-        let fresh = Crypto.randomBytes(32)
-        try connection.query("INSERT INTO store_meta (key, value) VALUES (?, ?)",
-                             [.text(Self.hashKeyName), .blob(Crypto.seal(fresh, associatedData: associated, key: key))])
+        let fresh = Crypto.randomBytes(Self.cardHashKeyBytes)
+        try setMetaSecret(fresh, named: Self.hashKeyName)
         return fresh
     }
 
@@ -134,7 +127,7 @@ extension TemplateStore {
         }
     }
 
-    private static let panelCardData = Array("panel-card".utf8)
+    static let panelCardData = Array("panel-card".utf8)
 
     /// The card number sent to an access panel for `user` after a grant (Wiegand out), as
     /// `CardNumber.typed` spells it; nil when none is set.

@@ -111,7 +111,7 @@ enum Program {
                 options: [.option("pin", valueName: "DIGITS", help: "The PIN (else typed, hidden, or read from stdin).", env: "FPMOD_PIN"),
                           .flag("clear", help: "Remove the PIN.")]),
             CommandSpec(
-                name: "backup", abstract: "Write users and templates to one passphrase-encrypted file.",
+                name: "backup", abstract: "Write users, templates and cards to one passphrase-encrypted file.",
                 discussion: "The passphrase needs at least 10 characters, at least 5 of them different. Typed on a terminal it is hidden and asked twice; piped, the first line of stdin is used.",
                 arguments: [.positional("file", help: "Backup file to write.")],
                 options: [.option("passphrase", valueName: "TEXT", help: "Passphrase (else typed, hidden, or read from stdin).", env: "FPMOD_BACKUP_PASSPHRASE"),

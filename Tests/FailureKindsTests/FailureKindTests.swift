@@ -19,6 +19,8 @@ import Testing
             (ServiceClientError(.tryLater, "busy"), .tryLater),
             (StoreError.unknownUser("zoe"), .usage),
             (StoreError.busy(path: "/s.db"), .tryLater),
+            (StoreError.backupInvalid(detail: "a card of an unknown kind"), .data),
+            (StoreError.backupInvalidName(NameError(.cardLabel, "blue fob", .character(" "))), .data),
             (SerialPortError.noSuchDevice(path: "/dev/ttyX", candidates: []), .unavailable),
             (AdministrationError.noFingersEnrolled(user: "zoe"), .usage),
             (MatchPreflight.OutOfStep(whose: "zoe's 1 finger(s)"), .denied),

@@ -105,6 +105,38 @@ import TestSupport
         #expect(try target.identify("bob-left-thumb").matched?.user == "bob")
     }
 
+    @Test func cardsComeBackWithTheUsersAndABadOneChangesNothing() throws {
+        let badge = CardNumber(wiegandBits: 26, facility: 123, number: 4567)
+        let source = try ReaderBench()
+        try source.enroll("alice")
+        try source.store.addCard(badge, label: "badge", for: "alice")
+        try source.store.setVerifyMode("card", for: "alice")
+        let file = try source.store.exportBackup(passphrase: "correct horse battery", strength: .interactive)
+        let contents = try TemplateStore.importBackup(file, passphrase: "correct horse battery")
+
+        let target = try ReaderBench()
+        try target.enroll("dave")
+        var invalid = contents
+        invalid.users[0].verifyMode = "always"
+        let refused = expectThrows(StoreError.self) { try target.reader.restore(invalid, replacing: true) }
+        guard case .backupInvalid(let detail)? = refused else {
+            Issue.record("expected backupInvalid, got \(String(describing: refused))")
+            return
+        }
+        #expect(detail.contains("alice's verify mode \"always\""))
+        #expect(try target.store.users().map(\.name) == ["dave"])
+        #expect(!target.auditEvents.contains("restore"))
+        #expect(try target.identify("dave-right-index").matched?.user == "dave")
+
+        let result = try target.reader.restore(contents, replacing: true)
+        #expect(result.users == 1 && result.cards == 1)
+        #expect(try target.store.card(matching: badge)?.owner.name == "alice")
+        #expect(try target.store.verifyMode(of: "alice") == "card")
+        let restore = try #require(target.auditEntries.last { $0.event == "restore" })
+        #expect(restore.detail?.contains("1 fingers and 1 cards") == true, "\(restore.detail ?? "")")
+        #expect(try target.identify("alice-right-index").matched?.user == "alice")
+    }
+
     @Test func theBackupFileCarriesTheReaderKind() throws {
         let source = try ReaderBench()
         try source.enroll("alice")

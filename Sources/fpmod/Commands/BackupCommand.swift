@@ -12,8 +12,9 @@ enum BackupCommand {
         let store = try invocation.openStore()
         let passphrase = try SecretPrompt.new(invocation, option: "passphrase", what: "backup passphrase", rule: .backupPassphrase)
         let written = try StoreAdministration.backup(store, to: path, passphrase: passphrase)
-        invocation.emit("Wrote \(written.users) user(s) and \(written.fingers) finger(s) to \(path).",
-                        json: ["file": .string(path), "users": .int(Int64(written.users)), "fingers": .int(Int64(written.fingers))])
+        invocation.emit("Wrote \(written.users) user(s), \(written.fingers) finger(s) and \(written.cards) card(s) to \(path).",
+                        json: ["file": .string(path), "users": .int(Int64(written.users)), "fingers": .int(Int64(written.fingers)),
+                               "cards": .int(Int64(written.cards))])
         return .ok
     }
 

@@ -18,8 +18,8 @@ enum RestoreCommand {
         defer { session.close() }
         let result = try session.reader.restore(contents, replacing: invocation.parsed.flag("yes"))
         let checked = session.choice.isImageSensor ? "written to the store and read back for the host library" : "written and verified in the module"
-        invocation.emit("Restored \(result.users) user(s); \(result.slotsVerified.count) template(s) \(checked).",
-                        json: ["users": .int(Int64(result.users)),
+        invocation.emit("Restored \(result.users) user(s) and \(result.cards) card(s); \(result.slotsVerified.count) template(s) \(checked).",
+                        json: ["users": .int(Int64(result.users)), "cards": .int(Int64(result.cards)),
                                "slotsVerified": .array(result.slotsVerified.map { .int(Int64($0)) })])
         return .ok
     }
