@@ -197,12 +197,20 @@ public final class TemplateStore: @unchecked Sendable {
         try connection.query("INSERT OR REPLACE INTO store_meta (key, value) VALUES (?, ?)", [.text(keyCheckName), .blob(check)])
     }
 
+    /// Whether anything is sealed under the store key: then a lost key file is an error, never
+    /// a reason to make a new key (which would leave every finger, card and panel card unreadable).
     static func holdsEncryptedData(_ connection: SQLiteConnection) throws -> Bool {
+        let secrets = backedUpSecretNames.map { "'\($0)'" }.joined(separator: ", ")
         let count = try connection.scalar("""
             SELECT (SELECT count(*) FROM fingers) + (SELECT count(*) FROM module_identity)
                  + (SELECT count(*) FROM intents WHERE template IS NOT NULL)
+                 + (SELECT count(*) FROM store_meta WHERE key IN (\(secrets)))
             """).int ?? 0
-        return count > 0
+        if count > 0 { return true }
+        // Panel cards came with schema 5; a store opened before its migration has none.
+        let hasPanelCards = try connection.scalar("SELECT count(*) FROM pragma_table_info('users') WHERE name = 'panel_card'").int ?? 0
+        guard hasPanelCards > 0 else { return false }
+        return (try connection.scalar("SELECT count(*) FROM users WHERE panel_card IS NOT NULL").int ?? 0) > 0
     }
 
     // MARK: - Encryption of single values

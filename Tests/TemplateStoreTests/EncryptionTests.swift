@@ -44,6 +44,29 @@ import Testing
         #expect(!PrivateFiles.exists(missingKey))  // no new key was made silently
     }
 
+    /// Cards only, or a panel card only: still data under the key, so a lost key file is an
+    /// error and no new key is made (a new one would leave every card unmatched, silently).
+    @Test func aStoreWithCardsButNoFingersNeedsItsKey() throws {
+        for panelOnly in [false, true] {
+            let dir = try TemporaryDirectory()
+            defer { dir.remove() }
+            do {
+                let store = try dir.openStore()
+                try store.addUser(name: "alice")
+                if panelOnly {
+                    try store.setPanelCard(try CardNumber(parsing: "26:1:2"), for: "alice")
+                } else {
+                    try store.addCard(try CardNumber(parsing: "26:1:2"), label: try CardLabel(validating: "badge"), for: try UserName(validating: "alice"))
+                }
+            }
+            let missingKey = "\(dir.path)/nowhere/store.key"
+            #expect(throws: StoreError.missingKey(keyPath: missingKey, databasePath: dir.database), "panel only: \(panelOnly)") {
+                _ = try TemplateStore(databasePath: dir.database, keyPath: missingKey)
+            }
+            #expect(!PrivateFiles.exists(missingKey))
+        }
+    }
+
     @Test func wrongKeyFailsClearly() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
