@@ -1,15 +1,18 @@
 /// The unlock/lockout policy of the door/kiosk lock: a pure function of state, event and time.
 public struct AccessPolicy: Sendable {
     public let config: PolicyConfig
+    /// Schedules, validity and uses (nil: nobody has rules; everyone may enter at any time).
+    public var access: AccessRules?
 
-    public init(config: PolicyConfig = PolicyConfig()) {
+    public init(config: PolicyConfig = PolicyConfig(), access: AccessRules? = nil) {
         self.config = config
+        self.access = access
     }
 
     /// The next state and the effects to execute, in order.
     public func decide(_ state: PolicyState, _ event: PolicyEvent, now: PolicyTime)
         -> (PolicyState, [PolicyEffect]) {
-        AccessPolicyModule.decide(state, event, now: now, config: config)
+        AccessPolicyModule.decide(state, event, now: now, config: config, access: access)
     }
 
     /// When the runtime must send `.tick` next (nil: nothing pending).
@@ -21,8 +24,8 @@ public struct AccessPolicy: Sendable {
 /// Namespace so the free functions stay reachable from inside `AccessPolicy`'s methods.
 enum AccessPolicyModule {
     static func decide(_ state: PolicyState, _ event: PolicyEvent, now: PolicyTime,
-                       config: PolicyConfig) -> (PolicyState, [PolicyEffect]) {
-        var step = Step(config: config, now: now, state: state)
+                       config: PolicyConfig, access: AccessRules? = nil) -> (PolicyState, [PolicyEffect]) {
+        var step = Step(config: config, now: now, state: state, access: access)
         step.advanceClock(acrossRestart: event == .started)
         step.expireDeadlines()
         step.handle(event)

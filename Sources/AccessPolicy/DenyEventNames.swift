@@ -23,6 +23,7 @@ extension DenyReason {
         case .cardPermanentlyLockedOut: "card-lockout-permanent"
         case .credentialsNotAccepted: "not-accepted"
         case .factorNotAccepted: "factor-refused"
+        case .accessRule: "not-now"
         }
     }
 
@@ -35,6 +36,7 @@ extension DenyReason {
         case .pinOnlyMode(let reason): ["reason": reason.description]
         case .remoteNotAllowed(let refusal): ["reason": refusal.rawValue]
         case .factorNotAccepted(let factor, let mode): ["factor": factor.rawValue, "mode": mode.rawValue]
+        case .accessRule(let denial): ["rule": denial.code]
         default: [:]
         }
     }

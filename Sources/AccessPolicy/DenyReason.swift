@@ -38,6 +38,8 @@ public enum DenyReason: Codable, Equatable, Sendable, CustomStringConvertible {
     case credentialsNotAccepted
     /// This factor does not open the door in this verify mode (not counted).
     case factorNotAccepted(CredentialFactor, mode: VerifyMode)
+    /// The user's schedule, validity or uses keep them out now.
+    case accessRule(AccessDenial)
 
     public var description: String {
         switch self {
@@ -89,6 +91,8 @@ public enum DenyReason: Codable, Equatable, Sendable, CustomStringConvertible {
             "not accepted; present both credentials again"
         case .factorNotAccepted(let factor, let mode):
             "a \(factor) alone does not open this door (\(mode)): \(mode.instructions)"
+        case .accessRule(let denial):
+            "not now: \(denial)"
         }
     }
 

@@ -86,6 +86,7 @@ extension Step {
             return
         }
         state.cardCounter = FailureCounter()
+        if refusedByAccessRules(user) { return }
         emit(.led(.match))
         emit(.buzzer(.accept))
         event("card-ok", ["user": user])
@@ -141,6 +142,7 @@ extension Step {
                 state.pinRequired = []
                 state.lastPinAt = clock
             }
+            if refusedByAccessRules(user) { return }
             emit(.led(.match))
             emit(.buzzer(.accept))
             event("verified", ["user": user, "factors": "\(first.factor.rawValue)+\(second.factor.rawValue)"])

@@ -24,6 +24,10 @@ public enum PolicyEffect: Codable, Equatable, Sendable {
     case setFingerprintUnlock(user: String, enabled: Bool)
     /// The durable part of the state changed: save it now.
     case persist
+    /// Take one of `user`'s limited uses from the store, atomically, before any later effect of
+    /// this decision; when none is left there (another door took it), skip this decision's
+    /// remaining effects and send `.useRefused(user:)`.
+    case consumeUse(user: String)
 }
 
 public enum UnlockReason: String, Codable, Sendable {
@@ -39,6 +43,14 @@ public enum UnlockReason: String, Codable, Sendable {
     case cardAndFinger = "card-and-finger"
     case fingerAndPin = "finger-and-pin"
     case cardAndPin = "card-and-pin"
+
+    /// Opened by a user's own credential (not the exit button or a reuse of one).
+    var isByCredential: Bool {
+        switch self {
+        case .fingerprint, .pin, .remote, .card, .cardAndFinger, .fingerAndPin, .cardAndPin, .grace: true
+        case .exitButton: false
+        }
+    }
 }
 
 public enum LedPattern: String, Codable, Sendable {

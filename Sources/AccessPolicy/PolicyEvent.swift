@@ -63,6 +63,8 @@ public enum PolicyEvent: Codable, Equatable, Sendable {
     case moduleTamper(ModuleTamperReason)
     case moduleDisconnected
     case moduleReconnected
+    /// The store had no use left for a grant this decision made (`PolicyEffect.consumeUse`).
+    case useRefused(user: String)
 }
 
 /// What a PIN is offered for; the admin purposes need an admin's PIN.

@@ -38,6 +38,7 @@ extension Step {
         let owner = user.map { "\($0)'s" } ?? "a"
         switch purpose {
         case .unlock, .adminUnlock:
+            if refusedByAccessRules(user, source: .remote(client: client)) { return }
             emit(.led(.match))
             emit(.buzzer(.accept))
             var fields = ["source": "remote"]

@@ -4,11 +4,14 @@ struct Step {
     let now: PolicyTime
     var state: PolicyState
     var effects: [PolicyEffect] = []
+    /// Schedules, validity and uses; nil: none.
+    let access: AccessRules?
 
-    init(config: PolicyConfig, now: PolicyTime, state: PolicyState) {
+    init(config: PolicyConfig, now: PolicyTime, state: PolicyState, access: AccessRules? = nil) {
         self.config = config
         self.now = now
         self.state = state
+        self.access = access
     }
 
     /// Policy clock now (valid after `advanceClock`).
@@ -73,6 +76,7 @@ struct Step {
         case .moduleTamper(let reason): handleModuleTamper(reason)
         case .moduleDisconnected: handleModuleConnection(connected: false)
         case .moduleReconnected: handleModuleConnection(connected: true)
+        case .useRefused(let user): withdrawGrant(of: user)
         }
     }
 }

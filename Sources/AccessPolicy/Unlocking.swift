@@ -2,6 +2,9 @@ extension Step {
     /// Releases the strike: a pulse in door mode, until idle in kiosk mode. An unlock while
     /// unlocked extends it.
     mutating func unlock(_ reason: UnlockReason, user: String?) {
+        // First of the grant's effects: the runtime takes the use from the store, or withdraws
+        // the grant (`.useRefused`) before the relay moves.
+        if let user, grantConsumesUse(user, reason) { emit(.consumeUse(user: user)) }
         let length = config.mode == .door ? config.relayPulseSeconds : config.idleTimeoutSeconds
         let until = clock + length
         state.lock = .unlocked(until: until, reason: reason, user: user)

@@ -5,6 +5,8 @@ import Foundation
 struct Harness {
     var config: PolicyConfig
     var state = PolicyState()
+    /// Schedules, validity and uses, as the runtime loads them from the store.
+    var access: AccessRules?
     /// Clocks in whole milliseconds, so 29.999 + 0.001 is exactly 30.
     var wallMillis: Int = 1_700_000_000_000
     var monotonicMillis: Int = 1_000_000
@@ -25,7 +27,7 @@ struct Harness {
 
     @discardableResult
     mutating func send(_ event: PolicyEvent) -> [PolicyEffect] {
-        let (next, effects) = decide(state, event, now: now, config: config)
+        let (next, effects) = AccessPolicy(config: config, access: access).decide(state, event, now: now)
         state = next
         log += effects
         return effects

@@ -50,7 +50,7 @@ public enum AccessVerdict: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-public enum AccessDenial: Hashable, Sendable, CustomStringConvertible {
+public enum AccessDenial: Hashable, Codable, Sendable, CustomStringConvertible {
     case notYetValid(from: Int64)
     case expired(at: Int64)
     case noUsesLeft

@@ -1,0 +1,42 @@
+/// The door's access rules as the policy applies them: the calendar and each user's rules,
+/// loaded from the store by the runtime (absent: nobody has any, everyone may enter at any time).
+public struct AccessRules: Sendable, Equatable {
+    public var calendar: AccessCalendar
+    /// By user name; a user missing here has no rules of their own.
+    public var users: [String: UserAccess]
+
+    public init(calendar: AccessCalendar = AccessCalendar(), users: [String: UserAccess] = [:]) {
+        self.calendar = calendar
+        self.users = users
+    }
+
+    /// The verdict for `user` at `wall` (seconds since 1970, UTC).
+    public func verdict(for user: String, atWall wall: Double) -> AccessVerdict {
+        calendar.verdict(for: users[user] ?? UserAccess(), atUTC: Int64(wall.rounded(.down)))
+    }
+}
+
+extension Step {
+    /// A user identified by their credentials may still be kept out by their schedule, validity
+    /// or uses: refused here, before any "accepted" feedback, and audited with the rule that
+    /// refused. The person at the door sees a plain refusal ("not now").
+    mutating func refusedByAccessRules(_ user: String?, source: RequestSource = .local) -> Bool {
+        guard let user, let access, case .denied(let denial) = access.verdict(for: user, atWall: now.wall) else { return false }
+        deny(.accessRule(denial), user: user, source: source)
+        return true
+    }
+
+    /// Whether a grant to `user` uses one of a limited number of uses (the runtime takes it from
+    /// the store before it opens: see `PolicyEffect.consumeUse`).
+    func grantConsumesUse(_ user: String?, _ reason: UnlockReason) -> Bool {
+        guard let user, reason.isByCredential, reason != .grace else { return false }
+        return access?.users[user]?.usesLeft != nil
+    }
+
+    /// The runtime could not take a use (another door took the last one first): the grant of
+    /// this very decision is withdrawn before the relay moved.
+    mutating func withdrawGrant(of user: String) {
+        relock(cause: "no uses left")
+        deny(.accessRule(.noUsesLeft), user: user)
+    }
+}
