@@ -126,7 +126,7 @@ public enum FailureKind: Sendable, Equatable, CaseIterable {
         case .invalidConnection, .notADevice: .usage
         case .noSuchPort, .noReader, .notAnswering, .closed: .unavailable
         case .permissionDenied: .permission
-        case .garbled, .failed, .noContext: .io
+        case .garbled, .failed, .noContext, .desfireStatus, .desfireAnswer: .io
         }
     }
 

@@ -185,7 +185,7 @@ public struct SimulatedPN532: Sendable {
             }
             let answer = desfire.exchange(Array(parameters.dropFirst()))
             desfireCards[card.uid] = desfire
-            return respond([command.responseCode, PN532Status.success.rawValue] + answer, cardAnswer: true)
+            return respond([command.responseCode, PN532Status.success.rawValue] + answer, cardAnswer: true, exchange: true)
         case .inCommunicateThru:
             // Raw frames to no modelled card (or none, as libnfc's barcode listening sends):
             // nothing answers.
@@ -253,9 +253,9 @@ public struct SimulatedPN532: Sendable {
 
     /// ACK is already out; the response frame follows after the firmware's time. A card's
     /// answer is scrambled under the garbage fault.
-    private mutating func respond(_ data: [UInt8], cardAnswer: Bool = false, delay: Duration? = nil) -> [Transmission] {
+    private mutating func respond(_ data: [UInt8], cardAnswer: Bool = false, exchange: Bool = false, delay: Duration? = nil) -> [Transmission] {
         var bytes = PN532Frame.information(.pn532ToHost, data).bytes
-        if cardAnswer && fault == .garbage { bytes = Self.scrambled(bytes) }
+        if cardAnswer && (fault == .garbage || (exchange && fault == .exchangeGarbage)) { bytes = Self.scrambled(bytes) }
         lastResponse = bytes
         return [Transmission(delay: delay ?? responseDelay, bytes: bytes)]
     }
