@@ -39,6 +39,9 @@ let package = Package(
         // libgpiod 1.x or 2.x behind one C interface: the side matching the <gpiod.h> this
         // build finds is compiled (Debian 12: v1, Debian 13: v2), so no flag is needed.
         .target(name: "CLibgpiod", dependencies: ["CGPIOD"]),
+        // libfreefare's DESFire commands wait for ever on libnfc (timeout 0); this bounds them for the
+        // whole process by taking the place of nfc_initiator_transceive_bytes (see NFCTimeout.c).
+        .target(name: "CNFCTimeout", dependencies: ["CNfc"]),
         // Thin C shims for libc calls Swift cannot see through Glibc (posix_openpt & co.).
         .target(name: "CShims"),
         // The Linux spidev ioctls (SPI_IOC_MESSAGE & co. are macros Swift cannot import).
@@ -107,7 +110,7 @@ let package = Package(
         .target(name: "KeypadInput", dependencies: ["CEvdev", "Keypad", "Posix", "PrintableText"]),
         // NFC cards through libnfc (`CNfc`): a reader opened by connstring, a card's UID and type
         // read with a deadline, typed errors naming the libnfc call.
-        .target(name: "NFCInput", dependencies: ["CNfc", "CFreefare", "DESFire", "Posix"]),
+        .target(name: "NFCInput", dependencies: ["CNfc", "CFreefare", "CNFCTimeout", "DESFire", "Posix"]),
         // A simulated PN532 on a pseudo-terminal, answering what libnfc's pn532_uart driver sends,
         // with cards placed and faults set through a JSON-line control socket.
         .target(name: "PN532Simulator", dependencies: ["PN532", "DESFire", "SerialPort", "Posix", "JSONValue"]),

@@ -1,4 +1,5 @@
 import CFreefare
+import CNFCTimeout
 import CNfc
 import DESFire
 import Glibc
@@ -8,9 +9,15 @@ import Posix
 /// authentication, and enrolling one (creating fpmod's application and keying it).
 ///
 /// Every libfreefare call runs under `LibNFC`'s lock, as the libnfc calls it makes do. Once a
-/// card is found the dialog is not cut by the deadline: each exchange is bounded by libnfc's
-/// own timeouts, and a half-finished dialog would leave the card in an unknown state.
+/// card is found the dialog is not cut by the deadline: each exchange is bounded (libfreefare's
+/// own untimed waits by `desfireExchangeBound`), and a half-finished dialog would leave the card
+/// in an unknown state.
 extension NFCReader {
+    /// How long one DESFire command may wait for the reader and card (libfreefare 0.4.0 asks
+    /// libnfc to wait for ever; CNFCTimeout bounds it process-wide). A DESFire answers in
+    /// milliseconds; a PN532 that says nothing for this long is reported as not answering.
+    public static var desfireExchangeBound: Duration { .milliseconds(Int(fpmod_nfc_untimed_transceive_bound_ms())) }
+
     /// Polls until a card comes or `deadline` passes (nil then), and tells whether it is a
     /// DESFire card holding this store's key for fpmod's application. `masterKey` is the
     /// store's DESFire master key (16 bytes): the card's key is derived from it.

@@ -9,6 +9,9 @@ public enum PN532Fault: String, Sendable, CaseIterable {
     /// The card is found and selected, but what it answers to commands (InDataExchange) comes
     /// garbled: a card leaving the field in the middle of a DESFire dialog.
     case exchangeGarbage
+    /// The PN532 stops answering once the card is selected: its commands to the card
+    /// (InDataExchange) get neither ACK nor response, as when the chip hangs mid-dialog.
+    case exchangeSilent
     /// The PN532 stops answering anything, not even ACK (a reset chip, a broken TX line).
     case silent
 }

@@ -92,6 +92,9 @@ public struct SimulatedPN532: Sendable {
 
     private mutating func handle(_ frame: PN532Frame) -> [Transmission] {
         if fault == .silent { return [] }
+        if fault == .exchangeSilent, case let .information(.hostToPN532, data) = frame, data.first == PN532Command.inDataExchange.rawValue {
+            return []
+        }
         switch frame {
         case .ack:
             // The host aborts the running command.

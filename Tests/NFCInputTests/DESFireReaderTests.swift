@@ -128,4 +128,21 @@ struct DESFireReaderTests {
             return
         }
     }
+
+    @Test("a PN532 that goes silent in the middle of the DESFire dialog: a typed timeout naming the libfreefare call, not a hang")
+    func silentMidDialog() throws {
+        let bench = try Bench(card: try Self.desfire())
+        bench.server.fault(.exchangeSilent)
+        let started = ContinuousClock.now
+        let error = expectThrows(NFCError.self) { try bench.reader.readSecure(until: .now + .seconds(5), masterKey: Self.masterKey) }
+        guard case let .notAnswering(call, _)? = error else {
+            Issue.record("expected a not-answering error, got \(String(describing: error))")
+            return
+        }
+        #expect(call.hasPrefix("mifare_desfire_"), "\(call)")
+        #expect(ContinuousClock.now - started < NFCReader.desfireExchangeBound * 4)
+        // The reader is usable again once the PN532 answers.
+        bench.server.fault(.none)
+        #expect(try bench.reader.readSecure(until: .now + .seconds(5), masterKey: Self.masterKey) == .rejected(NFCCard(uid: Self.uid, atqa: 0x0344, sak: 0x20, ats: Array(SimulatedCard.desfireATS.dropFirst())), .noApplication))
+    }
 }

@@ -102,6 +102,11 @@ import Testing
         #expect(garbled.stderr.contains("mifare_desfire_") && garbled.stderr.contains("garbled"), "\(garbled.stderr)")
         #expect(!garbled.stdout.contains("passed"))
 
+        try control(simulator, #"{"fault":"exchangeSilent"}"#)
+        let stalled = try cli.run(["card", "read"] + device(simulator))
+        #expect(stalled.status == 69, "\(stalled.stderr)")
+        #expect(stalled.stderr.contains("mifare_desfire_") && stalled.stderr.contains("stopped answering"), "\(stalled.stderr)")
+
         try control(simulator, #"{"fault":"silent"}"#)
         let silent = try cli.run(["card", "read"] + device(simulator))
         #expect(silent.status == 69, "\(silent.stderr)")
