@@ -26,7 +26,7 @@ enum CardCommands {
         // AES authentication; without one there is no key to try.
         let masterKey = try desfireMasterKey(invocation)
         let card: NFCCard
-        var secure: SecureVerdict
+        let secure: SecureVerdict
         if let masterKey {
             guard let read = try reader.readSecure(until: deadline, masterKey: masterKey) else { throw noCard(timeout) }
             switch read {
