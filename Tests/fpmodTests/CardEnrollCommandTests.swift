@@ -38,6 +38,8 @@ import Testing
         #expect(enrolled.status == 0, "\(enrolled.stderr)")
         #expect(enrolled.stdout.contains("Enrolled alice's DESFire card badge"), "\(enrolled.stdout)")
         #expect(!enrolled.stdout.contains(Self.uid) && !enrolled.stderr.contains(Self.uid))
+        let log = try cli.run(["log", "--limit", "10"])
+        #expect(log.stdout.contains("card-enroll-started") && log.stdout.contains("card-added"), "\(log.stdout)")
         let list = try cli.run(["card", "list"])
         #expect(list.stdout.contains("alice  badge  DESFire card (AES)"), "\(list.stdout)")
 

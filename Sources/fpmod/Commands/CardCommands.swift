@@ -63,7 +63,7 @@ enum CardCommands {
             case .wrongKey: "fpmod: AES authentication FAILED: the card carries fpmod's application but not this store's key for it (another store's card, or a copy). It is not accepted."
             case .noApplication: "fpmod: no fpmod application on this card: it is not enrolled (fpmod card enroll NAME)."
             case .notChecked: "fpmod: not checked: this store has enrolled no DESFire card yet (fpmod card enroll NAME)."
-            case .notDESFire: "fpmod: not a DESFire card: its UID alone proves nothing."
+            case .notDESFire: "fpmod: not a DESFire card fpmod can authenticate (libfreefare does not take it for one): its UID alone proves nothing."
             }
         }
     }

@@ -9,8 +9,9 @@ import TemplateStore
 /// Order: every input is checked (user, label, connection string, timeout) and the reader
 /// opened before anything changes; the card is read and refused if it is not a DESFire card or
 /// is in the store already; only then is the store's DESFire master key made (the first
-/// enroll); the card is written and the new key confirmed by authenticating with it; the
-/// store commits last. There is no intent row: the card itself records the step. Interrupted
+/// enroll) and the intent written to the audit log; the card is written and the new key
+/// confirmed by authenticating with it; the store commits last. There is no intent row to
+/// reconcile: the card itself records how far it got. Interrupted
 /// between the card write and the commit, the card carries fpmod's application with this
 /// store's key for it, and running the enroll again finds it so (`alreadyKeyed`) and commits.
 /// A card whose application has another key (another store's card) is refused, not re-keyed.
@@ -42,6 +43,9 @@ enum CardEnrollCommand {
         guard let masterKey = try store.desfireMasterKey(create: true) else {
             throw CommandFailure(.ioError, "the store could not keep a DESFire master key")
         }
+        // The intent, in the audit log before the card is written: an enroll that stops between
+        // the card and the store leaves this row and a card the next enroll finishes.
+        try store.appendAudit(event: "card-enroll-started", user: name.text, detail: "DESFire card" + (chosen.map { " \($0.text)" } ?? "") + " by fpmod card enroll")
         // The card was deselected after reading: the provisioning selects it again by polling.
         let outcome = try reader.provisionSecure(until: ContinuousClock.now + .seconds(5), masterKey: masterKey)
         let card: NFCCard
@@ -71,7 +75,10 @@ enum CardEnrollCommand {
     }
 
     static func notDESFire(_ card: NFCCard) -> CommandFailure {
-        CommandFailure(.dataError, "This is a \(card.kind.rawValue) card, not a MIFARE DESFire EV1: fpmod's secure cards need DESFire EV1 or later. "
-                       + "A UID-only card can be added with fpmod card add NAME uid:HEX, but a UID can be cloned (docs/nfc.md).")
+        let what = card.kind == .desfire
+            ? "This card answers like a DESFire (SAK 20) but libfreefare does not take it for a MIFARE DESFire (not an NXP UID, or another ATS)"
+            : "This is a \(card.kind.rawValue) card, not a MIFARE DESFire EV1"
+        return CommandFailure(.dataError, what + ": fpmod's secure cards need DESFire EV1 or later. "
+                              + "A UID-only card can be added with fpmod card add NAME uid:HEX, but a UID can be cloned (docs/nfc.md).")
     }
 }
