@@ -195,7 +195,7 @@ let package = Package(
         .testTarget(name: "WiegandTests", dependencies: ["Wiegand", "Imaging"]),
         .testTarget(name: "PN532Tests", dependencies: ["PN532"]),
         .testTarget(name: "DESFireTests", dependencies: ["DESFire", "PN532Simulator"]),
-        .testTarget(name: "NFCInputTests", dependencies: ["NFCInput", "PN532Simulator", "PN532", "Posix", "TestSupport"]),
+        .testTarget(name: "NFCInputTests", dependencies: ["NFCInput", "PN532Simulator", "PN532", "Posix", "TestSupport", "CFreefare", "CNfc", "DESFire"]),
         .testTarget(name: "WiegandInputTests", dependencies: ["WiegandInput", "Wiegand", "GPIO"]),
         .testTarget(name: "WiegandOutputTests", dependencies: ["WiegandOutput", "Wiegand", "GPIO"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
