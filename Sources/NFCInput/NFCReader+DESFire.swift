@@ -41,11 +41,13 @@ extension NFCReader {
     /// authentication with the new application's zero key, ChangeKey to the card's key, and
     /// AES authentication with it to confirm. Refuses a card whose PICC key is not the
     /// factory one, and one whose fpmod application has another key; never formats a card.
-    public func provisionSecure(until deadline: ContinuousClock.Instant, masterKey: [UInt8],
+    /// With `uid`, only that card is written: another one on the reader is waited out.
+    public func provisionSecure(until deadline: ContinuousClock.Instant, masterKey: [UInt8], uid: [UInt8]? = nil,
                                 application: DESFireApplication = .fpmod) throws(NFCError) -> DESFireProvisioning? {
         try poll(until: deadline) { () throws(NFCError) -> DESFireProvisioning? in
             guard let info = try selectTarget() else { return nil }
             let card = Self.card(from: info)
+            if let uid, card.uid != uid { return nil }
             let key = try cardKey(masterKey: masterKey, card: card, application: application)
             let outcome = try withDESFire(info) { tag throws(NFCError) -> DESFireProvisioning in
                 let zeroAES = [UInt8](repeating: 0, count: 16)

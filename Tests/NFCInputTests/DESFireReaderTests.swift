@@ -53,6 +53,8 @@ struct DESFireReaderTests {
         #expect(stored?.version == 1)
         let read = try bench.reader.readSecure(until: .now + .seconds(5), masterKey: Self.masterKey)
         #expect(read == .authenticated(card))
+        // Told to write another card, it waits that one out and writes nothing.
+        #expect(try bench.reader.provisionSecure(until: .now + .milliseconds(400), masterKey: Self.otherMasterKey, uid: [0x04, 1, 2, 3, 4, 5, 6]) == nil)
         // A second enroll finds the key in place and changes nothing.
         #expect(try bench.reader.provisionSecure(until: .now + .seconds(5), masterKey: Self.masterKey) == .alreadyKeyed(card))
     }

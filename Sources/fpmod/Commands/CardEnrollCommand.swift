@@ -46,12 +46,13 @@ enum CardEnrollCommand {
         // The intent, in the audit log before the card is written: an enroll that stops between
         // the card and the store leaves this row and a card the next enroll finishes.
         try store.appendAudit(event: "card-enroll-started", user: name.text, detail: "DESFire card" + (chosen.map { " \($0.text)" } ?? "") + " by fpmod card enroll")
-        // The card was deselected after reading: the provisioning selects it again by polling.
-        let outcome = try reader.provisionSecure(until: ContinuousClock.now + .seconds(5), masterKey: masterKey)
+        // The card was deselected after reading: the provisioning selects it again by polling,
+        // and writes only the card that was checked.
+        let outcome = try reader.provisionSecure(until: ContinuousClock.now + .seconds(5), masterKey: masterKey, uid: seen.uid)
         let card: NFCCard
         switch outcome {
         case nil:
-            throw CommandFailure(.tryLater, "The card left the reader before fpmod could write it. Hold it still on the antenna and run the enroll again (nothing was written, or what was is finished by the next run).")
+            throw CommandFailure(.tryLater, "The card left the reader (or another took its place) before fpmod could write it. Hold it still on the antenna and run the enroll again (nothing was written, or what was is finished by the next run).")
         case let .created(written), let .alreadyKeyed(written):
             card = written
         case let .notDESFire(other):
@@ -62,9 +63,6 @@ enum CardEnrollCommand {
         case .keyedElsewhere:
             throw CommandFailure(.permission, "This card carries fpmod's application keyed by another fpmod store, so this store cannot authenticate it; fpmod does not re-key it. "
                                  + "Enroll it in the store that made it, or delete the application F54D01 from the card (with the card's PICC master key) and enroll it again.")
-        }
-        guard card.uid == seen.uid else {
-            throw CommandFailure(.tryLater, "Another card came on the reader during the enroll. Hold one card only and run the enroll again.")
         }
         let label = try chosen ?? CardAdminCommand.freeLabel(in: store, user: name.text)
         let added = try store.addCard(CardNumber(desfireUID: card.uid), label: label, for: name, by: "fpmod card enroll")
