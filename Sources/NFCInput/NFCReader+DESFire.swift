@@ -27,7 +27,7 @@ extension NFCReader {
             guard let info = try selectTarget() else { return nil }
             let card = Self.card(from: info)
             let key = try cardKey(masterKey: masterKey, card: card, application: application)
-            let outcome = try withDESFire(info) { tag throws(NFCError) -> SecureCardRead in
+            let outcome = try withDESFire(info) { (tag: OpaquePointer) throws(NFCError) -> SecureCardRead in
                 guard try select(tag, aid: application.aid) else { return .rejected(card, .noApplication) }
                 return try authenticateAES(tag, key: key) ? .authenticated(card) : .rejected(card, .wrongKey)
             }
@@ -49,7 +49,7 @@ extension NFCReader {
             let card = Self.card(from: info)
             if let uid, card.uid != uid { return nil }
             let key = try cardKey(masterKey: masterKey, card: card, application: application)
-            let outcome = try withDESFire(info) { tag throws(NFCError) -> DESFireProvisioning in
+            let outcome = try withDESFire(info) { (tag: OpaquePointer) throws(NFCError) -> DESFireProvisioning in
                 let zeroAES = [UInt8](repeating: 0, count: 16)
                 if try select(tag, aid: application.aid) {
                     if try authenticateAES(tag, key: key) { return .alreadyKeyed(card) }

@@ -47,14 +47,18 @@ struct LibfreefareCommandTests {
             let key = mifare_desfire_aes_key_new_with_version(&keyBytes, 0)
             defer { mifare_desfire_key_free(key) }
             #expect(mifare_desfire_authenticate_aes(tag, 0, key) == 0)
+            // (Pointer arguments are made outside #expect, which captures its operands.)
             var settings: UInt8 = 0, maxKeys: UInt8 = 0
-            #expect(mifare_desfire_get_key_settings(tag, &settings, &maxKeys) == 0)
+            let settingsResult = mifare_desfire_get_key_settings(tag, &settings, &maxKeys)
+            #expect(settingsResult == 0)
             #expect(settings == 0x09 && maxKeys == 1)
             var version: UInt8 = 0
-            #expect(mifare_desfire_get_key_version(tag, 0, &version) == 0)
+            let versionResult = mifare_desfire_get_key_version(tag, 0, &version)
+            #expect(versionResult == 0)
             #expect(version == 1)
             var uidText: UnsafeMutablePointer<CChar>?
-            #expect(mifare_desfire_get_card_uid(tag, &uidText) == 0)
+            let uidResult = mifare_desfire_get_card_uid(tag, &uidText)
+            #expect(uidResult == 0)
             #expect(uidText.map { String(cString: $0) } == "04527a92c15e80")
             free(uidText)
 
@@ -62,6 +66,7 @@ struct LibfreefareCommandTests {
             #expect(mifare_desfire_select_application(tag, nil) == 0)
             #expect(mifare_desfire_format_picc(tag) != 0)
             var zero = [UInt8](repeating: 0, count: 8)
+            // The factory PICC master key.
             let piccKey = mifare_desfire_des_key_new_with_version(&zero)
             defer { mifare_desfire_key_free(piccKey) }
             #expect(mifare_desfire_authenticate(tag, 0, piccKey) == 0)

@@ -25,20 +25,7 @@ enum CardCommands {
         // With a store that has enrolled DESFire cards, a DESFire card is also put to fpmod's
         // AES authentication; without one there is no key to try.
         let masterKey = try desfireMasterKey(invocation)
-        let card: NFCCard
-        let secure: SecureVerdict
-        if let masterKey {
-            guard let read = try reader.readSecure(until: deadline, masterKey: masterKey) else { throw noCard(timeout) }
-            switch read {
-            case let .plain(plain): (card, secure) = (plain, .notDESFire)
-            case let .authenticated(desfire): (card, secure) = (desfire, .authenticated)
-            case let .rejected(desfire, .noApplication): (card, secure) = (desfire, .noApplication)
-            case let .rejected(desfire, .wrongKey): (card, secure) = (desfire, .wrongKey)
-            }
-        } else {
-            guard let read = try reader.read(until: deadline) else { throw noCard(timeout) }
-            (card, secure) = (read, read.kind == .desfire ? .notChecked : .notDESFire)
-        }
+        let (card, secure) = try readWithVerdict(reader, until: deadline, masterKey: masterKey, timeout: timeout)
         var lines = "\(card.kind.rawValue) card, UID \(card.uidHex) (ATQA \(card.atqaHex), SAK \(card.sakHex))"
         if card.kind == .desfire { lines += "\n" + secure.sentence }
         invocation.emit(lines,
@@ -47,6 +34,22 @@ enum CardCommands {
         if secure != .authenticated { invocation.progress(cloneWarning) }
         // A DESFire card that fails the authentication is what a copy looks like: not a success.
         return secure == .wrongKey ? .denied : .ok
+    }
+
+    /// The card, and fpmod's verdict on it (authenticated only when there is a key to try).
+    static func readWithVerdict(_ reader: NFCReader, until deadline: ContinuousClock.Instant, masterKey: [UInt8]?,
+                                timeout: Duration) throws -> (NFCCard, SecureVerdict) {
+        guard let masterKey else {
+            guard let read = try reader.read(until: deadline) else { throw noCard(timeout) }
+            return (read, read.kind == .desfire ? .notChecked : .notDESFire)
+        }
+        guard let read = try reader.readSecure(until: deadline, masterKey: masterKey) else { throw noCard(timeout) }
+        switch read {
+        case let .plain(card): return (card, .notDESFire)
+        case let .authenticated(card): return (card, .authenticated)
+        case let .rejected(card, .noApplication): return (card, .noApplication)
+        case let .rejected(card, .wrongKey): return (card, .wrongKey)
+        }
     }
 
     /// What fpmod's secure mode makes of the card `card read` saw.
