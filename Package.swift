@@ -28,12 +28,20 @@ let package = Package(
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         // libnfc: NFC card readers (PN532 on UART, I2C or SPI; PN533 and ACR122 on USB).
         .systemLibrary(name: "CNfc", pkgConfig: "libnfc", providers: [.apt(["libnfc-dev"])]),
+        // libfreefare: MIFARE DESFire commands and secure messaging over libnfc (fpmod's secure cards).
+        .systemLibrary(name: "CFreefare", pkgConfig: "libfreefare", providers: [.apt(["libfreefare-dev"])]),
+        // OpenSSL's libcrypto (EVP): AES, DES and randomness for DESFire's key diversification and
+        // the simulated card.
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // libfprint's NBIS (mindtct + bozorth3): the host-side matcher of image sensors. No pkgConfig:
         // its GLib flags draw a SwiftPM warning (see Sources/CLibfprint/shim.h).
         .systemLibrary(name: "CLibfprint", providers: [.apt(["libfprint-2-dev"])]),
         // libgpiod 1.x or 2.x behind one C interface: the side matching the <gpiod.h> this
         // build finds is compiled (Debian 12: v1, Debian 13: v2), so no flag is needed.
         .target(name: "CLibgpiod", dependencies: ["CGPIOD"]),
+        // libfreefare's DESFire commands wait for ever on libnfc (timeout 0); this bounds them for the
+        // whole process by taking the place of nfc_initiator_transceive_bytes (see NFCTimeout.c).
+        .target(name: "CNFCTimeout", dependencies: ["CNfc"]),
         // Thin C shims for libc calls Swift cannot see through Glibc (posix_openpt & co.).
         .target(name: "CShims"),
         // The Linux spidev ioctls (SPI_IOC_MESSAGE & co. are macros Swift cannot import).
@@ -54,6 +62,9 @@ let package = Package(
         // The PN532 NFC controller's host-interface frames (normal, extended, ACK, NACK, error) and
         // a resyncing decoder, command and status codes: pure, no I/O.
         .target(name: "PN532"),
+        // MIFARE DESFire EV1's cryptography over libcrypto (CBC, CMAC with a chained IV, CRC32, NXP
+        // AN10922 key diversification) and its status and command codes: no I/O.
+        .target(name: "DESFire", dependencies: ["CCrypto"]),
 
         // I/O layers.
         // Posix: thin typed wrappers over file descriptors, poll, sockets, signals, clocks.
@@ -99,10 +110,10 @@ let package = Package(
         .target(name: "KeypadInput", dependencies: ["CEvdev", "Keypad", "Posix", "PrintableText"]),
         // NFC cards through libnfc (`CNfc`): a reader opened by connstring, a card's UID and type
         // read with a deadline, typed errors naming the libnfc call.
-        .target(name: "NFCInput", dependencies: ["CNfc", "Posix"]),
+        .target(name: "NFCInput", dependencies: ["CNfc", "CFreefare", "CNFCTimeout", "DESFire", "Posix"]),
         // A simulated PN532 on a pseudo-terminal, answering what libnfc's pn532_uart driver sends,
         // with cards placed and faults set through a JSON-line control socket.
-        .target(name: "PN532Simulator", dependencies: ["PN532", "SerialPort", "Posix", "JSONValue"]),
+        .target(name: "PN532Simulator", dependencies: ["PN532", "DESFire", "SerialPort", "Posix", "JSONValue"]),
         .target(name: "DoorLock", dependencies: [
             "FingerprintProtocol", "FingerprintModule", "SerialPort", "Posix",
             "GPIO", "TemplateStore", "AccessPolicy", "Administration", "JSONValue", "MQTT", "PrintableText", "Keypad", "KeypadInput",
@@ -183,7 +194,8 @@ let package = Package(
         .testTarget(name: "AccessPolicyTests", dependencies: ["AccessPolicy"]),
         .testTarget(name: "WiegandTests", dependencies: ["Wiegand", "Imaging"]),
         .testTarget(name: "PN532Tests", dependencies: ["PN532"]),
-        .testTarget(name: "NFCInputTests", dependencies: ["NFCInput", "PN532Simulator", "PN532", "Posix", "TestSupport"]),
+        .testTarget(name: "DESFireTests", dependencies: ["DESFire", "PN532Simulator"]),
+        .testTarget(name: "NFCInputTests", dependencies: ["NFCInput", "PN532Simulator", "PN532", "Posix", "TestSupport", "CFreefare", "CNfc", "DESFire"]),
         .testTarget(name: "WiegandInputTests", dependencies: ["WiegandInput", "Wiegand", "GPIO"]),
         .testTarget(name: "WiegandOutputTests", dependencies: ["WiegandOutput", "Wiegand", "GPIO"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),

@@ -40,7 +40,10 @@ done
 # the device tree compiler checks the Pi keypad overlays in tools/keypad.
 # libnfc: NFC card readers (PN532 and kin); libnfc-bin's nfc-list is the tests' independent
 # second client of the simulated PN532.
-for pkg in libpng-dev libfprint-2-dev libglib2.0-dev libevdev-dev libnfc-dev libnfc-bin device-tree-compiler; do
+# libfreefare: MIFARE DESFire (fpmod's secure cards) over libnfc; libfreefare-bin's
+# mifare-desfire-info is the tests' independent client of the simulated DESFire. libssl-dev:
+# libcrypto's AES and CMAC for DESFire key diversification and the simulated card.
+for pkg in libpng-dev libfprint-2-dev libglib2.0-dev libevdev-dev libnfc-dev libnfc-bin libfreefare-dev libfreefare-bin libssl-dev device-tree-compiler; do
   installed "$pkg" || need+=("$pkg")
 done
 

@@ -127,7 +127,7 @@ public enum FailureKind: Sendable, Equatable, CaseIterable {
         case .noSuchPort, .noReader, .notAnswering, .closed: .unavailable
         case .inUse: .tryLater
         case .permissionDenied: .permission
-        case .garbled, .failed, .noContext: .io
+        case .garbled, .failed, .noContext, .desfireStatus, .desfireAnswer: .io
         }
     }
 

@@ -1,3 +1,5 @@
+import DESFire
+
 /// Why a card could not be read: each case names the libnfc call (or the check before it) and
 /// what to do about it.
 public enum NFCError: Error, Equatable, CustomStringConvertible {
@@ -19,6 +21,11 @@ public enum NFCError: Error, Equatable, CustomStringConvertible {
     case garbled(call: String, connection: NFCConnection)
     /// Any other libnfc error code, with libnfc's text for it.
     case failed(call: String, code: Int32, message: String)
+    /// A DESFire card answered `call` with an error status it should not give there.
+    case desfireStatus(call: String, status: UInt8)
+    /// libfreefare refused a DESFire answer (its MAC or CRC did not verify, or it made no sense):
+    /// a card at the edge of the field, or one that is not what it claims.
+    case desfireAnswer(call: String)
     /// The reader was closed.
     case closed
 
@@ -44,6 +51,10 @@ public enum NFCError: Error, Equatable, CustomStringConvertible {
             "\(call): garbled reply from the reader on \(connection.path ?? connection.connstring) (bad checksum or unexpected frame): present the card again, flat on the antenna; if it persists, check the wiring and that the baud rate matches"
         case let .failed(call, code, message):
             "\(call) failed: \(message) (libnfc error \(code))"
+        case let .desfireStatus(call, status):
+            "\(call): the DESFire card answered \(DESFireStatus.name(of: status)) (0x\(String(status, radix: 16, uppercase: true))): present the card again; if it persists, the card is not configured as expected"
+        case let .desfireAnswer(call):
+            "\(call): the DESFire card's answer did not verify (MAC or CRC): present the card again, flat on the antenna; a card that keeps failing may not be genuine"
         case .closed:
             "the NFC reader is closed"
         }

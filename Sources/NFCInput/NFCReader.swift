@@ -12,7 +12,7 @@ import Posix
 public final class NFCReader {
     public let connection: NFCConnection
     private var context: OpaquePointer?
-    private var device: OpaquePointer?
+    private(set) var device: OpaquePointer?
     /// Held from before `nfc_open` to after `nfc_close`: one fpmod program per reader.
     private var deviceLock: NFCDeviceLock?
 
@@ -79,17 +79,22 @@ public final class NFCReader {
 
     /// One `nfc_initiator_select_passive_target` at 106 kbps type A.
     private func selectOnce() throws(NFCError) -> NFCCard? {
-        try LibNFC.withLock { () throws(NFCError) -> NFCCard? in
+        try selectTarget().map { Self.card(from: $0) }
+    }
+
+    /// The selection of one card, as libnfc reports it (libfreefare starts from it); the card is
+    /// deselected after, so the next step selects it again by its UID.
+    func selectTarget() throws(NFCError) -> nfc_iso14443a_info? {
+        try LibNFC.withLock { () throws(NFCError) -> nfc_iso14443a_info? in
             guard let device else { throw .closed }
             var target = nfc_target()
             let modulation = nfc_modulation(nmt: NMT_ISO14443A, nbr: NBR_106)
             let found = nfc_initiator_select_passive_target(device, modulation, nil, 0, &target)
             try check(found, call: "nfc_initiator_select_passive_target")
             guard found > 0 else { return nil }
-            let card = Self.card(from: target.nti.nai)
             // Releasing the card is courtesy: the UID is read, and a failure shows on the next call.
             _ = nfc_initiator_deselect_target(device)
-            return card
+            return target.nti.nai
         }
     }
 
@@ -107,7 +112,7 @@ public final class NFCReader {
     }
 
     /// Throws the typed error for a negative libnfc result.
-    private func check(_ result: Int32, call: String) throws(NFCError) {
+    func check(_ result: Int32, call: String) throws(NFCError) {
         guard result < 0 else { return }
         switch result {
         case NFC_ETIMEOUT: throw .notAnswering(call: call, connection: connection)

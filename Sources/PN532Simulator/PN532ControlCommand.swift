@@ -4,6 +4,7 @@ import JSONValue
 ///
 ///     {"place":"classic","uid":"0A1B2C3D"}
 ///     {"place":"desfire","uid":"04112233445566"}
+///     {"place":"desfire","uid":"04112233445566","piccKey":"0011223344556677"}
 ///     {"place":"custom","uid":"...","atqa":"0004","sak":"08","ats":"067577810280"}
 ///     {"remove":true}
 ///     {"fault":"garbage"}   {"fault":"silent"}   {"fault":"none"}
@@ -31,7 +32,7 @@ public enum PN532ControlCommand: Equatable, Sendable {
         guard named.count == 1, let action = named.first else {
             throw ParseError(message: "name exactly one of \(Self.actions.joined(separator: ", "))")
         }
-        let allowed: Set<String> = action == "place" ? ["place", "uid", "atqa", "sak", "ats"] : [action]
+        let allowed: Set<String> = action == "place" ? ["place", "uid", "atqa", "sak", "ats", "piccKey"] : [action]
         if let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
             throw ParseError(message: "unknown key \(JSONValue.quoted(unknown)) for \(action)")
         }
@@ -43,15 +44,19 @@ public enum PN532ControlCommand: Equatable, Sendable {
             guard let uidText = object["uid"]?.stringValue else { throw ParseError(message: "place needs \"uid\" (hex, 4 or 7 bytes)") }
             let uid = try Self.hex(uidText, field: "uid")
             // if-let rather than Optional.map with a typed-throws closure, which Swift 6.0 may not infer.
-            var atqa: Int?, sak: Int?, ats: [UInt8]?
+            var atqa: Int?, sak: Int?, ats: [UInt8]?, piccKey: [UInt8]?
             if let value = object["atqa"] { atqa = try Self.hexValue(value, field: "atqa", bytes: 2) }
             if let value = object["sak"] { sak = try Self.hexValue(value, field: "sak", bytes: 1) }
             if let value = object["ats"] {
                 guard let text = value.stringValue else { throw ParseError(message: "ats is a hex string") }
                 ats = try Self.hex(text, field: "ats")
             }
+            if let value = object["piccKey"] {
+                guard let text = value.stringValue else { throw ParseError(message: "piccKey is a hex string") }
+                piccKey = try Self.hex(text, field: "piccKey")
+            }
             do {
-                self = .place(try SimulatedCard(kind: kind, uid: uid, atqa: atqa.map { UInt16($0) }, sak: sak.map { UInt8($0) }, ats: ats))
+                self = .place(try SimulatedCard(kind: kind, uid: uid, atqa: atqa.map { UInt16($0) }, sak: sak.map { UInt8($0) }, ats: ats, piccKey: piccKey))
             } catch {
                 throw ParseError(message: error.description)
             }

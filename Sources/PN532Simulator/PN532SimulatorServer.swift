@@ -137,7 +137,9 @@ public final class PN532SimulatorServer: Sendable {
     }
 
     static func status(_ chip: SimulatedPN532) -> JSONValue {
-        ["card": chip.card.map(describe) ?? .null, "fault": .string(chip.fault.rawValue), "asleep": .bool(chip.asleep),
+        let applications: JSONValue = chip.card.flatMap { chip.desfireCards[$0.uid] }
+            .map { .array($0.applications.map { .string(String(format: "%06X", $0.aid)) }) } ?? .null
+        return ["card": chip.card.map(describe) ?? .null, "desfireApplications": applications, "fault": .string(chip.fault.rawValue), "asleep": .bool(chip.asleep),
          "field": .bool(chip.fieldOn), "selected": .bool(chip.selectedTarget != nil), "waitingForCard": .bool(chip.isWaitingForCard),
          "commands": .int(Int64(chip.commandsHandled)), "rejectedFrames": .int(Int64(chip.decoderStatistics.rejectedFrames))]
     }

@@ -21,6 +21,9 @@ public struct SimulatedCard: Equatable, Sendable {
     /// The answer to select, length byte TL first; empty for cards without ISO 14443-4.
     public let ats: [UInt8]
     public let kind: Kind
+    /// For a DESFire card, the PICC master key (DES, 8 bytes) it is placed with; nil leaves the
+    /// key it has (the factory all-zero key for a card never seen before).
+    public let piccKey: [UInt8]?
 
     /// Why a card cannot be placed.
     public enum Problem: Error, Equatable, CustomStringConvertible {
@@ -30,6 +33,8 @@ public struct SimulatedCard: Equatable, Sendable {
         case customNeedsATQAAndSAK
         case atsLength(Int)
         case atsWithoutISO14443_4
+        case piccKeyWithoutDESFire
+        case piccKeyLength(Int)
 
         public var description: String {
             switch self {
@@ -39,6 +44,8 @@ public struct SimulatedCard: Equatable, Sendable {
             case .customNeedsATQAAndSAK: "a custom card needs \"atqa\" (4 hex digits) and \"sak\" (2 hex digits)"
             case let .atsLength(count): "an ATS has 2 to 20 bytes with its length byte first matching, not \(count)"
             case .atsWithoutISO14443_4: "an ATS needs SAK bit 0x20 (ISO 14443-4)"
+            case .piccKeyWithoutDESFire: "only a desfire card has a PICC master key"
+            case let .piccKeyLength(count): "a PICC master key here is a DES key of 8 bytes, not \(count)"
             }
         }
     }
@@ -47,7 +54,11 @@ public struct SimulatedCard: Equatable, Sendable {
     public static let desfireATS: [UInt8] = [0x06, 0x75, 0x77, 0x81, 0x02, 0x80]
 
     /// A card of `kind`; `atqa`, `sak` and `ats` override the kind's (and are required for `custom`).
-    public init(kind: Kind, uid: [UInt8], atqa: UInt16? = nil, sak: UInt8? = nil, ats: [UInt8]? = nil) throws(Problem) {
+    public init(kind: Kind, uid: [UInt8], atqa: UInt16? = nil, sak: UInt8? = nil, ats: [UInt8]? = nil, piccKey: [UInt8]? = nil) throws(Problem) {
+        if let piccKey {
+            guard kind == .desfire else { throw .piccKeyWithoutDESFire }
+            guard piccKey.count == 8 else { throw .piccKeyLength(piccKey.count) }
+        }
         guard uid.count == 4 || uid.count == 7 else { throw .uidLength(uid.count) }
         if uid.count == 4 && uid[0] == 0x88 { throw .cascadeTag }
         let defaults: (atqa: UInt16, sak: UInt8, ats: [UInt8])
@@ -71,6 +82,7 @@ public struct SimulatedCard: Equatable, Sendable {
             guard finalSAK & 0x20 != 0 else { throw .atsWithoutISO14443_4 }
         }
         self.kind = kind
+        self.piccKey = piccKey
         self.uid = uid
         self.atqa = atqa ?? defaults.atqa
         self.sak = finalSAK

@@ -31,6 +31,9 @@ public struct SimulatedPN532: Sendable {
     /// An InListPassiveTarget waiting for a card (infinite retries): its MaxTg, BrTy, initiator data.
     private var pendingList: (maximum: UInt8, modulation: UInt8, initiatorData: [UInt8])?
     private var lastResponse: [UInt8]?
+    /// Every DESFire card ever placed, by UID: its applications and keys stay with it when it
+    /// leaves the field and comes back, as on a real card.
+    public private(set) var desfireCards: [[UInt8]: SimulatedDESFire] = [:]
 
     /// PN532 v1.6, supporting ISO 14443 A and B and ISO 18092 (what a real C106 reports).
     static let firmwareVersion: [UInt8] = [0x32, 0x01, 0x06, 0x07]
@@ -47,6 +50,12 @@ public struct SimulatedPN532: Sendable {
     /// Puts `card` in the field (replacing any other): a waiting InListPassiveTarget finds it.
     public mutating func place(_ card: SimulatedCard) -> [Transmission] {
         self.card = card
+        if card.kind == .desfire {
+            var desfire = desfireCards[card.uid] ?? SimulatedDESFire(uid: card.uid)
+            if let piccKey = card.piccKey { desfire.piccKey = .init(cipher: .des, bytes: piccKey) }
+            desfire.reset()
+            desfireCards[card.uid] = desfire
+        }
         selectedTarget = nil
         guard let pending = pendingList, fieldOn, !asleep else { return [] }
         guard let data = listResponse(maximum: pending.maximum, modulation: pending.modulation, initiatorData: pending.initiatorData, waiting: false) else {
@@ -83,6 +92,9 @@ public struct SimulatedPN532: Sendable {
 
     private mutating func handle(_ frame: PN532Frame) -> [Transmission] {
         if fault == .silent { return [] }
+        if fault == .exchangeSilent, case let .information(.hostToPN532, data) = frame, data.first == PN532Command.inDataExchange.rawValue {
+            return []
+        }
         switch frame {
         case .ack:
             // The host aborts the running command.
@@ -169,8 +181,14 @@ public struct SimulatedPN532: Sendable {
             guard let target = selectedTarget, parameters[0] == target else {
                 return respond([command.responseCode, PN532Status.notAcceptable.rawValue])
             }
-            // No card application is modelled yet: the card does not answer in time.
-            return respond([command.responseCode, PN532Status.timeout.rawValue], cardAnswer: true)
+            // A DESFire card answers its commands; other cards' applications are not modelled,
+            // so they do not answer in time.
+            guard let card, card.kind == .desfire, var desfire = desfireCards[card.uid] else {
+                return respond([command.responseCode, PN532Status.timeout.rawValue], cardAnswer: true)
+            }
+            let answer = desfire.exchange(Array(parameters.dropFirst()))
+            desfireCards[card.uid] = desfire
+            return respond([command.responseCode, PN532Status.success.rawValue] + answer, cardAnswer: true, exchange: true)
         case .inCommunicateThru:
             // Raw frames to no modelled card (or none, as libnfc's barcode listening sends):
             // nothing answers.
@@ -231,14 +249,16 @@ public struct SimulatedPN532: Sendable {
             return waiting ? nil : [code, 0x00]
         }
         selectedTarget = 1
+        // Selection starts the card afresh: no application selected, no session.
+        if card.kind == .desfire { desfireCards[card.uid]?.reset() }
         return [code, 0x01] + card.targetData(number: 1, withATS: parameters & Self.autoRATS != 0)
     }
 
     /// ACK is already out; the response frame follows after the firmware's time. A card's
     /// answer is scrambled under the garbage fault.
-    private mutating func respond(_ data: [UInt8], cardAnswer: Bool = false, delay: Duration? = nil) -> [Transmission] {
+    private mutating func respond(_ data: [UInt8], cardAnswer: Bool = false, exchange: Bool = false, delay: Duration? = nil) -> [Transmission] {
         var bytes = PN532Frame.information(.pn532ToHost, data).bytes
-        if cardAnswer && fault == .garbage { bytes = Self.scrambled(bytes) }
+        if cardAnswer && (fault == .garbage || (exchange && fault == .exchangeGarbage)) { bytes = Self.scrambled(bytes) }
         lastResponse = bytes
         return [Transmission(delay: delay ?? responseDelay, bytes: bytes)]
     }

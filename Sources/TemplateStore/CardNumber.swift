@@ -6,10 +6,13 @@ public struct CardNumber: Hashable, Sendable {
         case wiegand
         /// An NFC card's UID (4, 7 or 10 bytes). Cloneable: see docs/nfc.md.
         case nfcUID = "nfc-uid"
+        /// A MIFARE DESFire card enrolled by `fpmod card enroll`: its UID counts only once the
+        /// card proved, by AES authentication, that it holds the key fpmod gave it.
+        case desfire
     }
 
     public let kind: Kind
-    /// "wiegand26:123:4567" or "uid:04a1b2c3"; the input of the keyed hash.
+    /// "wiegand26:123:4567", "uid:04a1b2c3" or "desfire:04a1b2c3d4e5f6"; the input of the keyed hash.
     let canonical: String
 
     public init(wiegandBits bits: Int, facility: UInt32, number: UInt32) {
@@ -22,6 +25,14 @@ public struct CardNumber: Hashable, Sendable {
         canonical = "uid:" + uid.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 
+    /// A DESFire card whose UID was authenticated (see `Kind.desfire`). Only the enroll and the
+    /// reader's secure read make one: `init(parsing:)` refuses the spelling, since typing a UID
+    /// proves nothing.
+    public init(desfireUID uid: [UInt8]) {
+        kind = .desfire
+        canonical = "desfire:" + uid.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    }
+
     /// As `init(parsing:)` reads it: "26:123:4567", "uid:04a1b2c3". A credential: never log it.
     public var typed: String {
         kind == .wiegand ? String(canonical.dropFirst("wiegand".count)) : canonical
@@ -32,6 +43,7 @@ public struct CardNumber: Hashable, Sendable {
     /// read` prints it; colons and spaces between bytes are fine).
     public init(parsing text: String) throws(CardNumberError) {
         let lowered = text.lowercased()
+        if lowered.hasPrefix("desfire:") { throw .desfireNotTyped }
         if lowered.hasPrefix("uid:") {
             let hex = lowered.dropFirst(4).filter { $0 != ":" && $0 != " " && $0 != "-" }
             guard !hex.isEmpty, hex.count % 2 == 0, hex.allSatisfy(\.isHexDigit) else { throw .badUID }
@@ -72,6 +84,7 @@ public enum CardNumberError: Error, Equatable, Sendable, CustomStringConvertible
     case wiegandLength(Int)
     case facilityRange(UInt32, bits: Int, maximum: Int)
     case numberRange(UInt32)
+    case desfireNotTyped
 
     static let forms = "give a Wiegand card as 26:FACILITY:NUMBER or 34:FACILITY:NUMBER (as `fpmod wiegand listen` prints it) or an NFC card as uid:HEX (as `fpmod card read` prints it)"
 
@@ -82,6 +95,7 @@ public enum CardNumberError: Error, Equatable, Sendable, CustomStringConvertible
         case .uidLength(let count): "an NFC UID is 4, 7 or 10 bytes, not \(count)"
         case .wiegandLength(let bits): "\(bits)-bit Wiegand cards are not read here; only 26- and 34-bit cards are"
         case .facilityRange(let facility, let bits, let maximum): "facility \(facility) does not fit a \(bits)-bit card (0 to \(maximum))"
+        case .desfireNotTyped: "a DESFire card is not added by its UID: hold it on the reader and run fpmod card enroll NAME, which keys it"
         case .numberRange(let number): "card number \(number) does not fit a Wiegand card (0 to 65535)"
         }
     }

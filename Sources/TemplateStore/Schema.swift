@@ -1,7 +1,7 @@
 /// The store's schema as an ordered list of migrations. Migration N moves a database from
 /// `user_version` N-1 to N. A released migration never changes: add a new entry instead.
 enum Schema {
-    static let migrations: [String] = [migration1, migration2, migration3, migration4, migration5]
+    static let migrations: [String] = [migration1, migration2, migration3, migration4, migration5, migration6]
 
     static var currentVersion: Int { migrations.count }
 
@@ -127,5 +127,26 @@ enum Schema {
         ALTER TABLE users ADD COLUMN panel_card BLOB;
         ALTER TABLE users ADD COLUMN verify_mode TEXT CHECK (verify_mode IS NULL OR verify_mode IN
             ('finger', 'pin', 'card', 'finger-or-pin', 'card-and-finger', 'finger-and-pin', 'card-and-pin'));
+        """
+
+    /// Version 6: a DESFire card enrolled by fpmod (`desfire`: its UID authenticated by the
+    /// card's AES key) is a kind of card of its own. SQLite cannot change a CHECK, so the table
+    /// is rebuilt with its rows.
+    static let migration6 = """
+        CREATE TABLE cards_v6 (
+            id INTEGER PRIMARY KEY,
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            label TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('wiegand', 'nfc-uid', 'desfire')),
+            number_hash BLOB NOT NULL UNIQUE,
+            enabled INTEGER NOT NULL DEFAULT 1 CHECK (enabled IN (0, 1)),
+            added_at REAL NOT NULL,
+            UNIQUE (user_id, label)
+        );
+        INSERT INTO cards_v6 (id, user_id, label, kind, number_hash, enabled, added_at)
+            SELECT id, user_id, label, kind, number_hash, enabled, added_at FROM cards;
+        DROP TABLE cards;
+        ALTER TABLE cards_v6 RENAME TO cards;
+        CREATE INDEX cards_user ON cards(user_id);
         """
 }

@@ -51,6 +51,7 @@ enum Commands {
         "card panel": CardAdminCommand.panel,
         "mode": CardAdminCommand.mode,
         "card read": CardCommands.read,
+        "card enroll": CardEnrollCommand.enroll,
     ]
 
     /// The commands that start a new store when none exists at the store path.

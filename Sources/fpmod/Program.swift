@@ -265,11 +265,20 @@ enum Program {
                                 ]),
                 ]),
             CommandSpec(
-                name: "card", abstract: "Cards as credentials (a Wiegand reader's card numbers, NFC UIDs), and an NFC reader's bring-up through libnfc.",
+                name: "card", abstract: "Cards as credentials (a Wiegand reader's card numbers, NFC UIDs, DESFire cards keyed by fpmod), and an NFC reader's bring-up through libnfc.",
                 discussion: "Whether a card opens alone or with a finger or PIN is the verify mode's (config policy.verifyMode, or a user's own: fpmod mode). The store keeps a keyed hash of each number, never the number. Every change is in the audit log (fpmod log). An NFC reader (PN532 on UART, I2C or SPI; PN533 or ACR122 on USB) is named by a libnfc connection string: pn532_uart:/dev/serial0[:115200], pn532_i2c:/dev/i2c-1, pn532_spi:/dev/spidev0.0[:HZ], pn53x_usb. A card's UID identifies it but does not prove it: UIDs can be read and cloned, so a door should not open on a UID alone (docs/nfc.md). Try it without hardware: fpmod sim --profile pn532 prints a device to read from.",
                 subcommands: [
-                    CommandSpec(name: "read", abstract: "Wait for an NFC card and print its type and UID (hex).",
+                    CommandSpec(name: "read", abstract: "Wait for an NFC card and print its type and UID (hex); for a DESFire card, whether it passes fpmod's AES authentication.",
+                                discussion: "The authentication is tried when the store holds a DESFire master key (made by the first fpmod card enroll). A DESFire card that fails it exits 1.",
                                 options: [
+                                    .option("device", valueName: "CONNSTRING", help: "The reader, as a libnfc connection string.", default: "pn532_uart:/dev/serial0:115200", env: "FPMOD_NFC_DEVICE"),
+                                    .option("timeout", valueName: "DURATION", help: "How long to wait for a card.", default: "10s"),
+                                ]),
+                    CommandSpec(name: "enroll", abstract: "Make the MIFARE DESFire EV1 card on the reader NAME's secure card: fpmod's application with an AES key for this card alone.",
+                                discussion: "The card must have the factory PICC master key (DES, all zero); fpmod never formats a card. fpmod creates its application (AID F54D01) with one AES key, changes that key to one derived for this card from the store's DESFire master key (NXP AN10922, made at the first enroll and kept sealed in the store), and confirms it by authenticating. fpmod card read (and the door, once it reads NFC cards) then makes the card prove that key: a copied UID does not pass. A card already carrying fpmod's application with this store's key is taken as it is; one keyed by another store is refused.",
+                                arguments: [.positional("name", help: "User name.")],
+                                options: [
+                                    .option("label", valueName: "LABEL", help: "What to call the card (default: card, card-2, …)."),
                                     .option("device", valueName: "CONNSTRING", help: "The reader, as a libnfc connection string.", default: "pn532_uart:/dev/serial0:115200", env: "FPMOD_NFC_DEVICE"),
                                     .option("timeout", valueName: "DURATION", help: "How long to wait for a card.", default: "10s"),
                                 ]),

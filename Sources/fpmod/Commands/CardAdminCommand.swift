@@ -103,7 +103,7 @@ enum CardAdminCommand {
     }
 
     /// "card", then "card-2", "card-3"…: the first label the user has not used.
-    private static func freeLabel(in store: TemplateStore, user: String) throws -> CardLabel {
+    static func freeLabel(in store: TemplateStore, user: String) throws -> CardLabel {
         let taken = Set(try store.cards(of: user).map(\.label))
         var n = 1
         while true {
@@ -113,11 +113,15 @@ enum CardAdminCommand {
         }
     }
 
-    private static func kindWords(_ kind: CardNumber.Kind) -> String {
-        kind == .wiegand ? "Wiegand card" : "NFC card (UID)"
+    static func kindWords(_ kind: CardNumber.Kind) -> String {
+        switch kind {
+        case .wiegand: "Wiegand card"
+        case .nfcUID: "NFC card (UID)"
+        case .desfire: "DESFire card (AES)"
+        }
     }
 
-    private static func json(_ card: Card) -> JSONValue {
+    static func json(_ card: Card) -> JSONValue {
         ["user": .string(card.user), "label": .string(card.label), "kind": .string(card.kind.rawValue), "enabled": .bool(card.enabled)]
     }
 }

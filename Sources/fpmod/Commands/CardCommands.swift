@@ -4,6 +4,7 @@ import NFCInput
 import PN532Simulator
 import Posix
 import PrintableText
+import TemplateStore
 
 /// `fpmod card read` and `fpmod sim --profile pn532`: an NFC reader brought up through libnfc,
 /// and the simulated PN532 to try it on. The work is NFCInput's and PN532Simulator's; this
@@ -21,14 +22,65 @@ enum CardCommands {
         let reader = try NFCReader.open(connection.connstring, deadline: deadline)
         defer { reader.close() }
         invocation.progress("Hold a card on the reader (\(Printable.escaped(connection.connstring))), up to \(timeout).")
-        guard let card = try reader.read(until: deadline) else {
-            throw CommandFailure(.tryLater, "No card on the reader within \(timeout): hold it flat on the antenna, within 2 cm, and try again.")
-        }
-        invocation.emit("\(card.kind.rawValue) card, UID \(card.uidHex) (ATQA \(card.atqaHex), SAK \(card.sakHex))",
+        // With a store that has enrolled DESFire cards, a DESFire card is also put to fpmod's
+        // AES authentication; without one there is no key to try.
+        let masterKey = try desfireMasterKey(invocation)
+        let (card, secure) = try readWithVerdict(reader, until: deadline, masterKey: masterKey, timeout: timeout)
+        var lines = "\(card.kind.rawValue) card, UID \(card.uidHex) (ATQA \(card.atqaHex), SAK \(card.sakHex))"
+        if card.kind == .desfire { lines += "\n" + secure.sentence }
+        invocation.emit(lines,
                         json: ["type": .string(card.kind.rawValue), "uid": .string(card.uidHex), "atqa": .string(card.atqaHex),
-                               "sak": .string(card.sakHex), "uidLength": .int(Int64(card.uid.count))])
-        invocation.progress(cloneWarning)
-        return .ok
+                               "sak": .string(card.sakHex), "uidLength": .int(Int64(card.uid.count)), "secure": .string(secure.rawValue)])
+        if secure != .authenticated { invocation.progress(cloneWarning) }
+        // A DESFire card that fails the authentication is what a copy looks like: not a success.
+        return secure == .wrongKey ? .denied : .ok
+    }
+
+    /// The card, and fpmod's verdict on it (authenticated only when there is a key to try).
+    static func readWithVerdict(_ reader: NFCReader, until deadline: ContinuousClock.Instant, masterKey: [UInt8]?,
+                                timeout: Duration) throws -> (NFCCard, SecureVerdict) {
+        guard let masterKey else {
+            guard let read = try reader.read(until: deadline) else { throw noCard(timeout) }
+            return (read, read.kind == .desfire ? .notChecked : .notDESFire)
+        }
+        guard let read = try reader.readSecure(until: deadline, masterKey: masterKey) else { throw noCard(timeout) }
+        switch read {
+        case let .plain(card): return (card, .notDESFire)
+        case let .authenticated(card): return (card, .authenticated)
+        case let .rejected(card, .noApplication): return (card, .noApplication)
+        case let .rejected(card, .wrongKey): return (card, .wrongKey)
+        }
+    }
+
+    /// What fpmod's secure mode makes of the card `card read` saw.
+    enum SecureVerdict: String {
+        case authenticated
+        case wrongKey = "wrong-key"
+        case noApplication = "no-application"
+        case notChecked = "not-checked"
+        case notDESFire = "not-desfire"
+
+        var sentence: String {
+            switch self {
+            case .authenticated: "fpmod: AES authentication passed with this store's key for the card: its UID is authentic."
+            case .wrongKey: "fpmod: AES authentication FAILED: the card carries fpmod's application but not this store's key for it (another store's card, or a copy). It is not accepted."
+            case .noApplication: "fpmod: no fpmod application on this card: it is not enrolled (fpmod card enroll NAME)."
+            case .notChecked: "fpmod: not checked: this store has enrolled no DESFire card yet (fpmod card enroll NAME)."
+            case .notDESFire: "fpmod: not a DESFire card fpmod can authenticate (libfreefare does not take it for one): its UID alone proves nothing."
+            }
+        }
+    }
+
+    static func noCard(_ timeout: Duration) -> CommandFailure {
+        CommandFailure(.tryLater, "No card on the reader within \(timeout): hold it flat on the antenna, within 2 cm, and try again.")
+    }
+
+    /// The store's DESFire master key when there is a store holding one; nil otherwise (card
+    /// read also serves bring-up on a machine without a store).
+    static func desfireMasterKey(_ invocation: Invocation) throws -> [UInt8]? {
+        let paths = invocation.storePaths
+        guard FileManager.default.fileExists(atPath: paths.database), FileManager.default.fileExists(atPath: paths.key) else { return nil }
+        return try invocation.openStoreForReading().desfireMasterKey(create: false)
     }
 
     /// `fpmod sim --profile pn532`: a simulated PN532 until SIGINT/SIGTERM. Stdout gets the
