@@ -2,11 +2,14 @@ import NFCInput
 
 extension LockConfig {
     /// `nfc`: an NFC card reader the service polls through libnfc:
-    /// `"nfc": {"device": "pn532_uart:/dev/serial0:115200", "mode": "uid"}`. `mode` has no
-    /// default: `uid` opens on a card's UID, which anyone can read and copy (docs/nfc.md), so
-    /// the config says that it was chosen.
+    /// `"nfc": {"device": "pn532_uart:/dev/serial0:115200", "mode": "desfire"}`. `mode` has no
+    /// default: `desfire` takes only DESFire cards keyed by `fpmod card enroll` that prove their
+    /// key; `uid` opens on a card's UID, which anyone can read and copy (docs/nfc.md), so the
+    /// config says which was chosen.
     public struct NFCReaderSection: Sendable, Equatable {
         public enum Mode: String, Sendable, CaseIterable {
+            /// Only a DESFire card that passes AES authentication with its per-card key.
+            case desfire
             /// The card's UID is the credential: convenient, and cloneable.
             case uid
         }
@@ -44,7 +47,7 @@ extension LockConfig {
                 r.problem("nfc.mode", "is one of \(choices)")
             }
         } else {
-            r.problem("nfc.mode", "missing; say how cards are trusted: \(choices) (\"uid\" opens on a card's UID, which can be copied: see docs/nfc.md)")
+            r.problem("nfc.mode", "missing; say how cards are trusted: \(choices) (\"desfire\" takes only cards keyed by fpmod card enroll; \"uid\" opens on a card's UID, which can be copied: see docs/nfc.md)")
         }
         if let device, let mode { nfc = NFCReaderSection(device: device, mode: mode) }
     }

@@ -1,3 +1,4 @@
+import AccessPolicy
 import NFCInput
 import Posix
 import TemplateStore
@@ -8,7 +9,14 @@ import TemplateStore
 extension LockRuntime {
     func startNFC() {
         guard let section = config.nfc else { return }
-        let port = NFCPort(settings: .init(section: section)) { [front] happening in
+        var settings = NFCPort.Settings(section: section)
+        if section.mode == .desfire {
+            do { settings.masterKey = try store.desfireMasterKey(create: false) } catch {
+                // Unreadable: no card can prove a key, so every card is refused (and said so).
+                log("nfc: the store's DESFire master key cannot be read (\(error)); every card is refused")
+            }
+        }
+        let port = NFCPort(settings: settings) { [front] happening in
             front.post(.nfc(happening))
         }
         port.start()
@@ -16,6 +24,9 @@ extension LockRuntime {
         switch section.mode {
         case .uid:
             log("nfc: reader \(section.device), mode uid: a card's UID opens as its owner's credential. UIDs can be read and copied (docs/nfc.md)")
+        case .desfire:
+            log("nfc: reader \(section.device), mode desfire: only DESFire cards keyed by fpmod card enroll that prove their key"
+                + (settings.masterKey == nil ? "; no card was enrolled in this store yet, so every card is refused until one is (stop the service, fpmod card enroll NAME)" : ""))
         }
     }
 
@@ -28,7 +39,21 @@ extension LockRuntime {
         case .card(let card):
             switch section.mode {
             case .uid: presentCard(CardNumber(uid: card.uid), via: "NFC reader")
+            case .desfire: presentCard(CardNumber(desfireUID: card.uid), via: "NFC reader (DESFire, AES)")
             }
+        case .refused(let card, let why):
+            // Never looked up by its UID: a copy of a user's card must not be taken for it. It
+            // counts toward the card lockout as an unknown card does (a run of copies is an attack).
+            let reason: String
+            switch why {
+            case .notDESFire: reason = "not-secure"
+            case .noMasterKey: reason = "no-enrolled-cards"
+            case .rejected(.wrongKey): reason = "wrong-key"
+            case .rejected(.noApplication): reason = "not-enrolled"
+            }
+            log("nfc: \(card) refused: " + (why == .notDESFire ? "not a DESFire card; in mode desfire a UID alone opens nothing" : "\(why)"))
+            emit(LockEvent(name: "nfc", fields: ["result": "rejected", "reason": reason]))
+            decide(.cardPresented(CardPresentation(user: nil, enabled: false, label: "\(card.kind.rawValue) card refused by the NFC reader (\(reason))")))
         case .garbled(let problem):
             log("nfc: a read was refused: \(problem)")
             emit(LockEvent(name: "nfc", fields: ["result": "rejected", "reason": "garbled"]))

@@ -12,8 +12,12 @@ final class NFCPort: Sendable {
     enum Happening: Sendable {
         /// The reader answered `nfc_open` and is polled.
         case ready
-        /// A card was presented (a held card once; see `CardRepeatFilter`).
+        /// A card was presented (a held card once; see `CardRepeatFilter`). In `uid` mode any
+        /// card; in `desfire` mode one that proved its key.
         case card(NFCCard)
+        /// `desfire` mode: a card that is no DESFire card (its UID proves nothing), or a DESFire
+        /// card that failed fpmod's authentication.
+        case refused(NFCCard, SecureRefusal)
         /// A reply was garbled (noise, a card or reader answering garbage): no card was read.
         case garbled(String)
         /// The reader stopped answering or failed; it is closed and opened again.
@@ -22,10 +26,19 @@ final class NFCPort: Sendable {
         case unavailable(String, retry: Duration)
     }
 
+    enum SecureRefusal: Sendable, Equatable {
+        case notDESFire
+        case rejected(DESFireRejection)
+        /// No DESFire card was ever enrolled in this store, so no card can prove a key.
+        case noMasterKey
+    }
+
     struct Settings: Sendable {
         /// The config section it was started with: a reload does not change a running reader.
         var section: LockConfig.NFCReaderSection
         var connstring: String { section.device }
+        /// The store's DESFire master key (`desfire` mode); nil when no card was enrolled.
+        var masterKey: [UInt8]?
         /// How long one `read` polls before the stop flag is looked at again.
         var readSlice: Duration = .milliseconds(500)
         /// Waits between tries to open a reader that is not there, doubling up to the maximum.
@@ -98,15 +111,34 @@ final class NFCPort: Sendable {
         }
     }
 
+    /// One slice of polling: a card and what it is in the configured mode.
+    private func readOnce(_ reader: NFCReader) throws(NFCError) -> (NFCCard, Happening)? {
+        let deadline = ContinuousClock.now + settings.readSlice
+        switch settings.section.mode {
+        case .uid:
+            return try reader.read(until: deadline).map { ($0, .card($0)) }
+        case .desfire:
+            guard let masterKey = settings.masterKey else {
+                return try reader.read(until: deadline).map { ($0, .refused($0, .noMasterKey)) }
+            }
+            switch try reader.readSecure(until: deadline, masterKey: masterKey) {
+            case nil: return nil
+            case .authenticated(let card)?: return (card, .card(card))
+            case .plain(let card)?: return (card, .refused(card, .notDESFire))
+            case .rejected(let card, let why)?: return (card, .refused(card, .rejected(why)))
+            }
+        }
+    }
+
     /// Reads until the reader fails or the port stops.
     private func poll(_ reader: NFCReader) {
         var filter = CardRepeatFilter(quiet: settings.sameCardQuietSeconds)
         var garbledInARow = 0
         while !isStopping {
             do {
-                if let card = try reader.read(until: .now + settings.readSlice) {
+                if let (card, happening) = try readOnce(reader) {
                     garbledInARow = 0
-                    if filter.admit(card.uid, at: Monotonic.seconds()) { post(.card(card)) }
+                    if filter.admit(card.uid, at: Monotonic.seconds()) { post(happening) }
                 }
             } catch .garbled(let call, let connection) {
                 garbledInARow += 1

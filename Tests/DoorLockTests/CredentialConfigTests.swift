@@ -45,15 +45,16 @@ struct NFCConfigTests {
         let config = try LockConfig.parse(Data(#"{"nfc": {"device": "pn532_uart:/dev/serial0:115200", "mode": "uid"}}"#.utf8))
         #expect(config.nfc == LockConfig.NFCReaderSection(device: "pn532_uart:/dev/serial0:115200", mode: .uid))
         #expect(try LockConfig.parse(Data("{}".utf8)).nfc == nil)
+        #expect(try LockConfig.parse(Data(#"{"nfc": {"device": "pn532_i2c:/dev/i2c-1", "mode": "desfire"}}"#.utf8)).nfc?.mode == .desfire)
     }
 
     @Test func everyProblemIsNamed() {
         let found = problems(#"{"nfc": {"device": "pn999:/dev/x", "speed": 1}}"#)
         #expect(found.contains { $0.hasPrefix("nfc.device: invalid libnfc connection string 'pn999:/dev/x': unknown driver 'pn999'") }, "\(found)")
-        #expect(found.contains { $0.hasPrefix("nfc.mode: missing; say how cards are trusted: \"uid\"") }, "\(found)")
+        #expect(found.contains { $0.hasPrefix("nfc.mode: missing; say how cards are trusted: \"desfire\", \"uid\"") }, "\(found)")
         #expect(found.contains { $0.hasPrefix("nfc.speed") }, "\(found)")
         let more = problems(#"{"nfc": {"mode": "trust-me", "device": 5}}"#)
-        #expect(more.contains { $0.hasPrefix("nfc.mode: is one of \"uid\"") }, "\(more)")
+        #expect(more.contains { $0.hasPrefix("nfc.mode: is one of \"desfire\", \"uid\"") }, "\(more)")
         #expect(more.contains { $0.hasPrefix("nfc.device: is a libnfc connection string") }, "\(more)")
         #expect(problems(#"{"nfc": {"mode": "uid"}}"#).contains { $0.hasPrefix("nfc.device: missing") })
         #expect(problems(#"{"nfc": {"device": "pn532_uart:serial0", "mode": "uid"}}"#).contains { $0.hasPrefix("nfc.device: ") })

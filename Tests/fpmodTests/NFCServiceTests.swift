@@ -100,4 +100,44 @@ struct NFCServiceTests {
         #expect(!service.log.contains(Self.aliceUID) && !service.log.lowercased().contains(Self.aliceUID.lowercased()), "no UID in the log")
         #expect(!events.seen.contains { "\($0)".lowercased().contains(Self.aliceUID.lowercased()) }, "no UID in the events")
     }
+
+    /// Mode desfire: alice's card, keyed by `fpmod card enroll`, opens once it proves its key; a
+    /// Classic with the very same UID (a copy) and a DESFire card fpmod never keyed are refused
+    /// without being looked up, counted toward the card lockout, and open nothing.
+    @Test func desfireModeTakesOnlyCardsThatProveTheirKey() throws {
+        let cli = CLI()
+        let simulator = try Simulator(cli, card: nil)
+        let device = ["--device", "pn532_uart:\(simulator.link):115200"]
+        #expect(try cli.sim(["enroll", "alice"]).status == 0)
+        try say(simulator, #"{"place":"desfire","uid":"\#(Self.aliceUID)"}"#)
+        let enrolled = try cli.run(["card", "enroll", "alice", "--label", "badge"] + device)
+        #expect(enrolled.status == 0, "\(enrolled.stderr)")
+        try say(simulator, #"{"remove":true}"#)
+
+        let nfc = #""nfc": {"device": "pn532_uart:\#(simulator.link):115200", "mode": "desfire"}"#
+        let service = try RunningService(cli, policy: #"{"relayPulseSeconds": 0.3, "verifyMode": "card", "pinRequiredAfterEnrolledSetChange": false}"#,
+                                         sections: nfc)
+        defer { service.stop() }
+        let events = try EventTap(service.sockets + "/events.sock")
+        try waitFor("the service to open the reader") { service.log.contains("answered; polling for cards") }
+        #expect(service.log.contains("mode desfire: only DESFire cards keyed by fpmod card enroll"), "\(service.log)")
+
+        try say(simulator, #"{"place":"desfire","uid":"\#(Self.aliceUID)"}"#)
+        let unlocked = try events.next("unlocked")
+        #expect(unlocked["user"] as? String == "alice" && unlocked["reason"] as? String == "card", "\(unlocked)")
+        try say(simulator, #"{"remove":true}"#)
+
+        // A copy: a Classic answering with alice's UID.
+        try say(simulator, #"{"place":"classic","uid":"\#(Self.aliceUID)"}"#)
+        try events.next("nfc", ["result": "rejected", "reason": "not-secure"])
+        try events.next("card-unknown")
+        try say(simulator, #"{"remove":true}"#)
+        // A DESFire card fpmod never keyed.
+        try say(simulator, #"{"place":"desfire","uid":"04112233445566"}"#)
+        try events.next("nfc", ["result": "rejected", "reason": "not-enrolled"])
+        try events.next("card-unknown")
+        try say(simulator, #"{"remove":true}"#)
+        #expect(events.seen.filter { $0["event"] as? String == "unlocked" }.count == 1, "only alice's real card opened: \(events.seen)")
+        #expect(!service.log.lowercased().contains(Self.aliceUID.lowercased()), "no UID in the log")
+    }
 }
