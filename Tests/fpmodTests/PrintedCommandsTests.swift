@@ -16,6 +16,7 @@ import Testing
         "NAME": "alice", "OLD": "alice", "NEW": "bob", "FILE": "/tmp/backup.fpmod", "BACKUP": "/tmp/backup.fpmod",
         "PATH": "/dev/ttyUSB0", "N": "17", "LABEL": "right-index", "\\(user)": "alice", "\\(label)": "right-index",
         "\\(path)": "/tmp/sensor.sock", "\\(Printable.escaped(user))": "alice", "\\(Printable.escaped(label))": "right-index",
+        "\\(connstring)": "pn532_uart:/dev/ttyS0:115200",
     ]
 
     /// The backticked commands in string literals (comments and usage synopses left out).
