@@ -208,6 +208,24 @@ say "guest binary: ${GUEST_ROOT:+$GUEST_ROOT:}${GUEST_BINARY:-$FPMOD}, built aga
 cp "$PAYLOAD_SOURCE/run" "$PAYLOAD_SOURCE/config.json" "$PAYLOAD_SOURCE/lines" "$PAYLOAD/"
 # The input modules of the VM's kernel (Debian builds evdev and uinput as modules), for the
 # keypad checks: from the very linux-image package the VM boots, kept beside the VM's cache.
+# amd64: the host's apt (the VM boots the host's Debian 12 kernel). arm64: the kernel is Debian
+# 13's, known only to the arm64 builder root's lists (tools/gpio-vm-arm64), which the host's
+# apt-cache reads as build.sh does; the .deb comes from that root's mirror and must match the
+# SHA256 of those lists, which apt verified against the signed release file.
+kernel_deb_arm64() { # PKG VERSION DIR
+  local root=${FPMOD_CI_CACHE:-/var/cache/fpmod-ci}/gpio-vm-arm64-builder show mirror file sum
+  show=$(apt-cache -o Dir::State::Lists="$root/var/lib/apt/lists" -o Dir::State::status="$root/var/lib/dpkg/status" \
+    -o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache= -o APT::Architecture=arm64 \
+    -o Dir::Etc::SourceList="$root/etc/apt/sources.list" -o Dir::Etc::SourceParts=/nonexistent \
+    -o Dir::Etc::Preferences=/nonexistent -o Dir::Etc::PreferencesParts=/nonexistent \
+    show "$1=$2" 2>/dev/null) || return 1
+  file=$(sed -n 's/^Filename: //p' <<<"$show" | head -n 1)
+  sum=$(sed -n 's/^SHA256: //p' <<<"$show" | head -n 1)
+  mirror=$(awk '$1 == "deb" { print $2; exit }' "$root/etc/apt/sources.list")
+  [ -n "$file" ] && [ -n "$sum" ] && [ -n "$mirror" ] || return 1
+  curl -fsS -o "$3/kernel.deb" "${mirror%/}/$file" || return 1
+  echo "$sum  $3/kernel.deb" | sha256sum -c --quiet
+}
 input_modules() { # -> input-modules/ in the payload
   local info pkg version dir tmp
   info=$(sed -n 's/^kernel: //p' "$CACHE/current/BUILD-INFO")
@@ -217,7 +235,11 @@ input_modules() { # -> input-modules/ in the payload
   dir=$CACHE/input-modules-${pkg#linux-image-}_$version
   if [ ! -f "$dir/uinput.ko" ] || [ ! -f "$dir/evdev.ko" ]; then
     tmp=$(mktemp -d "$WORK/kernel.XXXXXX")
-    (cd "$tmp" && apt-get download -q "$pkg=$version" >/dev/null 2>&1) || return 1
+    if [ "$ARCH" = arm64 ]; then
+      kernel_deb_arm64 "$pkg" "$version" "$tmp" || return 1
+    else
+      (cd "$tmp" && apt-get download -q "$pkg=$version" >/dev/null 2>&1) || return 1
+    fi
     dpkg-deb --fsys-tarfile "$tmp"/*.deb | tar -x -C "$tmp" --wildcards '*/drivers/input/evdev.ko*' '*/drivers/input/misc/uinput.ko*' || return 1
     mkdir -p "$dir.new"
     find "$tmp" -name '*.ko' -exec cp {} "$dir.new/" \;
@@ -228,17 +250,34 @@ input_modules() { # -> input-modules/ in the payload
   mkdir -p "$PAYLOAD/input-modules"
   cp "$dir/evdev.ko" "$dir/uinput.ko" "$PAYLOAD/input-modules/"
 }
-if [ "$ARCH" = amd64 ]; then
-  if input_modules; then pass "host: evdev and uinput of the VM's kernel for the keypad checks"; else fail "host: evdev and uinput of the VM's kernel (apt-get download of its linux-image failed)"; fi
-fi
+if input_modules; then pass "host: evdev and uinput of the VM's $ARCH kernel for the keypad checks"; else fail "host: evdev and uinput of the VM's $ARCH kernel (downloading its linux-image failed)"; fi
 chmod +x "$PAYLOAD/run"
 step_time "payload"
 start_sim
 say "simulator on $SIM_TTY is the guest's ttyS1; booting the VM"
 
+# The amd64 guest's CPU: Nehalem (x86-64-v2: SSSE3, SSE4.2, POPCNT), not QEMU's default
+# qemu64 (SSE3 at most), which no machine that runs fpmod has. The Swift runtimes use SSSE3:
+# Debian 13's (swiftlang 6.0.3, linked into the Debian 13 build and the amd64 .deb) vectorises
+# a popcount in _swift_stdlib_getMphIdx, the Unicode property lookup behind
+# Character.wholeNumberValue, with pshufb, so on qemu64 `fpmod keypad type 3` died of SIGILL
+# (found with qemu-x86_64 -cpu qemu64; with qemu64,+ssse3 it runs); swift.org's 6.3 runtime
+# has pshufb in StringRef::find. run.sh (shared/tools/gpio-vm) takes no CPU option: a
+# qemu-system-x86_64 ahead of the real one on its PATH adds it.
+QEMU_PATH=$PATH
+if [ "$ARCH" = amd64 ]; then
+  qemu=$(command -v qemu-system-x86_64 || true)
+  if [ -n "$qemu" ]; then
+    mkdir -p "$WORK/qemu-cpu"
+    printf '#!/bin/sh\nexec %q -cpu Nehalem "$@"\n' "$qemu" >"$WORK/qemu-cpu/qemu-system-x86_64"
+    chmod +x "$WORK/qemu-cpu/qemu-system-x86_64"
+    QEMU_PATH=$WORK/qemu-cpu:$PATH
+  fi
+fi
+
 # The console streams through; "NEED-FINGER NAME" from the guest is answered here.
 set +e
-"$VM/run.sh" "$CACHE" "$PAYLOAD" --serial-pty "$SIM_TTY" 2>&1 |
+PATH=$QEMU_PATH "$VM/run.sh" "$CACHE" "$PAYLOAD" --serial-pty "$SIM_TTY" 2>&1 |
   while IFS= read -r line; do
     line=${line%$'\r'}
     printf '%s\n' "$line"
