@@ -12,23 +12,7 @@ struct MifareDESFireInfoTests {
     static let uid: [UInt8] = [0x04, 0x52, 0x7A, 0x92, 0xC1, 0x5E, 0x80]
 
     func info(_ server: PN532SimulatorServer) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.tool)
-        var environment = ProcessInfo.processInfo.environment
-        environment["LIBNFC_DEFAULT_DEVICE"] = "pn532_uart:\(server.devicePath)"
-        environment["LIBNFC_INTRUSIVE_SCAN"] = "false"
-        process.environment = environment
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(60), execute: watchdog)
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        watchdog.cancel()
-        return (process.terminationStatus, output)
+        try LibNFCTool.run(Self.tool, against: server)
     }
 
     @Test("a factory card: its UID, EV1 version, factory key settings and 4096 bytes free")

@@ -11,25 +11,7 @@ struct NFCListTests {
     static let nfcList = "/usr/bin/nfc-list"
 
     func nfcList(_ server: PN532SimulatorServer) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.nfcList)
-        var environment = ProcessInfo.processInfo.environment
-        environment["LIBNFC_DEFAULT_DEVICE"] = "pn532_uart:\(server.devicePath)"
-        // Only the device named above: no scan of serial ports that are not ours.
-        environment["LIBNFC_INTRUSIVE_SCAN"] = "false"
-        process.environment = environment
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // A hang would be a finding, not a stuck test run.
-        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(60), execute: watchdog)
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        watchdog.cancel()
-        return (process.terminationStatus, output)
+        try LibNFCTool.run(Self.nfcList, against: server)
     }
 
     @Test("nfc-list lists the placed card's UID, ATQA and SAK")
