@@ -10,7 +10,7 @@ final class NFCDeviceLock {
     private var descriptor: FileDescriptor?
 
     /// `open(2)` of `path` (not a controlling tty, non-blocking: no wait for carrier), then
-    /// `flock(LOCK_EX | LOCK_NB)`.
+    /// `FileDescriptor.lockExclusively`, as the module's serial port and the SPI sensor take.
     init(path: String, connection: NFCConnection) throws(NFCError) {
         let fd: FileDescriptor
         do { fd = try FileDescriptor.open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC) } catch {
@@ -20,12 +20,14 @@ final class NFCDeviceLock {
             default: throw .failed(call: "open(\(path))", code: -1, message: "\(error)")
             }
         }
-        do {
-            _ = try retryingOnInterrupt { flock(fd.rawValue, LOCK_EX | LOCK_NB) }
-        } catch {
+        let locked: Bool
+        do { locked = try fd.lockExclusively() } catch {
             try? fd.close()
-            if error == .wouldBlock { throw .inUse(connection) }
             throw .failed(call: "flock(\(path))", code: -1, message: "\(error)")
+        }
+        guard locked else {
+            try? fd.close()
+            throw .inUse(connection)
         }
         descriptor = fd
     }

@@ -66,6 +66,18 @@ public struct FileDescriptor: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// `flock(LOCK_EX | LOCK_NB)`: an advisory lock on the open file that holds against root
+    /// too, so two fpmod programs never drive one device. False when another open file holds
+    /// it; released when this descriptor closes.
+    public func lockExclusively() throws(Errno) -> Bool {
+        do {
+            _ = try retryingOnInterrupt { flock(rawValue, LOCK_EX | LOCK_NB) }
+            return true
+        } catch .wouldBlock {
+            return false
+        }
+    }
+
     /// `fcntl(F_SETFL, O_NONBLOCK)` on or off.
     public func setNonBlocking(_ enabled: Bool = true) throws(Errno) {
         let flags = try retryingOnInterrupt { fcntl(rawValue, F_GETFL) }

@@ -56,13 +56,9 @@ public final class SPIDevice: SPIBus, Sendable {
         do throws(SPIError) {
             // spidev lets any number of processes in; two drivers interleaving messages would
             // garble both. An advisory lock (holding against root too) keeps fpmods apart.
-            do {
-                _ = try retryingOnInterrupt { flock(fd.rawValue, LOCK_EX | LOCK_NB) }
-            } catch .wouldBlock {
-                throw SPIError.busy(path: path)
-            } catch {
-                throw SPIError.io(error, operation: "flock \(path)")
-            }
+            let locked: Bool
+            do { locked = try fd.lockExclusively() } catch { throw SPIError.io(error, operation: "flock \(path)") }
+            guard locked else { throw SPIError.busy(path: path) }
             let confirmed = try configure(fd, path: path, mode: mode, speedHz: speedHz)
             let limit = maxMessageBytes ?? SPIDiagnostics.spidevBufferSize() ?? SPIDiagnostics.defaultBufferSize
             return SPIDevice(path: path, mode: mode, speedHz: speedHz, settingsConfirmed: confirmed,

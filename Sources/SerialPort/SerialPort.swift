@@ -46,13 +46,9 @@ public final class SerialPort: ByteTransport, Sendable {
                 throw SerialPortError.notAUART(path: path, what: what, candidates: DeviceDiagnostics.existingSerialDevices())
             }
             if exclusive {
-                do {
-                    _ = try retryingOnInterrupt { flock(fd.rawValue, LOCK_EX | LOCK_NB) }
-                } catch .wouldBlock {
-                    throw SerialPortError.busy(path: path, holderPID: DeviceDiagnostics.lockHolder(of: resolved))
-                } catch {
-                    throw SerialPortError.io(error, operation: "flock \(path)")
-                }
+                let locked: Bool
+                do { locked = try fd.lockExclusively() } catch { throw SerialPortError.io(error, operation: "flock \(path)") }
+                guard locked else { throw SerialPortError.busy(path: path, holderPID: DeviceDiagnostics.lockHolder(of: resolved)) }
                 _ = try call("ioctl(TIOCEXCL) \(path)") { ioctl(fd.rawValue, UInt(TIOCEXCL)) }
             }
             try configure(fd, path: path, baudRate: baudRate)
