@@ -135,7 +135,7 @@ let package = Package(
         // the checks judged), so the console's health page and the CLI run the same doctor.
         .target(name: "DoctorRun", dependencies: [
             "Diagnostics", "ReaderSessions", "Administration", "DoorLock", "FingerprintModule", "FingerprintProtocol",
-            "GPIO", "KeypadInput", "NFCInput", "Posix", "SerialPort", "TemplateStore",
+            "GPIO", "KeypadInput", "NFCInput", "SerialPort", "TemplateStore",
         ]),
         // The running service's control socket as its clients reach it (the CLI's admin commands,
         // a console, a kiosk): where it listens, whether it serves this store and port, one request.

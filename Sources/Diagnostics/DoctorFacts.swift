@@ -77,7 +77,7 @@ public struct FileNode: Sendable, Equatable {
     var owner: String
     public var group: String
     /// Whether this process may read and write it (`access(R_OK|W_OK)`).
-    public var readWritable: Bool
+    var readWritable: Bool
 
     var modeText: String { "0" + String(mode, radix: 8) }
 }

@@ -6,7 +6,6 @@ import FingerprintProtocol
 import GPIO
 import KeypadInput
 import NFCInput
-import Posix
 import ReaderSessions
 import SerialPort
 import TemplateStore
@@ -85,35 +84,25 @@ public enum Doctor {
         return facts
     }
 
-    /// The configured NFC reader: its node, whether another libnfc program holds it, and then
-    /// whether a reader answers there (opened and closed at once: no card is read).
+    /// The configured NFC reader, as `NFCReader.open` finds it (opened and closed at once: no
+    /// card is read): its own checks of the node come back as typed errors, so the verdicts
+    /// are the reader's, not a second copy of them.
     static func nfcReaderFacts(_ section: LockConfig.NFCReaderSection) -> NFCReaderFacts {
-        guard let connection = try? NFCConnection(section.device) else {
-            // The config reader checked it: not reached, and not a reason to crash doctor.
-            var facts = NFCReaderFacts(connstring: section.device, mode: section.mode.rawValue, path: nil)
-            facts.answer = .failed("the connection string \(section.device) is not valid")
-            return facts
-        }
-        var facts = NFCReaderFacts(connstring: connection.connstring, mode: section.mode.rawValue, path: connection.path)
-        if let path = connection.path {
-            guard let node = SystemFacts.node(path) else {
-                facts.node = .missing
-                return facts
-            }
-            guard let status = try? FileSystem.status(path), status.kind == .characterDevice else {
-                facts.node = .notADevice
-                return facts
-            }
-            guard node.readWritable else {
-                facts.node = .permissionDenied(group: node.group == "root" ? nil : node.group)
-                return facts
-            }
-            facts.node = .present
-        }
+        let connection = try? NFCConnection(section.device)
+        var facts = NFCReaderFacts(connstring: connection?.connstring ?? section.device, mode: section.mode.rawValue,
+                                   path: connection?.path)
+        if connection?.path != nil { facts.node = .present }
         do {
-            let reader = try NFCReader.open(connection.connstring, deadline: .now + .seconds(5))
+            let reader = try NFCReader.open(section.device, deadline: .now + .seconds(5))
             reader.close()
             facts.answer = .answered
+        } catch .noSuchPort {
+            facts.node = .missing
+        } catch .notADevice {
+            facts.node = .notADevice
+        } catch .permissionDenied(let path) {
+            let group = SystemFacts.node(path)?.group
+            facts.node = .permissionDenied(group: group == "root" ? nil : group)
         } catch .inUse {
             facts.answer = .inUse
         } catch {

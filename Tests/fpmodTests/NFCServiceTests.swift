@@ -140,4 +140,18 @@ struct NFCServiceTests {
         #expect(events.seen.filter { $0["event"] as? String == "unlocked" }.count == 1, "only alice's real card opened: \(events.seen)")
         #expect(!service.log.lowercased().contains(Self.aliceUID.lowercased()), "no UID in the log")
     }
+
+    /// Doctor's NFC line from the reader's own checks: a node that is not there, and a path
+    /// that is no device, each named with its fix; nothing is opened that is not a reader.
+    @Test func doctorNamesAMissingOrWrongNode() throws {
+        let cli = CLI()
+        for (device, expected) in [("pn532_uart:\(cli.directory)/no-such-tty:115200", "does not exist"),
+                                   ("pn532_uart:\(cli.directory):115200", "is not a device node")] {
+            let config = cli.directory + "/nfc.json"
+            try #"{"board": "gpio-vm", "nfc": {"device": "\#(device)", "mode": "uid"}}"#.write(toFile: config, atomically: true, encoding: .utf8)
+            let doctor = try cli.run(["--config", config, "doctor"])
+            let line = doctor.stdout.split(separator: "\n").first { $0.contains("NFC reader") }.map(String.init) ?? ""
+            #expect(line.contains(expected), "\(doctor.stdout)")
+        }
+    }
 }
