@@ -1,7 +1,9 @@
+import DoorLock
 import Foundation
 import Glibc
 import JSONValue
 import Posix
+import ServiceClient
 import TemplateStore
 
 /// `--credentials`: how long the door takes to decide on a card and on a PIN, measured on a
@@ -43,13 +45,13 @@ public enum CredentialBench {
         }
         for size in sizes {
             progress("fpmod bench: cards at a door of \(size) users…")
-            add("card (known) to relay", users: size, measure(executable: executable, users: size, pinUsers: 0, request: { "card 26:\(100 + $0 % size % 100):\($0 % size)" }, expect: "unlocked", count: presentations))
-            add("card (unknown) to refusal", users: size, measure(executable: executable, users: size, pinUsers: 0, request: { _ in "card 26:255:65000" }, expect: "denied", count: min(4, presentations)))
+            add("card (known) to relay", users: size, measure(executable: executable, users: size, pinUsers: 0, request: { .card(CardNumber(wiegandBits: 26, facility: UInt32(100 + $0 % size % 100), number: UInt32($0 % size))) }, expect: "unlocked", count: presentations))
+            add("card (unknown) to refusal", users: size, measure(executable: executable, users: size, pinUsers: 0, request: { _ in .card(CardNumber(wiegandBits: 26, facility: 255, number: 65_000)) }, expect: "denied", count: min(4, presentations)))
         }
         for count in pinUsers {
             progress("fpmod bench: a PIN at a door with \(count) user\(count == 1 ? "" : "s") with a PIN…")
             // The matching PIN is the last user's: the worst case of the search.
-            add("PIN to relay", users: count, measure(executable: executable, users: count, pinUsers: count, request: { _ in "pin \(pinOf(count - 1))" }, expect: "unlocked", count: min(8, presentations)))
+            add("PIN to relay", users: count, measure(executable: executable, users: count, pinUsers: count, request: { _ in .pin(user: nil, pin: pinOf(count - 1)) }, expect: "unlocked", count: min(8, presentations)))
         }
         let floor = argon2Floor()
         notes.append("Floor of a PIN: one Argon2id check (64 MiB), measured alone here: \(floor.map(DurationText.format) ?? "not measured"); a PIN with no user named is tried against each user's hash in turn, so its time grows with the users who have one (`pin USER PIN` and card-and-pin check one).")
@@ -66,7 +68,7 @@ public enum CredentialBench {
 
     /// One service over a fresh store of `users` users (each with a Wiegand card, the first
     /// `pinUsers` with a PIN), then `count` requests, each timed to its reply.
-    static func measure(executable: String, users: Int, pinUsers: Int, request: (Int) -> String, expect: String, count: Int = presentations) -> Outcome {
+    static func measure(executable: String, users: Int, pinUsers: Int, request: (Int) -> ControlRequest, expect: String, count: Int = presentations) -> Outcome {
         let directory = NSTemporaryDirectory() + "fpmod-bench-credentials-\(CurrentProcess.id)-\(users)-\(pinUsers)-\(expect)"
         try? FileManager.default.removeItem(atPath: directory)
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -99,37 +101,31 @@ public enum CredentialBench {
         process.standardError = FileHandle.nullDevice
         do { try process.run() } catch { return .failed("cannot start \(executable): \(error)") }
         defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+        // Reached as every front end reaches it (ServiceClient), through the config's socket.
+        let address = ServiceAddress(configPath: directory + "/config.json", environment: environment, storeDatabase: database)
         // Ready when it answers `status`.
         let ready = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < ready, (try? exchange(control, "status"))?.contains("\"ok\":true") != true {
+        while ContinuousClock.now < ready, (try? ServiceConnection.require(address).send(.status))?["ok"] != .bool(true) {
             guard process.isRunning else { return .failed("fpmod run exited at start-up") }
             usleep(50_000)
         }
         var samples: [Int64] = []
         for index in 0..<count {
-            let line = request(index)
+            let request = request(index)
             let start = Monotonic.nanoseconds()
-            let reply: String
-            do { reply = try exchange(control, line) } catch { return .failed("the control socket failed: \(error)") }
+            let reply: [String: JSONValue]
+            do { reply = try ServiceConnection.require(address).send(request) } catch {
+                return .failed("the control socket failed: \(error)")
+            }
             let elapsed = Int64(Monotonic.nanoseconds()) - Int64(start)
-            guard reply.contains("\"\(expect)\"") || (expect == "denied" && reply.contains("\"ok\":false")) else {
-                return .failed("expected \(expect), the service said \(reply.prefix(200))")
+            guard reply["result"]?.stringValue == expect else {
+                return .failed("expected \(expect), the service said \(JSONValue.object(reply).encoded.prefix(200))")
             }
             samples.append(elapsed)
             // Past the relay's pulse, so each presentation finds the door locked.
             usleep(80_000)
         }
         return .measured(samples, decision: expect)
-    }
-
-    /// One line to the control socket, its one-line reply.
-    static func exchange(_ path: String, _ line: String) throws -> String {
-        let connection = try UnixConnection.connect(path: path)
-        defer { connection.close() }
-        let deadline = ContinuousClock.now + .seconds(30)
-        try connection.send(line: line, deadline: deadline)
-        guard let reply = try connection.readLine(deadline: deadline) else { throw Errno.timedOut }
-        return reply
     }
 
     /// One Argon2id PIN check on a scratch store: what a PIN costs at the least.
