@@ -5,14 +5,24 @@ public struct AccessRules: Sendable, Equatable {
     /// By user name; a user missing here has no rules of their own.
     public var users: [String: UserAccess]
 
+    /// Why the rules could not be read; set, every credential is refused with it.
+    public var unreadable: String?
+
     public init(calendar: AccessCalendar = AccessCalendar(), users: [String: UserAccess] = [:]) {
         self.calendar = calendar
         self.users = users
     }
 
+    /// Rules that could not be read: nobody may enter by a credential until they can.
+    public init(unreadable reason: String) {
+        self.init()
+        unreadable = reason
+    }
+
     /// The verdict for `user` at `wall` (seconds since 1970, UTC).
     public func verdict(for user: String, atWall wall: Double) -> AccessVerdict {
-        calendar.verdict(for: users[user] ?? UserAccess(), atUTC: Int64(wall.rounded(.down)))
+        if let unreadable { return .denied(.rulesUnreadable(unreadable)) }
+        return calendar.verdict(for: users[user] ?? UserAccess(), atUTC: Int64(wall.rounded(.down)))
     }
 }
 

@@ -54,6 +54,8 @@ public struct LockConfig: Sendable, Equatable {
     public var wiegandOut: WiegandOut?
     /// An NFC card reader polled through libnfc; nil when none.
     public var nfc: NFCReaderSection?
+    /// The door's time zone and its own access rules (LockConfigAccess.swift).
+    public var access = Access()
 
     public init() {}
 

@@ -11,18 +11,22 @@ public struct LockConfigCheck: Sendable {
     /// The board preset, when `board` named one that loads.
     public private(set) var preset: BoardPreset?
     public private(set) var problems: [String]
+    /// Where each key's value is in the file (empty for a file that could not be read).
+    private var positions: [String: LockConfigJSONSyntax.Position] = [:]
 
     /// Checks the file at `path`. `chip` returns the chip to check the lines on, given the
     /// config as read and its preset (nil: the preset's knowledge of its chip only).
     public init(path: String, chip: (LockConfig, BoardPreset) -> (any GPIOChip)? = { _, _ in nil }) {
         let (config, problems) = LockConfig.loadPartially(path: path)
         self.init(config: config, problems: problems, chip: chip)
+        if let data = FileManager.default.contents(atPath: path) { positions = LockConfigJSONSyntax(data).valuePositions }
     }
 
     /// The same for config text.
     public init(data: Data, chip: (LockConfig, BoardPreset) -> (any GPIOChip)? = { _, _ in nil }) {
         let (config, problems) = LockConfig.parsePartially(data)
         self.init(config: config, problems: problems, chip: chip)
+        positions = LockConfigJSONSyntax(data).valuePositions
     }
 
     private init(config: LockConfig?, problems: [String], chip: (LockConfig, BoardPreset) -> (any GPIOChip)?) {
@@ -36,6 +40,19 @@ public struct LockConfigCheck: Sendable {
         } catch {
             self.problems += error.problems
         }
+    }
+
+    /// "line L, column C" of the value a problem is about (its key path is the text before the
+    /// first ": "; an unknown key's own path is not in the file's values, its parent's is).
+    public func location(of problem: String) -> String? {
+        guard let colon = problem.range(of: ": ") else { return nil }
+        var path = Substring(problem[..<colon.lowerBound])
+        while !path.isEmpty {
+            if let position = positions[String(path)] { return position.description }
+            guard let dot = path.lastIndex(where: { $0 == "." || $0 == "[" }) else { break }
+            path = path[..<dot]
+        }
+        return nil
     }
 
     /// The usable config, or the error naming every problem (`source`: the file's path).

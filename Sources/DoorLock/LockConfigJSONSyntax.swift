@@ -5,7 +5,7 @@ import Foundation
 /// object (JSONSerialization keeps one of them silently, so a setting could vanish unseen).
 /// A plain recursive descent over the UTF-8 bytes (RFC 8259); it builds nothing.
 struct LockConfigJSONSyntax {
-    struct Position: CustomStringConvertible {
+    struct Position: Sendable, CustomStringConvertible {
         var line = 1
         var column = 1
         var description: String { "line \(line), column \(column)" }
@@ -15,6 +15,9 @@ struct LockConfigJSONSyntax {
     private(set) var syntaxError: String?
     /// "policy.graceSeconds: the key appears twice, at line 3, column 5 and line 7, column 5; …".
     private(set) var duplicateKeys: [String] = []
+    /// Where each key's value starts, by key path (`access.timeZone`), so a problem with a
+    /// value can say where it is.
+    private(set) var valuePositions: [String: Position] = [:]
 
     private let bytes: [UInt8]
     private var index = 0
@@ -73,6 +76,7 @@ struct LockConfigJSONSyntax {
             guard peek(UInt8(ascii: ":")) else { try fail("expected ':' after the key \"\(key)\", found \(describeHere())") }
             advance()
             skipWhitespace()
+            if valuePositions[keyPath] == nil { valuePositions[keyPath] = position }
             try value(path: keyPath)
             skipWhitespace()
             if peek(UInt8(ascii: ",")) { advance(); continue }

@@ -24,7 +24,7 @@ public struct LockConfigError: Error, Sendable, Equatable, CustomStringConvertib
 extension LockConfig {
     static let topLevelKeys = ["board", "serialPort", "spiDevice", "baudRate", "address", "password", "family", "gpio", "touch",
                                "scanIntervalMs", "policy", "relayPulseSeconds", "events", "control", "hooks", "store", "leds", "mqtt",
-                               "privacy", "library", "imageSensor", "keypad", "wiegand", "wiegandOut", "nfc"]
+                               "privacy", "library", "imageSensor", "keypad", "wiegand", "wiegandOut", "nfc", "access"]
     static let policyNumberKeys = ["relayPulseSeconds", "idleTimeoutSeconds", "backgroundTimeoutSeconds", "graceSeconds",
                                    "pinRequiredAfterHoursWithoutPin", "heldOpenSeconds", "forcedOpenExemptSeconds",
                                    "verificationValiditySeconds", "factorWindowSeconds"]
@@ -164,6 +164,7 @@ extension LockConfig {
         if let v = root["wiegand"], let object = r.object(v, "wiegand") { readWiegand(object, &r) }
         if let v = root["wiegandOut"], let object = r.object(v, "wiegandOut") { readWiegandOut(object, &r) }
         if let v = root["nfc"], let object = r.object(v, "nfc") { readNFC(object, &r) }
+        if let v = root["access"], let object = r.object(v, "access") { readAccess(object, &r) }
     }
 
     private mutating func readGPIO(_ object: [String: Any], _ r: inout ConfigReader) {

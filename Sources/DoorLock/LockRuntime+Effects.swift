@@ -18,8 +18,22 @@ extension LockRuntime {
     /// not kept waiting by the audit write), then audit, events, hooks and persistence.
     @discardableResult
     func decide(_ event: PolicyEvent, context: DecisionContext = DecisionContext()) -> [PolicyEffect] {
-        let (next, effects) = policy.decide(state, event, now: clock.now())
+        refreshAccessRulesIfChanged()
+        let (next, decided) = policy.decide(state, event, now: clock.now())
         state = next
+        var effects = decided
+        // A limited use is taken before anything of the grant happens; none left (another door
+        // took the last), the rest of this decision is dropped and the policy withdraws it.
+        if let index = decided.firstIndex(where: { if case .consumeUse = $0 { true } else { false } }),
+           case .consumeUse(let user) = decided[index], !takeUse(of: user) {
+            effects = Array(decided[..<index])
+            if decided[index...].contains(.persist) { effects.append(.persist) }
+            return apply(effects, context) + self.decide(.useRefused(user: user), context: context)
+        }
+        return apply(effects, context)
+    }
+
+    private func apply(_ effects: [PolicyEffect], _ context: DecisionContext) -> [PolicyEffect] {
         var context = context
         if context.timing != nil { context.timing?.decision = Monotonic.nanoseconds() }
         for effect in effects {
@@ -176,6 +190,7 @@ extension LockRuntime {
             let previousMQTT = config.mqtt
             config = fresh
             policy = AccessPolicy(config: fresh.policy)
+            forgetAccessRules()
             if fresh.mqtt != previousMQTT { restartHomeAssistant() } else { homeAssistant?.privacy = fresh.privacy.mqtt }
             var fields: [String: String] = [:]
             if !restart.isEmpty { fields["restartNeededFor"] = restart.joined(separator: ",") }

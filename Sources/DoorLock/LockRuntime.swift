@@ -59,6 +59,10 @@ final class LockRuntime {
     var wiegandOut: WiegandOutPort?
     /// The NFC reader's thread (nil without an `nfc` section).
     var nfc: NFCPort?
+    /// The store's `data_version` the access rules were read at (nil: read them again).
+    var accessRulesVersion: Int64?
+    /// Why the access rules could not be read, while they cannot (said once).
+    var accessRulesProblem: String?
     /// The signal that ended the loop ("SIGTERM"), for the stopping line; nil for `stop()`.
     var stopReason: String?
 

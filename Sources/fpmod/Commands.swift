@@ -52,6 +52,7 @@ enum Commands {
         "mode": CardAdminCommand.mode,
         "card read": CardCommands.read,
         "card enroll": CardEnrollCommand.enroll,
+        "access explain": AccessExplainCommand.run,
     ]
 
     /// The commands that start a new store when none exists at the store path.

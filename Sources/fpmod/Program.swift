@@ -301,6 +301,18 @@ enum Program {
                 discussion: "A combination takes its two factors in either order within policy.factorWindowSeconds (default 10 s). Without a user's own mode, the door's policy.verifyMode applies (default finger-or-pin).",
                 arguments: [.positional("name", help: "User name."), .positional("mode", help: "The verify mode, or door.")]),
             CommandSpec(
+                name: "access", abstract: "Who may enter when: ask the rules the door applies.",
+                discussion: "Schedules, holidays and each user's validity and uses are in the store (fpmod schedule, fpmod holiday, fpmod user set); they are read on the door's clock, in the config's access.timeZone (else the machine's own zone).",
+                subcommands: [
+                    CommandSpec(name: "explain", abstract: "Would NAME be let in at a time, and which rule decides.",
+                                discussion: "The same rules the service applies before every grant. Exit status 0 when NAME would be let in, 1 when not. The person at the door only ever sees \"not now\"; the reason is here, in the audit log and in the events.",
+                                arguments: [.positional("name", help: "User name.")],
+                                options: [
+                                    .option("at", valueName: "'YYYY-MM-DD HH:MM'", help: "The moment, on the door's clock (default: now)."),
+                                    .option("door", valueName: "DOOR", help: "The door (the config's access.door); this store serves one."),
+                                ]),
+                ]),
+            CommandSpec(
                 name: "manpage", abstract: "Print this program's manual page, fpmod(1), in troff (for packaging: fpmod manpage > fpmod.1).",
                 discussion: "Rendered from the same declarations as --help. Without --date the footer date is the UTC day of SOURCE_DATE_EPOCH when that is set, else empty, so the page is reproducible.",
                 options: [.option("date", valueName: "YYYY-MM-DD", help: "Date for the page footer.")]),

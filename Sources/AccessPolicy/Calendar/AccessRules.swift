@@ -59,6 +59,8 @@ public enum AccessDenial: Hashable, Codable, Sendable, CustomStringConvertible {
     case outsideHolidayHours(String)
     /// The user's schedule is not in the calendar: a rule that cannot be read refuses.
     case unknownSchedule(String)
+    /// The rules themselves could not be read (the store failed): nobody's can be known.
+    case rulesUnreadable(String)
 
     /// A short name for events and the audit log.
     public var code: String {
@@ -70,6 +72,7 @@ public enum AccessDenial: Hashable, Codable, Sendable, CustomStringConvertible {
         case .holidayClosed: "holiday-closed"
         case .outsideHolidayHours: "outside-holiday-hours"
         case .unknownSchedule: "unknown-schedule"
+        case .rulesUnreadable: "rules-unreadable"
         }
     }
 
@@ -82,6 +85,7 @@ public enum AccessDenial: Hashable, Codable, Sendable, CustomStringConvertible {
         case .holidayClosed(let name): "closed for the holiday \"\(name)\""
         case .outsideHolidayHours(let name): "outside the hours of the holiday \"\(name)\""
         case .unknownSchedule(let name): "the schedule \"\(name)\" does not exist, so the rule cannot be read"
+        case .rulesUnreadable(let reason): "the access rules cannot be read (\(reason))"
         }
     }
 }

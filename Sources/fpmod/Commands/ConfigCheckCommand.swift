@@ -36,7 +36,7 @@ enum ConfigCheckCommand {
             StandardStreams.writeOutput("OK: \(path) (\(summary))\n")
         } else {
             StandardStreams.writeOutput("\(path): \(problems.count) problem\(problems.count == 1 ? "" : "s")\n"
-                + problems.map { "  " + $0 + "\n" }.joined())
+                + problems.map { problem in "  " + problem + (check.location(of: problem).map { " (\($0))" } ?? "") + "\n" }.joined())
         }
         return problems.isEmpty ? .ok : .config
     }

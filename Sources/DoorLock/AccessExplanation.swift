@@ -1,0 +1,38 @@
+import AccessPolicy
+import TemplateStore
+
+/// "Would NAME be let in then, and which rule decides": the question every admin asks when
+/// someone cannot get in, answered by the rules the service itself applies (the store's
+/// schedules, holidays and the user's own rules, read by `TemplateStore.accessRules` and judged
+/// by `AccessRules.verdict`, as `LockRuntime` does before every grant). Shared by
+/// `fpmod access explain` and every front end to come.
+public struct AccessExplanation: Sendable, Equatable {
+    public var user: String
+    /// The moment asked about, UTC seconds, and the door's wall clock then.
+    public var utcSeconds: Int64
+    public var local: LocalTime
+    public var timeZone: String
+    public var verdict: AccessVerdict
+
+    public var allowed: Bool { verdict.isAllowed }
+
+    static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+
+    /// `alice at 2026-12-08 09:30 Europe/Berlin (Tuesday): would be let in, by schedule "cleaning" (tue 08:00-12:00)`.
+    public var sentence: String {
+        let when = "\(local) \(timeZone) (\(Self.weekdays[local.weekday]))"
+        switch verdict {
+        case .allowed(let rule): return "\(user) at \(when): would be let in, by \(rule)"
+        case .denied(let denial): return "\(user) at \(when): would NOT be let in: \(denial) (the door shows only \"not now\")"
+        }
+    }
+
+    /// Explains `user` at `utcSeconds` with the store's rules in `timeZone`.
+    public static func explain(user: String, atUTC utcSeconds: Int64, store: TemplateStore,
+                               timeZone: TimeZoneRules) throws -> AccessExplanation {
+        guard try store.user(named: user) != nil else { throw StoreError.unknownUser(user) }
+        let rules = try store.accessRules(timeZone: timeZone)
+        return AccessExplanation(user: user, utcSeconds: utcSeconds, local: timeZone.localTime(atUTC: utcSeconds),
+                                 timeZone: timeZone.name, verdict: rules.verdict(for: user, atWall: Double(utcSeconds)))
+    }
+}
