@@ -136,8 +136,15 @@ enum Program {
                 name: "unpair", abstract: "Set the paired module back to the factory password and address, and forget the pairing.",
                 discussion: "Needs the store that paired the module (--store and --key): only it knows the module's password and address. Afterwards the module answers to password 00000000 at address FFFFFFFF, as new, and any store can pair it again. An interrupted unpair is finished at the next open. For a module paired by a store that is lost, see docs/recovery.md."),
             CommandSpec(
-                name: "log", abstract: "Show the audit log.",
-                options: [.option("limit", valueName: "N", help: "Newest N entries.", default: "50")]),
+                name: "log", abstract: "Show the audit log, or with --who who was let in.",
+                discussion: "WHEN is YYYY-MM-DD, 'YYYY-MM-DD HH:MM', today, yesterday or a weekday (the latest one, today included), on the door's clock (the config's access.timeZone, else the machine's). A day given to --until counts whole: --since tuesday --until tuesday is all of Tuesday. --who lists one line per person let in by a credential (fingerprint, PIN, card, or a remote code), oldest first.",
+                options: [.option("limit", valueName: "N", help: "At most N entries (default 50; 10000 with --who)."),
+                          .flag("who", help: "Who was let in, and how."),
+                          .option("since", valueName: "WHEN", help: "From this day or time on."),
+                          .option("until", valueName: "WHEN", help: "Up to the end of this day, or this time."),
+                          .option("user", valueName: "NAME", help: "Only this user's entries."),
+                          .option("door", valueName: "DOOR", help: "The door (the config's access.door); this store serves one."),
+                          .flag("csv", help: "With --who: CSV for a spreadsheet (RFC 4180, a header row).")]),
             CommandSpec(
                 name: "run", abstract: "Run the door/kiosk lock service.",
                 options: [.option("chip", valueName: "NAME", help: "GPIO chip (overrides the board preset)."),
