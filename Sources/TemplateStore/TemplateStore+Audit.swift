@@ -66,9 +66,10 @@ extension TemplateStore {
 
 extension TemplateStore {
     /// The audit rows from `from` (inclusive) to `to` (exclusive), of `events` only and of `user`
-    /// only when given, oldest first, at most `limit` (the oldest `limit`): what a report such as
-    /// "who came in on Tuesday" reads (`audit_time` index).
-    public func auditEntries(from: Date, to: Date, events: Set<String>? = nil, user: String? = nil, limit: Int) throws -> [AuditEntry] {
+    /// only when given, oldest first, at most `limit` (the oldest `limit`, or the newest with
+    /// `newest`): what a report such as "who came in on Tuesday" reads (`audit_time` index).
+    public func auditEntries(from: Date, to: Date, events: Set<String>? = nil, user: String? = nil, limit: Int,
+                             newest: Bool = false) throws -> [AuditEntry] {
         var sql = "SELECT id, time, event, user, slot, score, latency_json, detail FROM audit WHERE time >= ? AND time < ?"
         var values: [SQLValue] = [.real(from.timeIntervalSince1970), .real(to.timeIntervalSince1970)]
         if let events {
@@ -81,10 +82,11 @@ extension TemplateStore {
             sql += " AND user = ?"
             values.append(.text(user))
         }
-        sql += " ORDER BY time, id LIMIT ?"
+        sql += newest ? " ORDER BY time DESC, id DESC LIMIT ?" : " ORDER BY time, id LIMIT ?"
         values.append(.integer(Int64(max(0, limit))))
         return try locked {
-            try connection.query(sql, values).map {
+            let rows = try connection.query(sql, values)
+            return (newest ? rows.reversed() : rows).map {
                 AuditEntry(id: $0[0].int64 ?? 0, time: Date(storeValue: $0[1]), event: $0[2].string ?? "",
                            user: $0[3].string, slot: $0[4].int, score: $0[5].int, latencyJSON: $0[6].string,
                            detail: $0[7].string)

@@ -32,7 +32,7 @@ enum LogCommand {
             ? try store.auditEntries(limit: limit)
             : try store.auditEntries(from: Date(timeIntervalSince1970: TimeInterval(period.since ?? Int64.min / 2)),
                                      to: Date(timeIntervalSince1970: TimeInterval(period.until ?? Int64.max / 2)),
-                                     user: user, limit: limit)
+                                     user: user, limit: limit, newest: true)
         let formatter = ISO8601DateFormatter()
         // Each field escaped on its own: a name or detail with a line break stays on its entry's line.
         let lines = entries.map { entry in
