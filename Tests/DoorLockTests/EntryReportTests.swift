@@ -17,7 +17,7 @@ struct EntryReportTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let berlin = try TimeZoneDatabase.load("Europe/Berlin")
         // Tuesday 2026-12-08 in Berlin runs from 2026-12-07 23:00 UTC to 2026-12-08 23:00 UTC.
-        let tuesdayStart: Double = 1_765_148_400
+        let tuesdayStart: Double = 1_796_684_400
         try store.appendAudit(event: "granted", user: "early", detail: "card at the entry reader", time: Date(timeIntervalSince1970: tuesdayStart - 60))
         try store.appendAudit(event: "granted", user: "alice", detail: "fingerprint at the entry reader", time: Date(timeIntervalSince1970: tuesdayStart + 30_600))
         try store.appendAudit(event: "match", user: "alice", detail: "slot 0", time: Date(timeIntervalSince1970: tuesdayStart + 30_600))
