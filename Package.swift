@@ -83,7 +83,7 @@ let package = Package(
         .target(name: "MQTT", dependencies: ["CMosquitto", "Posix"]),
         .target(name: "FingerprintModule", dependencies: ["FingerprintProtocol", "Transport", "SerialPort", "Posix"]),
         .target(name: "ModuleSimulator", dependencies: ["FingerprintProtocol", "SerialPort", "Posix"]),
-        .target(name: "TemplateStore", dependencies: ["CSQLite", "CSodium", "Posix", "PrintableText"]),
+        .target(name: "TemplateStore", dependencies: ["AccessPolicy", "CSQLite", "CSodium", "Posix", "PrintableText"]),
         // Minutiae, the print's area and a quality score from one grey image: pure Swift, no I/O.
         .target(name: "MinutiaeExtraction", dependencies: ["Imaging"], swiftSettings: optimisedInDebug),
         // Enroll / identify / verify on the host for image sensors that do not match by themselves.

@@ -197,7 +197,7 @@ Version: $VERSION
 Architecture: $arch
 Maintainer: $MAINTAINER
 Installed-Size: $(du -sk --exclude=DEBIAN "$stage" | cut -f1)
-Depends: $depends, passwd
+Depends: $depends, passwd, tzdata
 Section: misc
 Priority: optional
 Description: fingerprint door lock for UART fingerprint modules
@@ -211,7 +211,7 @@ EOF
   deb=$OUT/fpmod_${VERSION}_$arch.deb
   dpkg-deb --root-owner-group -Zxz --build "$stage" "$deb" >/dev/null
   rm -rf "$stage"
-  say "$deb: $(du -h "$deb" | cut -f1), Depends: $depends, passwd"
+  say "$deb: $(du -h "$deb" | cut -f1), Depends: $depends, passwd, tzdata"
 }
 
 mkdir -p "$OUT"
