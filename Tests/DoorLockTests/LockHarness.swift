@@ -32,6 +32,7 @@ final class LockHarness: @unchecked Sendable {
          configLoader: (@Sendable () throws -> LockConfig)? = nil,
          configureOptions: (inout LockService.Options) -> Void = { _ in },
          waitForModule: Bool = true, timeouts: CommandTimeouts = LockHarness.timeouts(),
+         clock: LockClock = .system,
          setUpStore: (TemplateStore) throws -> Void = { _ in }) throws {
         var template = [CChar]("/tmp/fpl-XXXXXX".utf8CString)
         guard mkdtemp(&template) != nil else { throw HarnessError("mkdtemp failed") }
@@ -68,7 +69,7 @@ final class LockHarness: @unchecked Sendable {
         let devicePath = simulator.devicePath
         service = try LockService(config: config, preset: preset, chip: chip,
                                   module: .serial(port: devicePath, baudRate: 57_600, timeouts: timeouts),
-                                  store: store, options: options, configLoader: configLoader)
+                                  store: store, clock: clock, options: options, configLoader: configLoader)
         service.log = { [logLines] line in
             logLines.items.withLock { $0.append(line) }
             if ProcessInfo.processInfo.environment["FPMOD_TEST_LOG"] != nil { print("service: " + line) }
