@@ -156,8 +156,9 @@ public enum FailureKind: Sendable, Equatable, CaseIterable {
 
     static func of(_ error: StoreError) -> FailureKind {
         switch error {
-        case .unknownUser, .unknownSlot, .invalidSlot, .unknownCard: return .usage
-        case .duplicateUser, .slotTaken, .fingerLabelTaken, .cardTaken, .cardLabelTaken: return .denied
+        case .unknownUser, .unknownSlot, .invalidSlot, .unknownCard, .unknownSchedule, .unknownHoliday, .invalidValidity: return .usage
+        case .duplicateUser, .slotTaken, .fingerLabelTaken, .cardTaken, .cardLabelTaken, .duplicateSchedule, .scheduleInUse,
+             .duplicateHoliday: return .denied
         case .missingKey, .wrongKey, .badKeyFile, .noStore: return .config
         case .keyFileExposed: return .permission
         case .busy: return .tryLater

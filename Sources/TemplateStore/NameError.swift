@@ -7,6 +7,7 @@ public struct NameError: Error, Equatable, Sendable, CustomStringConvertible {
         case fingerLabel = "finger label"
         case displayName = "display name"
         case cardLabel = "card label"
+        case ruleName = "schedule or holiday name"
 
         /// The rule in words a maker understands.
         var rule: String {
@@ -21,6 +22,9 @@ public struct NameError: Error, Equatable, Sendable, CustomStringConvertible {
             case .cardLabel:
                 "A card label is 1 to \(CardLabel.maximumLength) characters with no spaces, control characters or "
                     + "text-direction marks, such as blue-fob or badge-2024."
+            case .ruleName:
+                "A schedule or holiday name is 1 to \(RuleName.maximumLength) characters: ASCII letters, digits, '.', "
+                    + "'_' and '-', such as office-hours or christmas."
             case .displayName:
                 "A display name is 1 to \(DisplayName.maximumLength) characters (spaces and accented letters are fine) "
                     + "with no control characters (such as a line break or the escape character) or text-direction marks."
@@ -68,6 +72,7 @@ public struct NameError: Error, Equatable, Sendable, CustomStringConvertible {
         case .fingerLabel: FingerLabel.maximumLength
         case .displayName: DisplayName.maximumLength
         case .cardLabel: CardLabel.maximumLength
+        case .ruleName: RuleName.maximumLength
         }
     }
 

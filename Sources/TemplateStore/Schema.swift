@@ -1,7 +1,7 @@
 /// The store's schema as an ordered list of migrations. Migration N moves a database from
 /// `user_version` N-1 to N. A released migration never changes: add a new entry instead.
 enum Schema {
-    static let migrations: [String] = [migration1, migration2, migration3, migration4, migration5, migration6]
+    static let migrations: [String] = [migration1, migration2, migration3, migration4, migration5, migration6, migration7]
 
     static var currentVersion: Int { migrations.count }
 
@@ -148,5 +148,30 @@ enum Schema {
         DROP TABLE cards;
         ALTER TABLE cards_v6 RENAME TO cards;
         CREATE INDEX cards_user ON cards(user_id);
+        """
+
+    /// Version 7: who may enter when (issue 25). Named weekly schedules and dated holidays, each
+    /// kept as the text it was given (normalised), read again by `accessRules`, so a text this
+    /// fpmod cannot read refuses the users on it instead of being dropped; a user's schedule
+    /// (by name), validity (UTC seconds, `valid_until` exclusive) and remaining uses (NULL:
+    /// unlimited; taken one by one in a single UPDATE, so two doors never both take the last).
+    static let migration7 = """
+        CREATE TABLE schedules (
+            name TEXT PRIMARY KEY,
+            text TEXT NOT NULL,
+            created_at REAL NOT NULL
+        );
+        CREATE TABLE holidays (
+            name TEXT PRIMARY KEY,
+            first TEXT NOT NULL,
+            last TEXT NOT NULL,
+            yearly INTEGER NOT NULL DEFAULT 0 CHECK (yearly IN (0, 1)),
+            hours TEXT,
+            created_at REAL NOT NULL
+        );
+        ALTER TABLE users ADD COLUMN schedule TEXT;
+        ALTER TABLE users ADD COLUMN valid_from INTEGER;
+        ALTER TABLE users ADD COLUMN valid_until INTEGER;
+        ALTER TABLE users ADD COLUMN uses_left INTEGER CHECK (uses_left IS NULL OR uses_left >= 0);
         """
 }

@@ -36,6 +36,15 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     case cardLabelTaken(user: String, label: String)
     case unknownCard(user: String, label: String)
     case unknownIntent(Int64)
+    /// No schedule by this name; `known` lists the ones there are.
+    case unknownSchedule(String, known: [String])
+    case duplicateSchedule(String)
+    /// A schedule still assigned to these users cannot be deleted.
+    case scheduleInUse(String, users: [String])
+    case unknownHoliday(String)
+    case duplicateHoliday(String)
+    /// A user's validity would end before it starts (UTC seconds).
+    case invalidValidity(from: Int64, until: Int64)
     case backupNotABackup
     case backupUnsupportedVersion(Int)
     case backupWrongPassphrase
@@ -96,6 +105,21 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
             return "\(Printable.escaped(user)) already has a card labelled \(Printable.escaped(label)); choose another label (--label)"
         case .unknownCard(let user, let label):
             return "\(Printable.escaped(user)) has no card labelled \(Printable.escaped(label)); see `fpmod card list`"
+        case .unknownSchedule(let name, let known):
+            return "no schedule named \(Printable.escaped(name)); "
+                + (known.isEmpty ? "there are none yet: add one with `fpmod schedule add NAME 'mon-fri 07:00-19:00'`"
+                                 : "there are \(known.map { Printable.escaped($0) }.joined(separator: ", ")) (`fpmod schedule list`)")
+        case .duplicateSchedule(let name):
+            return "a schedule named \(Printable.escaped(name)) already exists; give --replace to change it, or choose another name"
+        case .scheduleInUse(let name, let users):
+            return "the schedule \(Printable.escaped(name)) is still assigned to \(users.map { Printable.escaped($0) }.joined(separator: ", ")); "
+                + "give them another one first (`fpmod user set NAME --schedule OTHER` or `--no-schedule`)"
+        case .invalidValidity:
+            return "the validity would end before it starts (--valid-until before --valid-from); give dates in order"
+        case .unknownHoliday(let name):
+            return "no holiday named \(Printable.escaped(name)); see `fpmod holiday list`"
+        case .duplicateHoliday(let name):
+            return "a holiday named \(Printable.escaped(name)) already exists; delete it first, or choose another name"
         case .unknownIntent(let id):
             return "no pending operation \(id); it may already have been completed or repaired"
         case .backupNotABackup:

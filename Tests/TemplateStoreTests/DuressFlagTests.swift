@@ -46,6 +46,8 @@ import Testing
                 "CREATE INDEX fingers_user ON fingers(user_id);"
                 "INSERT INTO fingers SELECT * FROM old; DROP TABLE old;"
                 "DROP TABLE cards; ALTER TABLE users DROP COLUMN verify_mode; ALTER TABLE users DROP COLUMN panel_card;"
+                "DROP TABLE schedules; DROP TABLE holidays; ALTER TABLE users DROP COLUMN schedule;"
+                "ALTER TABLE users DROP COLUMN valid_from; ALTER TABLE users DROP COLUMN valid_until; ALTER TABLE users DROP COLUMN uses_left;"
                 "PRAGMA user_version = 2; COMMIT;")
             assert 'duress' not in [row[1] for row in c.execute("PRAGMA table_info(fingers)")]
             print(c.execute("SELECT count(*) FROM fingers").fetchone()[0])

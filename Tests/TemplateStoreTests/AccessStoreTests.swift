@@ -1,0 +1,126 @@
+import AccessPolicy
+import Foundation
+import Synchronization
+import Testing
+@testable import TemplateStore
+
+/// Issue 25 in the store: schedules, holidays and a user's rules kept as given, read back into
+/// the policy's rules (never looser than stored), and limited uses taken atomically by two
+/// doors at once.
+struct AccessStoreTests {
+    @Test func schedulesHolidaysAndAUsersRulesComeBackAsThePolicysRules() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = try dir.openStore()
+        try store.addUser(name: "cleaner")
+        try store.addUser(name: "guest")
+        try store.addSchedule(name: "cleaning", schedule: WeeklySchedule(parsing: "tue 08:00-12:00"))
+        #expect(throws: StoreError.duplicateSchedule("cleaning")) {
+            try store.addSchedule(name: "cleaning", schedule: WeeklySchedule(parsing: "wed 08:00-12:00"))
+        }
+        try store.addSchedule(name: "cleaning", schedule: WeeklySchedule(parsing: "Tue 08:00-12:30"), replace: true)
+        #expect(try store.schedules() == [StoredSchedule(name: "cleaning", text: "tue 08:00-12:30")])
+        try store.addHoliday(name: "christmas", first: CivilDate(year: 2026, month: 12, day: 24), last: CivilDate(year: 2026, month: 12, day: 26),
+                             yearly: true, hours: nil)
+        try store.setAccess(of: "cleaner", schedule: .set("cleaning"))
+        try store.setAccess(of: "guest", validUntil: .set(1_796_770_800), uses: .set(3))
+        #expect(throws: StoreError.unknownSchedule("office", known: ["cleaning"])) { try store.setAccess(of: "guest", schedule: .set("office")) }
+        #expect(throws: StoreError.invalidValidity(from: 1_796_770_800, until: 1_796_770_800)) {
+            try store.setAccess(of: "guest", validFrom: .set(1_796_770_800))
+        }
+        #expect(try store.access(of: "guest") == UserAccess(validUntil: 1_796_770_800, usesLeft: 3), "a refused change changes nothing")
+
+        let rules = try store.accessRules(timeZone: .utc)
+        #expect(rules.users.keys.sorted() == ["cleaner", "guest"])
+        #expect(rules.calendar.schedules["cleaning"]?.text == "tue 08:00-12:30")
+        #expect(rules.calendar.holidays.map(\.name) == ["christmas"] && rules.calendar.holidays.first?.hours == nil)
+        // Tuesday 2026-12-08 09:00 UTC.
+        #expect(rules.verdict(for: "cleaner", atWall: 1_796_720_400).isAllowed)
+        // Thursday 2026-12-24 09:00 UTC: Christmas Eve, closed, although a Thursday is not in the schedule anyway.
+        #expect(!rules.verdict(for: "cleaner", atWall: 1_798_102_800).isAllowed)
+
+        #expect(throws: StoreError.scheduleInUse("cleaning", users: ["cleaner"])) { try store.deleteSchedule(name: "cleaning") }
+        try store.setAccess(of: "cleaner", schedule: .clear)
+        try store.deleteSchedule(name: "cleaning")
+        #expect(try store.schedules().isEmpty)
+        try store.deleteHoliday(name: "christmas")
+        #expect(throws: StoreError.unknownHoliday("christmas")) { try store.deleteHoliday(name: "christmas") }
+    }
+
+    /// A stored text this fpmod cannot read (written by a newer one, or edited by hand) never
+    /// loosens access: the schedule is missing from the calendar, so its users are refused.
+    @Test func aScheduleThatCannotBeReadRefusesItsUsers() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = try dir.openStore()
+        try store.addUser(name: "cleaner")
+        try store.addSchedule(name: "cleaning", schedule: WeeklySchedule(parsing: "daily 00:00-24:00"))
+        try store.setAccess(of: "cleaner", schedule: .set("cleaning"))
+        try store.connection.query("UPDATE schedules SET text = 'every other tuesday'")
+        let verdict = try store.accessRules(timeZone: .utc).verdict(for: "cleaner", atWall: 1_796_720_400)
+        #expect(verdict == .denied(.unknownSchedule("cleaning")))
+    }
+
+    /// Two doors on one store file, each with its own connection, grant at once: of 50 uses
+    /// exactly 50 are taken, never 51.
+    @Test func twoDoorsRacingForTheLastUsesTakeEachOnce() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let setup = try dir.openStore()
+        try setup.addUser(name: "contractor")
+        try setup.addUser(name: "staff")
+        try setup.setAccess(of: "contractor", uses: .set(50))
+        let doors = [try dir.openStore(), try dir.openStore()]
+        let taken = Mutex<[Int]>([0, 0])
+        let failures = Mutex<[String]>([])
+        let threads = (0..<2).map { index in
+            Thread {
+                for _ in 0..<40 {
+                    do {
+                        if try doors[index].consumeUse(user: "contractor") { taken.withLock { $0[index] += 1 } }
+                    } catch { failures.withLock { $0.append("\(error)") } }
+                }
+            }
+        }
+        threads.forEach { $0.start() }
+        try waitForThreads { threads.allSatisfy(\.isFinished) }
+        #expect(failures.withLock { $0 }.isEmpty)
+        #expect(taken.withLock { $0.reduce(0, +) } == 50, "\(taken.withLock { $0 })")
+        #expect(try setup.access(of: "contractor").usesLeft == 0)
+        #expect(try setup.consumeUse(user: "contractor") == false)
+        #expect(try setup.consumeUse(user: "staff") == true, "unlimited")
+        #expect(try setup.consumeUse(user: "nobody") == false)
+    }
+
+    /// A version-6 file (as released) gains the tables and columns with its users intact.
+    @Test func migrationSevenKeepsTheUsers() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        do {
+            let store = try dir.openStore()
+            try store.addUser(name: "alice")
+        }
+        let downgrade = try runPython("""
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.executescript("DROP TABLE schedules; DROP TABLE holidays; ALTER TABLE users DROP COLUMN schedule;"
+                "ALTER TABLE users DROP COLUMN valid_from; ALTER TABLE users DROP COLUMN valid_until;"
+                "ALTER TABLE users DROP COLUMN uses_left; PRAGMA user_version = 6;")
+            db.commit()
+            """, [dir.database])
+        #expect(downgrade.status == 0)
+        let store = try dir.openStore()
+        #expect(try store.schemaVersion() == Schema.currentVersion)
+        #expect(try store.access(of: "alice") == UserAccess())
+        try store.setAccess(of: "alice", uses: .set(2))
+        #expect(try store.consumeUse(user: "alice"))
+    }
+}
+
+private func waitForThreads(_ done: () -> Bool) throws {
+    let deadline = Date().addingTimeInterval(60)
+    while !done() {
+        guard Date() < deadline else { throw StoreError.busy(path: "threads did not finish") }
+        Thread.sleep(forTimeInterval: 0.01)
+    }
+}
