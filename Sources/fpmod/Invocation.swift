@@ -97,6 +97,14 @@ struct Invocation {
         return try TemplateStore(readingOnly: paths.database, keyPath: paths.key)
     }
 
+    /// The store a given config names (`config check FILE` checks FILE's, not the installed
+    /// one's), read-only; --store and --key still win.
+    func openStoreForReading(configured config: LockConfig) throws -> TemplateStore {
+        let paths = StorePaths.choose(named: (parsed.string("store"), parsed.string("key")),
+                                      configured: (config.storeDatabase, config.storeKey), defaults: defaultStore)
+        return try TemplateStore(readingOnly: paths.database, keyPath: paths.key)
+    }
+
     /// Where `--sim` keeps its module's flash, beside the store, so consecutive commands see the
     /// same simulated module as they would a real one (never in a production directory:
     /// `refuseProductionStoreForSimulator`). (The simulated image sensor keeps no state: its
