@@ -31,11 +31,12 @@ struct AccessRulesTests {
     @Test func schedulesAreReadAndNormalised() throws {
         #expect(try WeeklySchedule(parsing: "Mon-Fri 07:00-19:00;  sat 08:00-12:00").text == "weekdays 07:00-19:00; sat 08:00-12:00")
         #expect(try WeeklySchedule(parsing: "sat,sun 10:00-24:00").text == "weekends 10:00-24:00")
-        #expect(try WeeklySchedule(parsing: "fri-mon 22:00-02:00").windows[0].days == [5, 6, 0, 1])
+        #expect(try WeeklySchedule(parsing: "fri-mon 22:00-02:00+1").windows[0].days == [5, 6, 0, 1])
+        #expect(try WeeklySchedule(parsing: "fri 22:00-02:00+1").text == "fri 22:00-02:00+1")
         #expect(try WeeklySchedule(parsing: "tue 08:00-12:00").text == "tue 08:00-12:00")
     }
 
-    @Test func badSchedulesNameTheColumn() {
+    @Test func badSchedulesNameTheColumn() throws {
         func error(_ text: String) -> WeeklySchedule.ParseError? {
             do { _ = try WeeklySchedule(parsing: text); return nil } catch { return error }
         }
@@ -44,13 +45,19 @@ struct AccessRulesTests {
         #expect(error("mon-fri 07:00-19:60")?.column == 15)
         #expect(error("mon 07:00-07:00")?.message.contains("same time") == true)
         #expect(error("mon 24:00-02:00")?.column == 5)
+        #expect(error("mon 17:00-07:00")?.message.contains("ends before it starts") == true, "a typo never opens the night")
+        #expect(error("mon 07:00-08:00+1")?.column == 16)
+        #expect(error("mon-fri 07:00-12:00; wed 11:00-13:00")?.column == 22)
+        #expect(error("mon-fri 07:00-12:00; wed 11:00-13:00")?.message.contains("overlaps \"weekdays 07:00-12:00\"") == true)
+        #expect(error("sat 23:00-02:00+1; sun 01:00-03:00")?.column == 20, "the week wraps")
+        #expect(try WeeklySchedule(parsing: "mon 07:00-12:00; mon 12:00-13:00").windows.count == 2, "touching is no overlap")
         #expect(error("mon 07:00-12:00;")?.column == 17)
         #expect(error("")?.message.contains("empty") == true)
         #expect(error("mon 07:00-12:00 extra")?.column == 1)
     }
 
     @Test func midnightCrossingWindows() throws {
-        let calendar = AccessCalendar(schedules: ["late": try WeeklySchedule(parsing: "fri 22:00-02:00; sun 23:00-01:00")])
+        let calendar = AccessCalendar(schedules: ["late": try WeeklySchedule(parsing: "fri 22:00-02:00+1; sun 23:00-01:00+1")])
         let user = UserAccess(schedule: "late")
         let utc = TimeZoneRules.utc
         #expect(calendar.verdict(for: user, atUTC: try Self.at(utc, "2026-12-04", 21, 59)) == .denied(.outsideSchedule("late")))  // a Friday

@@ -1,7 +1,9 @@
 /// A named weekly schedule: windows of local wall-clock time on days of the week, to the
 /// minute, read from text such as `mon-fri 07:00-19:00; sat 08:00-12:00` or `weekdays 07:00-19:00`.
-/// A window whose end is not after its start crosses midnight into the next day
-/// (`fri 22:00-02:00` runs from Friday 22:00 to Saturday 02:00). Wall-clock time: on the night
+/// A window that runs past midnight says so with `+1` on its end (`fri 22:00-02:00+1` runs
+/// from Friday 22:00 to Saturday 02:00); an end before the start without it is refused as the
+/// typo it usually is (`17:00-07:00` for `07:00-17:00` would open the door at night), and so
+/// are two windows of one schedule that overlap. Wall-clock time: on the night
 /// clocks go forward a window inside the skipped hour does not happen, and on the night they go
 /// back one inside the repeated hour happens twice.
 public struct WeeklySchedule: Hashable, Sendable, CustomStringConvertible {
@@ -45,6 +47,7 @@ public struct WeeklySchedule: Hashable, Sendable, CustomStringConvertible {
 
     public init(parsing source: String) throws(ParseError) {
         var windows: [Window] = []
+        var columns: [Int] = []
         var offset = 0
         for piece in source.split(separator: ";", omittingEmptySubsequences: false) {
             defer { offset += piece.count + 1 }
@@ -60,8 +63,10 @@ public struct WeeklySchedule: Hashable, Sendable, CustomStringConvertible {
             let timesColumn = column + words[0].count + (piece.dropFirst(leading + words[0].count).prefix { $0 == " " || $0 == "\t" }.count)
             let (start, end) = try Self.times(words[1], column: timesColumn)
             windows.append(Window(days: days, start: start, end: end))
+            columns.append(column)
         }
         guard !windows.isEmpty else { throw ParseError(column: 1, message: "no window; \(Self.example)") }
+        try Self.refuseOverlaps(windows, columns: columns)
         self.windows = windows
         text = windows.map(Self.text(of:)).joined(separator: "; ")
     }
@@ -89,10 +94,12 @@ public struct WeeklySchedule: Hashable, Sendable, CustomStringConvertible {
         return days
     }
 
-    /// `07:00-19:00`; 24:00 only as an end; an end at or before the start crosses midnight.
+    /// `07:00-19:00`; 24:00 only as an end; `22:00-02:00+1` ends the next day.
     static func times(_ word: Substring, column: Int) throws(ParseError) -> (Int, Int) {
-        let parts = word.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2 else { throw ParseError(column: column, message: "\"\(word)\" is not a time range; write HH:MM-HH:MM, such as 07:00-19:00") }
+        let nextDay = word.hasSuffix("+1")
+        let range = nextDay ? word.dropLast(2) : word
+        let parts = range.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { throw ParseError(column: column, message: "\"\(word)\" is not a time range; write HH:MM-HH:MM, such as 07:00-19:00 (or 22:00-02:00+1 past midnight)") }
         func minute(_ text: Substring, column: Int, isEnd: Bool) throws(ParseError) -> Int {
             let pieces = text.split(separator: ":", omittingEmptySubsequences: false)
             guard pieces.count == 2, pieces[0].count == 2, pieces[1].count == 2,
@@ -107,7 +114,32 @@ public struct WeeklySchedule: Hashable, Sendable, CustomStringConvertible {
         guard end != start else {
             throw ParseError(column: column, message: "\"\(word)\" starts and ends at the same time; for the whole day write 00:00-24:00")
         }
+        if nextDay && end > start {
+            throw ParseError(column: column + range.count, message: "\"\(word)\" would last more than a day; +1 is for a window that ends the next day, before its start time (22:00-02:00+1)")
+        }
+        if !nextDay && end < start {
+            throw ParseError(column: column, message: "\"\(word)\" ends before it starts; for a window past midnight write \(range)+1, or swap the times")
+        }
         return (start, end)
+    }
+
+    /// Two windows of one schedule that share a minute: refused, naming both, since one of them
+    /// is almost surely not what was meant.
+    static func refuseOverlaps(_ windows: [Window], columns: [Int]) throws(ParseError) {
+        func minutes(_ window: Window) -> [Range<Int>] {
+            window.days.flatMap { day -> [Range<Int>] in
+                let start = day * 1440 + window.start
+                let end = day * 1440 + (window.crossesMidnight ? 1440 + window.end : window.end)
+                // The week wraps: Saturday night runs into Sunday morning.
+                return end <= 10_080 ? [start..<end] : [start..<10_080, 0..<(end - 10_080)]
+            }
+        }
+        let spans = windows.map(minutes)
+        for later in spans.indices {
+            for earlier in 0..<later where spans[later].contains(where: { a in spans[earlier].contains { $0.overlaps(a) } }) {
+                throw ParseError(column: columns[later], message: "\"\(text(of: windows[later]))\" overlaps \"\(text(of: windows[earlier]))\"; merge them into one window or correct the times")
+            }
+        }
     }
 
     static func text(of window: Window) -> String {
@@ -119,6 +151,6 @@ public struct WeeklySchedule: Hashable, Sendable, CustomStringConvertible {
         if let group = groups.first(where: { $0.value == window.days })?.key { days = group } else {
             days = window.days.sorted { ($0 + 6) % 7 < ($1 + 6) % 7 }.map { dayNames[$0] }.joined(separator: ",")
         }
-        return "\(days) \(clock(window.start))-\(clock(window.end))"
+        return "\(days) \(clock(window.start))-\(clock(window.end))\(window.crossesMidnight ? "+1" : "")"
     }
 }
