@@ -91,7 +91,7 @@ let package = Package(
         // Admin operations that keep the store and the module in step: enroll, delete, sync,
         // backup/restore, pair, reconcile. Used by the CLI and by the service's control socket.
         .target(name: "Administration", dependencies: [
-            "FingerprintProtocol", "FingerprintModule", "TemplateStore", "Posix", "PrintableText",
+            "AccessPolicy", "FingerprintProtocol", "FingerprintModule", "TemplateStore", "Posix", "PrintableText",
         ]),
         // An image sensor behind the one reader interface: capture on the sensor, extraction and
         // matching on the host, templates in the store.
@@ -139,7 +139,7 @@ let package = Package(
         ]),
         // The running service's control socket as its clients reach it (the CLI's admin commands,
         // a console, a kiosk): where it listens, whether it serves this store and port, one request.
-        .target(name: "ServiceClient", dependencies: ["DoorLock", "Administration", "JSONValue", "Posix", "TemplateStore"]),
+        .target(name: "ServiceClient", dependencies: ["AccessPolicy", "DoorLock", "Administration", "JSONValue", "Posix", "TemplateStore"]),
         // The lock service as `fpmod run` runs it, built from plain settings (config, GPIO chip, store,
         // the reader's connection, simulators and their control socket, options, reloads), so a console
         // or a test runs the very same service. Not in ReaderSessions: that opens a reader once for one

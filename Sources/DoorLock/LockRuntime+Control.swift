@@ -127,7 +127,8 @@ extension LockRuntime {
                     ["label": .string(finger.label), "slot": JSONValue(finger.slot), "duress": .bool(finger.isDuress)]
                 }
                 return ["name": .string(user.name), "displayName": .string(user.displayName), "role": .string(user.role.rawValue),
-                        "fingerprintUnlock": .bool(user.fingerprintUnlock), "hasPIN": .bool(user.hasPIN), "fingers": .array(fingers)]
+                        "fingerprintUnlock": .bool(user.fingerprintUnlock), "hasPIN": .bool(user.hasPIN), "fingers": .array(fingers),
+                        "access": try store.access(of: user.name).jsonValue]
             }
             return ["ok": true, "users": .array(users)]
         } catch {

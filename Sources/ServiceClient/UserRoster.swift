@@ -1,3 +1,4 @@
+import AccessPolicy
 import Administration
 import JSONValue
 import TemplateStore
@@ -19,6 +20,8 @@ public struct RosterUser: Equatable, Sendable {
     public var fingerprintUnlock: Bool
     public var hasPIN: Bool
     public var fingers: [Finger]
+    /// The user's own access rules (schedule, validity, uses; empty: none).
+    public var access = UserAccess()
 
     /// The roster and, when some templates do not fit the module, the note that says what to do:
     /// from the service at `address` when it runs, else from the store `openStore` opens (read only).
@@ -39,7 +42,7 @@ public struct RosterUser: Equatable, Sendable {
                        fingerprintUnlock: user.fingerprintUnlock, hasPIN: user.hasPIN,
                        fingers: fingers.filter { $0.user == user.name }.map {
                            Finger(label: $0.label, slot: $0.slot, duress: $0.isDuress, usable: !unusable.slots.contains($0.slot))
-                       })
+                       }, access: try store.access(of: user.name))
         }
         return (users, unusable.note)
     }
@@ -54,9 +57,12 @@ public struct RosterUser: Equatable, Sendable {
         fingers = (user["fingers"]?.arrayValue ?? []).map {
             Finger(label: $0["label"]?.stringValue ?? "?", slot: $0["slot"]?.intValue ?? -1, duress: $0["duress"]?.boolValue ?? false)
         }
+        access = UserAccess(json: user["access"])
     }
 
-    public init(name: String, displayName: String, role: String, fingerprintUnlock: Bool, hasPIN: Bool, fingers: [Finger]) {
+    public init(name: String, displayName: String, role: String, fingerprintUnlock: Bool, hasPIN: Bool, fingers: [Finger],
+                access: UserAccess = UserAccess()) {
+        self.access = access
         self.name = name
         self.displayName = displayName
         self.role = role
@@ -69,6 +75,7 @@ public struct RosterUser: Equatable, Sendable {
         ["name": .string(name), "displayName": .string(displayName), "role": .string(role),
          "fingerprintUnlock": .bool(fingerprintUnlock), "hasPIN": .bool(hasPIN),
          "fingers": .array(fingers.map { ["label": .string($0.label), "slot": .int(Int64($0.slot)), "duress": .bool($0.duress),
-                                         "usable": .bool($0.usable)] })]
+                                         "usable": .bool($0.usable)] }),
+         "access": access.jsonValue]
     }
 }

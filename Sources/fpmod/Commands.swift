@@ -53,6 +53,13 @@ enum Commands {
         "card read": CardCommands.read,
         "card enroll": CardEnrollCommand.enroll,
         "access explain": AccessExplainCommand.run,
+        "schedule add": AccessRuleCommands.addSchedule,
+        "schedule list": AccessRuleCommands.listSchedules,
+        "schedule delete": AccessRuleCommands.deleteSchedule,
+        "holiday add": AccessRuleCommands.addHoliday,
+        "holiday list": AccessRuleCommands.listHolidays,
+        "holiday delete": AccessRuleCommands.deleteHoliday,
+        "user set": AccessRuleCommands.setUser,
     ]
 
     /// The commands that start a new store when none exists at the store path.

@@ -308,6 +308,53 @@ enum Program {
                 discussion: "A combination takes its two factors in either order within policy.factorWindowSeconds (default 10 s). Without a user's own mode, the door's policy.verifyMode applies (default finger-or-pin).",
                 arguments: [.positional("name", help: "User name."), .positional("mode", help: "The verify mode, or door.")]),
             CommandSpec(
+                name: "schedule", abstract: "Named weekly windows of the door's clock, for fpmod user set --schedule.",
+                discussion: "TEXT is windows separated by ';', each DAYS HH:MM-HH:MM: days mon … sun, ranges (mon-fri), lists (sat,sun), weekdays, weekends or daily. A window past midnight ends with +1 (fri 22:00-02:00+1). Times are on the door's clock (the config's access.timeZone, else the machine's zone). See docs/access.md.",
+                subcommands: [
+                    CommandSpec(name: "add", abstract: "Add a schedule (or change one with --replace).",
+                                arguments: [.positional("name", help: "Schedule name, such as office-hours."),
+                                            .positional("text", help: "The windows, e.g. 'mon-fri 07:00-19:00; sat 08:00-12:00'.")],
+                                options: [.flag("replace", help: "Change the schedule of this name.")]),
+                    CommandSpec(name: "list", abstract: "List the schedules and who has each."),
+                    CommandSpec(name: "delete", abstract: "Delete a schedule nobody has.",
+                                arguments: [.positional("name", help: "Schedule name.")]),
+                ]),
+            CommandSpec(
+                name: "holiday", abstract: "Dated exceptions to the schedules: closed, or hours of their own.",
+                discussion: "On a holiday its hours replace the schedule of every user who has one; users without a schedule are not affected. A yearly holiday repeats on the same days every year (a yearly February 29 in leap years only).",
+                subcommands: [
+                    CommandSpec(name: "add", abstract: "Add a holiday: one day (--date) or a range (--from, --until), --closed or --hours.",
+                                arguments: [.positional("name", help: "Holiday name, such as christmas.")],
+                                options: [
+                                    .option("date", valueName: "YYYY-MM-DD", help: "One day."),
+                                    .option("from", valueName: "YYYY-MM-DD", help: "The first day of a range."),
+                                    .option("until", valueName: "YYYY-MM-DD", help: "The last day of a range."),
+                                    .flag("yearly", help: "Every year on the same days."),
+                                    .option("hours", valueName: "TEXT", help: "The hours that day, as a schedule's text (daily 10:00-14:00)."),
+                                    .flag("closed", help: "Nobody with a schedule comes in that day."),
+                                ]),
+                    CommandSpec(name: "list", abstract: "List the holidays."),
+                    CommandSpec(name: "delete", abstract: "Delete a holiday.",
+                                arguments: [.positional("name", help: "Holiday name.")]),
+                ]),
+            CommandSpec(
+                name: "user", abstract: "A user's own access rules.",
+                subcommands: [
+                    CommandSpec(name: "set", abstract: "Set NAME's schedule, validity or number of uses.",
+                                discussion: "WHEN is YYYY-MM-DD or 'YYYY-MM-DD HH:MM' on the door's clock; --valid-until with a day means through that day. Each grant by a credential uses one of --uses N. A user whose validity ended or whose uses ran out stays in the store (fpmod list marks them) until deleted.",
+                                arguments: [.positional("name", help: "User name.")],
+                                options: [
+                                    .option("schedule", valueName: "SCHEDULE", help: "Only within this schedule (fpmod schedule list)."),
+                                    .flag("no-schedule", help: "At any time of day."),
+                                    .option("valid-from", valueName: "WHEN", help: "Not before then."),
+                                    .flag("no-valid-from", help: "Valid from now on."),
+                                    .option("valid-until", valueName: "WHEN", help: "Not after then (a day: through that day)."),
+                                    .flag("no-valid-until", help: "Valid with no end."),
+                                    .option("uses", valueName: "N", help: "This many more grants, then no more."),
+                                    .flag("unlimited-uses", help: "No limit on grants."),
+                                ]),
+                ]),
+            CommandSpec(
                 name: "access", abstract: "Who may enter when: ask the rules the door applies.",
                 discussion: "Schedules, holidays and each user's validity and uses are in the store (fpmod schedule, fpmod holiday, fpmod user set); they are read on the door's clock, in the config's access.timeZone (else the machine's own zone).",
                 subcommands: [

@@ -108,3 +108,24 @@ extension AccessCalendar {
         return schedule.contains(local) ? .allowed(rule: "schedule \"\(name)\" (\(schedule))") : .denied(.outsideSchedule(name))
     }
 }
+
+/// Why a user's own rules keep them out at any hour now: what `fpmod list` marks. Such a user
+/// stays in the store until an admin removes them.
+public enum AccessStanding: String, Sendable, Equatable {
+    case expired = "expired"
+    case notYetValid = "not yet valid"
+    case noUsesLeft = "no uses left"
+}
+
+extension UserAccess {
+    /// The standing at `utcSeconds`; nil when the user's validity and uses let them in (their
+    /// schedule may still say "not now").
+    public func standing(atUTC utcSeconds: Int64) -> AccessStanding? {
+        if let until = validUntil, utcSeconds >= until { return .expired }
+        if let from = validFrom, utcSeconds < from { return .notYetValid }
+        if let left = usesLeft, left <= 0 { return .noUsesLeft }
+        return nil
+    }
+
+    public var isEmpty: Bool { self == UserAccess() }
+}

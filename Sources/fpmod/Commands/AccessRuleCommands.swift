@@ -1,0 +1,166 @@
+import AccessPolicy
+import Administration
+import ArgumentParsing
+import DoorLock
+import Foundation
+import JSONValue
+import PrintableText
+import TemplateStore
+
+/// `fpmod schedule add|list|delete`, `fpmod holiday add|list|delete` and `fpmod user set`: who
+/// may enter when, in the store (the running service reads a change at its next decision).
+/// Every text is checked before the store is opened for writing; every change is audited.
+enum AccessRuleCommands {
+    // MARK: schedule
+
+    static func addSchedule(_ invocation: Invocation) throws -> ExitCode {
+        let name = try RuleName(validating: try invocation.parsed.require("name"))
+        let schedule = try readSchedule(try invocation.parsed.require("text"), what: "schedule \"\(name)\"")
+        let replace = invocation.parsed.flag("replace")
+        try AccessAdministration.addSchedule(try invocation.openStore(), name: name, schedule: schedule, replace: replace)
+        invocation.emit("\(replace ? "Set" : "Added") schedule \(name): \(schedule.text) (on the door's clock, \(invocation.doorTimeZone.name)).",
+                        json: ["name": .string(name.text), "text": .string(schedule.text)])
+        return .ok
+    }
+
+    static func listSchedules(_ invocation: Invocation) throws -> ExitCode {
+        let store = try invocation.openStoreForReading()
+        let schedules = try store.schedules()
+        let users = try store.users().map(\.name)
+        var usedBy: [String: [String]] = [:]
+        for user in users { if let schedule = try store.access(of: user).schedule { usedBy[schedule, default: []].append(user) } }
+        let lines = schedules.map { schedule in
+            "\(Printable.escaped(schedule.name))  \(Printable.escaped(schedule.text))"
+                + (usedBy[schedule.name].map { "  (\($0.map { Printable.escaped($0) }.joined(separator: ", ")))" } ?? "  (nobody)")
+        }
+        invocation.emit(lines.isEmpty ? "No schedules. Add one with: fpmod schedule add NAME 'mon-fri 07:00-19:00'" : lines.joined(separator: "\n"),
+                        json: ["timeZone": .string(invocation.doorTimeZone.name),
+                               "schedules": .array(schedules.map { schedule in
+                                   ["name": .string(schedule.name), "text": .string(schedule.text),
+                                    "users": .array((usedBy[schedule.name] ?? []).map(JSONValue.string))]
+                               })])
+        return .ok
+    }
+
+    static func deleteSchedule(_ invocation: Invocation) throws -> ExitCode {
+        let name = try invocation.parsed.require("name")
+        try AccessAdministration.deleteSchedule(try invocation.openStore(), name: name)
+        invocation.emit("Deleted schedule \(Printable.escaped(name)).", json: ["name": .string(name), "deleted": true])
+        return .ok
+    }
+
+    // MARK: holiday
+
+    static func addHoliday(_ invocation: Invocation) throws -> ExitCode {
+        let parsed = invocation.parsed
+        let name = try RuleName(validating: try parsed.require("name"))
+        let date = try parsed.string("date").map { try readDate($0, option: "--date") }
+        let from = try parsed.string("from").map { try readDate($0, option: "--from") }
+        let until = try parsed.string("until").map { try readDate($0, option: "--until") }
+        let first: CivilDate, last: CivilDate
+        switch (date, from, until) {
+        case let (date?, nil, nil): (first, last) = (date, date)
+        case let (nil, from?, until?): (first, last) = (from, until)
+        case (nil, nil, nil): throw CommandFailure(.usage, "Say which days: --date YYYY-MM-DD for one day, or --from YYYY-MM-DD --until YYYY-MM-DD.")
+        case (_?, _, _): throw CommandFailure(.usage, "--date is one day; --from and --until a range: give one or the other.")
+        default: throw CommandFailure(.usage, "A range needs both --from and --until.")
+        }
+        let yearly = parsed.flag("yearly")
+        if !yearly && last < first {
+            throw CommandFailure(.usage, "--until \(last) is before --from \(first); give the days in order.")
+        }
+        if yearly && first.year != last.year && last.adding(days: -366) >= first {
+            throw CommandFailure(.usage, "A yearly holiday is at most a year long; check --from and --until.")
+        }
+        let hoursText = parsed.string("hours")
+        guard (hoursText != nil) != parsed.flag("closed") else {
+            throw CommandFailure(.usage, "Say what the door does that day: --closed (nobody with a schedule comes in) or --hours 'daily 10:00-14:00' (those hours instead of their schedules).")
+        }
+        let hours = try hoursText.map { try readSchedule($0, what: "--hours") }
+        try AccessAdministration.addHoliday(try invocation.openStore(), name: name, first: first, last: last, yearly: yearly, hours: hours)
+        let described = AccessAdministration.describe(first: first, last: last, yearly: yearly, hours: hours?.text)
+        invocation.emit("Added holiday \(name): \(described).",
+                        json: ["name": .string(name.text), "first": .string(first.description), "last": .string(last.description),
+                               "yearly": .bool(yearly), "hours": hours.map { .string($0.text) } ?? .null])
+        return .ok
+    }
+
+    static func listHolidays(_ invocation: Invocation) throws -> ExitCode {
+        let holidays = try invocation.openStoreForReading().holidays()
+        let lines = holidays.map { holiday -> String in
+            let described = CivilDate(parsing: Substring(holiday.first)).flatMap { first in
+                CivilDate(parsing: Substring(holiday.last)).map { AccessAdministration.describe(first: first, last: $0, yearly: holiday.yearly, hours: holiday.hours) }
+            } ?? "unreadable dates: delete it and add it again"
+            return "\(Printable.escaped(holiday.name))  \(Printable.escaped(described))"
+        }
+        invocation.emit(lines.isEmpty ? "No holidays. Add one with: fpmod holiday add NAME --date YYYY-MM-DD --closed" : lines.joined(separator: "\n"),
+                        json: ["holidays": .array(holidays.map { holiday in
+                            ["name": .string(holiday.name), "first": .string(holiday.first), "last": .string(holiday.last),
+                             "yearly": .bool(holiday.yearly), "hours": holiday.hours.map(JSONValue.string) ?? .null]
+                        })])
+        return .ok
+    }
+
+    static func deleteHoliday(_ invocation: Invocation) throws -> ExitCode {
+        let name = try invocation.parsed.require("name")
+        try AccessAdministration.deleteHoliday(try invocation.openStore(), name: name)
+        invocation.emit("Deleted holiday \(Printable.escaped(name)).", json: ["name": .string(name), "deleted": true])
+        return .ok
+    }
+
+    // MARK: user set
+
+    static func setUser(_ invocation: Invocation) throws -> ExitCode {
+        let parsed = invocation.parsed
+        let name = try parsed.require("name")
+        let zone = invocation.doorTimeZone
+        func pair<T>(_ set: T?, clear: String, _ option: String) throws -> AccessChange<T>? {
+            if set != nil && parsed.flag(clear) { throw CommandFailure(.usage, "--\(option) and --\(clear) contradict each other; give one.") }
+            if let set { return .set(set) }
+            return parsed.flag(clear) ? .clear : nil
+        }
+        if let schedule = parsed.string("schedule") { _ = try RuleName(validating: schedule) }
+        let schedule = try pair(parsed.string("schedule"), clear: "no-schedule", "schedule")
+        let from = try parsed.string("valid-from").map { try readMoment($0, option: "--valid-from", zone: zone, endOfDay: false) }
+        let validFrom = try pair(from, clear: "no-valid-from", "valid-from")
+        let until = try parsed.string("valid-until").map { try readMoment($0, option: "--valid-until", zone: zone, endOfDay: true) }
+        let validUntil = try pair(until, clear: "no-valid-until", "valid-until")
+        let uses = try pair(try parsed.int("uses", range: 0...1_000_000), clear: "unlimited-uses", "uses")
+        guard schedule != nil || validFrom != nil || validUntil != nil || uses != nil else {
+            throw CommandFailure(.usage, "Nothing to set: give --schedule NAME, --valid-from WHEN, --valid-until WHEN or --uses N (or one of the --no-… options).")
+        }
+        let store = try invocation.openStore()
+        let access = try AccessAdministration.setAccess(store, user: name, schedule: schedule, validFrom: validFrom, validUntil: validUntil,
+                                                        uses: uses, moment: invocation.onDoorClock)
+        var json: [String: JSONValue] = ["user": .string(name), "access": access.jsonValue, "timeZone": .string(zone.name)]
+        let standing = access.standing(atUTC: Int64(Date().timeIntervalSince1970))
+        if let standing { json["standing"] = .string(standing.rawValue) }
+        invocation.emit("\(Printable.escaped(name)): \(AccessAdministration.describe(access, moment: invocation.onDoorClock))"
+                        + (standing.map { " (\($0.rawValue) now)" } ?? "") + ".", json: .object(json))
+        return .ok
+    }
+
+    // MARK: Reading what the admin typed
+
+    static func readSchedule(_ text: String, what: String) throws -> WeeklySchedule {
+        do { return try WeeklySchedule(parsing: text) } catch {
+            throw CommandFailure(.usage, "\(what), column \(error.column): \(error.message). Nothing was changed.")
+        }
+    }
+
+    static func readDate(_ text: String, option: String) throws -> CivilDate {
+        guard let date = CivilDate(parsing: Substring(text)) else {
+            throw CommandFailure(.usage, "\(option) \"\(Printable.escaped(text))\" is not a date; write YYYY-MM-DD (a day that exists), e.g. 2026-12-24.")
+        }
+        return date
+    }
+
+    /// `YYYY-MM-DD` (from its start; with `endOfDay`, through its end) or `YYYY-MM-DD HH:MM`, on
+    /// the door's clock.
+    static func readMoment(_ text: String, option: String, zone: TimeZoneRules, endOfDay: Bool) throws -> Int64 {
+        guard text.first?.isNumber == true, let moment = ReportMoment(parsing: text, today: CivilDate(year: 1970, month: 1, day: 1)) else {
+            throw CommandFailure(.usage, "\(option) \"\(Printable.escaped(text))\" is not a day or time; write YYYY-MM-DD or 'YYYY-MM-DD HH:MM' on the door's clock (\(zone.name)).")
+        }
+        return endOfDay ? moment.end(in: zone) : moment.start(in: zone)
+    }
+}
