@@ -1,3 +1,4 @@
+import AccessPolicy
 import Foundation
 import PrintableText
 
@@ -17,14 +18,20 @@ public struct BackupContents: Equatable, Sendable, Codable {
     /// name. The card-hash key has to travel: the cards' hashes are of it, and the numbers they
     /// hash are nowhere. Empty in backups written before cards existed.
     public var secrets: [String: [UInt8]]
+    /// Who may enter when: the store's schedules and holidays (the users' own rules are in
+    /// `BackupUser`). Empty in backups written before they existed.
+    public var schedules: [BackupSchedule]
+    public var holidays: [BackupHoliday]
 
     public init(createdAt: Date, moduleFamily: String?, readerKind: String? = nil, users: [BackupUser],
-                secrets: [String: [UInt8]] = [:]) {
+                secrets: [String: [UInt8]] = [:], schedules: [BackupSchedule] = [], holidays: [BackupHoliday] = []) {
         self.createdAt = createdAt
         self.moduleFamily = moduleFamily
         self.readerKind = readerKind
         self.users = users
         self.secrets = secrets
+        self.schedules = schedules
+        self.holidays = holidays
     }
 
     public var cardCount: Int { users.reduce(0) { $0 + $1.cards.count } }
@@ -34,12 +41,17 @@ public struct BackupContents: Equatable, Sendable, Codable {
     /// secret, a verify mode, a panel card), so an fpmod that predates them refuses the file
     /// ("unsupported version") instead of reading it and dropping what it does not know (JSON
     /// decoding skips unknown keys). Anything else stays 1, readable by every fpmod.
+    /// 3 once they hold access rules (a schedule, a holiday, a user's schedule, validity or
+    /// uses): an fpmod without them would restore a guest valid until Sunday as valid for ever.
     var formatVersion: UInt8 {
+        let rules = !schedules.isEmpty || !holidays.isEmpty
+            || users.contains { $0.schedule != nil || $0.validFrom != nil || $0.validUntil != nil || $0.usesLeft != nil }
+        if rules { return 3 }
         let cardsOrModes = users.contains { !$0.cards.isEmpty || $0.verifyMode != nil || $0.panelCard != nil }
         return cardsOrModes || !secrets.isEmpty ? 2 : 1
     }
 
-    private enum CodingKeys: String, CodingKey { case createdAt, moduleFamily, readerKind, users, secrets }
+    private enum CodingKeys: String, CodingKey { case createdAt, moduleFamily, readerKind, users, secrets, schedules, holidays }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -48,6 +60,8 @@ public struct BackupContents: Equatable, Sendable, Codable {
         readerKind = try c.decodeIfPresent(String.self, forKey: .readerKind)
         users = try c.decode([BackupUser].self, forKey: .users)
         secrets = try c.decodeIfPresent([String: Data].self, forKey: .secrets)?.mapValues { [UInt8]($0) } ?? [:]
+        schedules = try c.decodeIfPresent([BackupSchedule].self, forKey: .schedules) ?? []
+        holidays = try c.decodeIfPresent([BackupHoliday].self, forKey: .holidays) ?? []
     }
 
     // Nothing is written for what is absent, so contents without cards encode as version 1 did.
@@ -58,6 +72,36 @@ public struct BackupContents: Equatable, Sendable, Codable {
         try c.encodeIfPresent(readerKind, forKey: .readerKind)
         try c.encode(users, forKey: .users)
         if !secrets.isEmpty { try c.encode(secrets.mapValues { Data($0) }, forKey: .secrets) }
+        if !schedules.isEmpty { try c.encode(schedules, forKey: .schedules) }
+        if !holidays.isEmpty { try c.encode(holidays, forKey: .holidays) }
+    }
+}
+
+/// A schedule as a backup carries it: its name and text, read again before a restore.
+public struct BackupSchedule: Equatable, Sendable, Codable {
+    public var name: String
+    public var text: String
+
+    public init(name: String, text: String) {
+        self.name = name
+        self.text = text
+    }
+}
+
+/// A holiday as a backup carries it (dates `YYYY-MM-DD`; `hours` nil: closed).
+public struct BackupHoliday: Equatable, Sendable, Codable {
+    public var name: String
+    public var first: String
+    public var last: String
+    public var yearly: Bool
+    public var hours: String?
+
+    public init(name: String, first: String, last: String, yearly: Bool, hours: String?) {
+        self.name = name
+        self.first = first
+        self.last = last
+        self.yearly = yearly
+        self.hours = hours
     }
 }
 
@@ -119,8 +163,45 @@ extension BackupContents {
                                      + (wanted.map { ", not \($0)" } ?? ""))
             }
         }
+        try checkAccessRules()
         if !owners.isEmpty, secrets[TemplateStore.hashKeyName] == nil {
             throw .backupInvalid(detail: "it holds cards but not the key of their hashes, so none of them would ever match")
+        }
+    }
+}
+
+extension BackupContents {
+    /// The schedules, holidays and users' rules pass today's rules too: a name, a text that
+    /// reads, dates that exist, a user's schedule that the backup has, validity in order.
+    func checkAccessRules() throws(StoreError) {
+        var names: Set<String> = []
+        for schedule in schedules {
+            guard (try? RuleName(validating: schedule.name)) != nil, names.insert(schedule.name).inserted else {
+                throw .backupInvalid(detail: "its schedule name \(quoted(schedule.name)) is not one this fpmod accepts, or appears twice")
+            }
+            do { _ = try WeeklySchedule(parsing: schedule.text) } catch {
+                throw .backupInvalid(detail: "its schedule \(quoted(schedule.name)) does not read (\(error))")
+            }
+        }
+        var holidayNames: Set<String> = []
+        for holiday in holidays {
+            guard (try? RuleName(validating: holiday.name)) != nil, holidayNames.insert(holiday.name).inserted,
+                  let first = CivilDate(parsing: Substring(holiday.first)), let last = CivilDate(parsing: Substring(holiday.last)),
+                  holiday.yearly || first <= last,
+                  holiday.hours.map({ (try? WeeklySchedule(parsing: $0)) != nil }) ?? true else {
+                throw .backupInvalid(detail: "its holiday \(quoted(holiday.name)) does not read (name, dates or hours)")
+            }
+        }
+        for user in users {
+            if let schedule = user.schedule, !names.contains(schedule) {
+                throw .backupInvalid(detail: "\(Printable.escaped(user.name))'s schedule \(quoted(schedule)) is not among its schedules")
+            }
+            if let from = user.validFrom, let until = user.validUntil, until <= from {
+                throw .backupInvalid(detail: "\(Printable.escaped(user.name))'s validity ends before it starts")
+            }
+            if let left = user.usesLeft, left < 0 {
+                throw .backupInvalid(detail: "\(Printable.escaped(user.name)) has a negative number of uses left")
+            }
         }
     }
 }
@@ -199,10 +280,20 @@ public struct BackupUser: Equatable, Sendable, Codable {
     /// unsealed here, sealed again under the restoring store's key.
     public var panelCard: String?
     public var cards: [BackupCard]
+    /// The user's own access rules: a schedule's name, validity (UTC seconds) and uses left.
+    public var schedule: String?
+    public var validFrom: Int64?
+    public var validUntil: Int64?
+    public var usesLeft: Int?
 
     public init(name: String, displayName: String, role: Role, fingerprintUnlock: Bool, pinHash: String?,
                 createdAt: Date, fingers: [BackupFinger], verifyMode: String? = nil, panelCard: String? = nil,
-                cards: [BackupCard] = []) {
+                cards: [BackupCard] = [], schedule: String? = nil, validFrom: Int64? = nil, validUntil: Int64? = nil,
+                usesLeft: Int? = nil) {
+        self.schedule = schedule
+        self.validFrom = validFrom
+        self.validUntil = validUntil
+        self.usesLeft = usesLeft
         self.name = name
         self.displayName = displayName
         self.role = role
@@ -217,6 +308,7 @@ public struct BackupUser: Equatable, Sendable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case name, displayName, role, fingerprintUnlock, pinHash, createdAt, fingers, verifyMode, panelCard, cards
+        case schedule, validFrom, validUntil, usesLeft
     }
 
     // Backups written before cards existed have no verifyMode, panelCard or cards.
@@ -232,6 +324,10 @@ public struct BackupUser: Equatable, Sendable, Codable {
         verifyMode = try c.decodeIfPresent(String.self, forKey: .verifyMode)
         panelCard = try c.decodeIfPresent(String.self, forKey: .panelCard)
         cards = try c.decodeIfPresent([BackupCard].self, forKey: .cards) ?? []
+        schedule = try c.decodeIfPresent(String.self, forKey: .schedule)
+        validFrom = try c.decodeIfPresent(Int64.self, forKey: .validFrom)
+        validUntil = try c.decodeIfPresent(Int64.self, forKey: .validUntil)
+        usesLeft = try c.decodeIfPresent(Int.self, forKey: .usesLeft)
     }
 
     // Nothing is written for what is absent, so a user without cards encodes as version 1 did.
@@ -247,6 +343,10 @@ public struct BackupUser: Equatable, Sendable, Codable {
         try c.encodeIfPresent(verifyMode, forKey: .verifyMode)
         try c.encodeIfPresent(panelCard, forKey: .panelCard)
         if !cards.isEmpty { try c.encode(cards, forKey: .cards) }
+        try c.encodeIfPresent(schedule, forKey: .schedule)
+        try c.encodeIfPresent(validFrom, forKey: .validFrom)
+        try c.encodeIfPresent(validUntil, forKey: .validUntil)
+        try c.encodeIfPresent(usesLeft, forKey: .usesLeft)
     }
 }
 

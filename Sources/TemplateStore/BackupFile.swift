@@ -16,7 +16,7 @@ public enum BackupStrength: Sendable {
     }
 }
 
-/// The backup file format, versions 1 and 2:
+/// The backup file format, versions 1 to 3:
 ///
 ///     header   "FPMODBK1" | version u8 | KDF id u8 (2 = Argon2id13) | opslimit u64 BE | memlimit u64 BE
 ///              | salt 16 | nonce 24 | passphrase check 16 (BLAKE2b keyed with the derived key)
@@ -29,10 +29,11 @@ public enum BackupStrength: Sendable {
 /// The versions differ in the JSON only: version 2 is written when the contents hold cards,
 /// verify modes, panel cards or store secrets (`BackupContents.formatVersion`), so an fpmod that
 /// knows only version 1 refuses such a file rather than restoring it without them. Without
-/// them the file is version 1 as before, readable by every fpmod.
+/// them the file is version 1 as before, readable by every fpmod. Version 3 adds access rules
+/// (schedules, holidays, a user's schedule, validity and uses), written only when there are any.
 public enum BackupFile {
     static let magic = Array("FPMODBK1".utf8)
-    static let versions: ClosedRange<UInt8> = 1...2
+    static let versions: ClosedRange<UInt8> = 1...3
     static let argon2id: UInt8 = 2
     static let saltBytes = Int(crypto_pwhash_saltbytes())
     static let checkBytes = 16

@@ -1,3 +1,4 @@
+import AccessPolicy
 import Foundation
 import PrintableText
 
@@ -42,11 +43,14 @@ extension TemplateStore {
                            cards: (cards[user.name] ?? []).map {
                                BackupCard(label: $0[1].string ?? "", kind: $0[2].string ?? "", enabled: $0[3].int64 == 1,
                                           addedAt: Date(storeValue: $0[4]), numberHash: $0[5].bytes ?? [])
-                           })
+                           }).withAccess(try access(of: user.name))
             }
             let family = try moduleIdentity()?.family ?? value(forKey: Self.templateFamilyKey)
             return BackupContents(createdAt: createdAt, moduleFamily: family, readerKind: try value(forKey: Self.readerKindKey),
-                                  users: users, secrets: try backedUpSecrets())
+                                  users: users, secrets: try backedUpSecrets(),
+                                  schedules: try schedules().map { BackupSchedule(name: $0.name, text: $0.text) },
+                                  holidays: try holidays().map { BackupHoliday(name: $0.name, first: $0.first, last: $0.last,
+                                                                               yearly: $0.yearly, hours: $0.hours) })
         }
     }
 
@@ -70,6 +74,18 @@ extension TemplateStore {
         try contents.check()
         try transaction {
             try connection.query("DELETE FROM users")
+            // The backup's rules replace the store's, as its users do.
+            try connection.query("DELETE FROM schedules")
+            try connection.query("DELETE FROM holidays")
+            for schedule in contents.schedules {
+                try connection.query("INSERT INTO schedules (name, text, created_at) VALUES (?, ?, ?)",
+                                     [.text(schedule.name), .text(schedule.text), Date().storeValue])
+            }
+            for holiday in contents.holidays {
+                try connection.query("INSERT INTO holidays (name, first, last, yearly, hours, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                                     [.text(holiday.name), .text(holiday.first), .text(holiday.last), .integer(holiday.yearly ? 1 : 0),
+                                      holiday.hours.sql, Date().storeValue])
+            }
             for user in contents.users {
                 let name = try UserName(validating: user.name)
                 try addUser(name: name, displayName: try DisplayName(validating: user.displayName), role: user.role,
@@ -80,8 +96,12 @@ extension TemplateStore {
                     }
                     return SQLValue.blob(Crypto.seal(Array(number.typed.utf8), associatedData: Self.panelCardData, key: key))
                 }
-                try connection.query("UPDATE users SET pin_hash = ?, verify_mode = ?, panel_card = ? WHERE name = ?",
-                                     [user.pinHash.sql, user.verifyMode.sql, panelCard ?? .null, .text(user.name)])
+                try connection.query("""
+                    UPDATE users SET pin_hash = ?, verify_mode = ?, panel_card = ?, schedule = ?, valid_from = ?, valid_until = ?,
+                    uses_left = ? WHERE name = ?
+                    """, [user.pinHash.sql, user.verifyMode.sql, panelCard ?? .null, user.schedule.sql,
+                          user.validFrom.map { .integer($0) } ?? .null, user.validUntil.map { .integer($0) } ?? .null,
+                          user.usesLeft.sql, .text(user.name)])
                 for finger in user.fingers {
                     try addFinger(user: name, label: try FingerLabel(validating: finger.label), slot: finger.slot, template: finger.template,
                                   quality: finger.quality, enrolledAt: finger.enrolledAt, duress: finger.isDuress)
@@ -100,8 +120,22 @@ extension TemplateStore {
             }
             try appendAudit(event: "restore",
                             detail: "restored \(contents.users.count) users, \(contents.fingerCount) fingers and \(contents.cardCount) cards"
+                                + (contents.schedules.isEmpty && contents.holidays.isEmpty ? ""
+                                   : ", \(contents.schedules.count) schedules and \(contents.holidays.count) holidays")
                                 + (secrets.isEmpty ? "" : " with the store secrets \(secrets.joined(separator: ", "))")
                                 + " from a backup of \(contents.createdAt)")
         }
+    }
+}
+
+extension BackupUser {
+    /// The same user with their access rules.
+    func withAccess(_ access: UserAccess) -> BackupUser {
+        var user = self
+        user.schedule = access.schedule
+        user.validFrom = access.validFrom
+        user.validUntil = access.validUntil
+        user.usesLeft = access.usesLeft
+        return user
     }
 }

@@ -117,6 +117,41 @@ struct AccessStoreTests {
     }
 }
 
+extension AccessStoreTests {
+    /// A backup carries the rules (format 3, so an older fpmod refuses it rather than restoring
+    /// a guest valid until Sunday as valid for ever), and a restore brings them back whole.
+    @Test func aBackupCarriesTheRules() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = try dir.openStore()
+        try store.addUser(name: "guest")
+        #expect(try BackupFile.seal(try store.backupContents(), passphrase: "correct horse", strength: .interactive)[8] == 1, "no rules: version 1 as before")
+        try store.addSchedule(name: "office", schedule: WeeklySchedule(parsing: "weekdays 07:00-19:00; fri 22:00-02:00+1"))
+        try store.addHoliday(name: "inventory", first: CivilDate(year: 2027, month: 1, day: 15), last: CivilDate(year: 2027, month: 1, day: 15),
+                             yearly: false, hours: WeeklySchedule(parsing: "daily 10:00-14:00"))
+        try store.setAccess(of: "guest", schedule: .set("office"), validFrom: .set(1_796_000_000), validUntil: .set(1_797_000_000), uses: .set(4))
+        let file = try store.exportBackup(passphrase: "correct horse", strength: .interactive)
+        #expect(file[8] == 3)
+
+        let other = try TemporaryDirectory()
+        defer { other.remove() }
+        let restored = try other.openStore()
+        try restored.addUser(name: "someone-else")
+        try restored.replaceAll(with: try TemplateStore.importBackup(file, passphrase: "correct horse"))
+        #expect(try restored.accessRules(timeZone: .utc) == store.accessRules(timeZone: .utc))
+        #expect(try restored.access(of: "guest") == UserAccess(schedule: "office", validFrom: 1_796_000_000, validUntil: 1_797_000_000, usesLeft: 4))
+
+        // A rule that does not read is refused before anything changes.
+        var bad = try TemplateStore.importBackup(file, passphrase: "correct horse")
+        bad.schedules[0].text = "weekdays 19:00-07:00"
+        #expect(throws: StoreError.self) { try restored.replaceAll(with: bad) }
+        var orphan = try TemplateStore.importBackup(file, passphrase: "correct horse")
+        orphan.schedules = []
+        #expect(throws: StoreError.self) { try restored.replaceAll(with: orphan) }
+        #expect(try restored.schedules().map(\.name) == ["office"], "nothing changed")
+    }
+}
+
 private func waitForThreads(_ done: () -> Bool) throws {
     let deadline = Date().addingTimeInterval(60)
     while !done() {

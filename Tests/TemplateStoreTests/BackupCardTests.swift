@@ -100,8 +100,8 @@ import Testing
         #expect(sealed[8] == 2)
         #expect(try BackupFile.open(sealed, passphrase: "p") == secret)
 
-        let future = try BackupFile.seal(json: Array("{}".utf8), version: 3, passphrase: "p", strength: .interactive)
-        #expect(throws: StoreError.backupUnsupportedVersion(3)) { _ = try BackupFile.open(future, passphrase: "p") }
+        let future = try BackupFile.seal(json: Array("{}".utf8), version: 4, passphrase: "p", strength: .interactive)
+        #expect(throws: StoreError.backupUnsupportedVersion(4)) { _ = try BackupFile.open(future, passphrase: "p") }
     }
 
     // The JSON of a version 1 backup, as fpmod wrote it before cards existed.
