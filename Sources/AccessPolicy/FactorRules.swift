@@ -86,7 +86,7 @@ extension Step {
             return
         }
         state.cardCounter = FailureCounter()
-        if refusedByAccessRules(user) { return }
+        if refusedAtGrant(user, isAdmin: false) { return }
         emit(.led(.match))
         emit(.buzzer(.accept))
         event("card-ok", ["user": user])
@@ -142,7 +142,7 @@ extension Step {
                 state.pinRequired = []
                 state.lastPinAt = clock
             }
-            if refusedByAccessRules(user) { return }
+            if refusedAtGrant(user, isAdmin: false) { return }
             emit(.led(.match))
             emit(.buzzer(.accept))
             event("verified", ["user": user, "factors": "\(first.factor.rawValue)+\(second.factor.rawValue)"])

@@ -1,0 +1,98 @@
+/// Door modes (see `DoorMode`): the command that sets one, and passage holding the door open
+/// and letting it go at the schedule's boundaries.
+///
+/// Who may change the mode: a local request (the control socket, whose peer the runtime
+/// checked) always; a remote one (MQTT) only with `isAdmin`, which the runtime sets after it
+/// checked an admin's name and PIN through `.pinEntered(purpose: .adminCommand)` (so a wrong
+/// one counts toward the PIN lockout like every other PIN).
+extension Step {
+    mutating func handleSetDoorMode(_ mode: DoorMode, source: RequestSource, by who: String?, isAdmin: Bool) {
+        if source.isRemote && !isAdmin {
+            deny(.remoteNotAllowed(.adminRequired), user: who, source: source)
+            return
+        }
+        let old = state.doorMode
+        guard mode != old else { return }
+        state.storedDoorMode = mode == .normal ? nil : mode
+        state.firstPersonWindow = nil
+        var detail = "door mode \(old.rawValue) -> \(mode.rawValue), set by \(who ?? "an unnamed requester")"
+        if case .remote(let client) = source { detail += " from Home Assistant, over MQTT client \(client)" }
+        modeChange = ModeChange(cause: "command", by: who, detail: detail)
+    }
+
+    /// Whether passage should hold the door open now.
+    var passageDue: Bool {
+        switch state.doorMode {
+        case .normal, .lockdown: return false
+        case .passage: return access?.passageOpen(atUTC: wallSeconds) ?? true
+        case .firstPersonIn:
+            guard let window = currentPassageWindow else { return false }
+            return state.firstPersonWindow == window
+        }
+    }
+
+    var wallSeconds: Int64 { Int64(now.wall.rounded(.down)) }
+
+    /// The key of the passage window open now (nil: closed).
+    var currentPassageWindow: Int64? {
+        guard let access else { return 0 }
+        return access.passageWindowStart(containingUTC: wallSeconds)
+    }
+
+    /// First-person-in: a credential grant inside a window no one opened yet starts passage.
+    /// Called only for users every rule admitted.
+    mutating func admitFirstPerson(_ user: String) {
+        guard state.doorMode == .firstPersonIn, let window = currentPassageWindow,
+              state.firstPersonWindow != window else { return }
+        state.firstPersonWindow = window
+        modeChange = ModeChange(cause: "first-person-in", by: user,
+                                detail: "passage started by the first person in, \(user)")
+    }
+
+    /// Holds or lets go to match the mode and the schedule, then reports a change of either
+    /// as one `door-mode` event and audit row. Runs after every event, so a tick at a boundary,
+    /// a restart and a command all land here.
+    mutating func settlePassage() {
+        let due = passageDue
+        let holding = state.lock == .passage
+        var change = modeChange
+        if due != holding {
+            if due { holdForPassage() } else { endPassage() }
+            if change == nil {
+                let name = access?.passageName ?? "passage"
+                let cause = handledStart ? "started" : "schedule"
+                change = ModeChange(cause: cause, by: nil, detail: due
+                    ? "passage \(handledStart ? "resumed after a restart" : "began by the schedule \"\(name)\"")"
+                    : "passage ended by the schedule \"\(name)\"")
+            }
+        }
+        modeChange = nil
+        guard let change else { return }
+        let passage = state.lock == .passage
+        event("door-mode", ["mode": state.doorMode.rawValue, "cause": change.cause, "passage": passage ? "on" : "off"])
+        audit("door-mode", user: change.by, change.detail + (passage ? "; door held open" : ""))
+    }
+
+    /// Holds the strike released: no pulse, the runtime holds the relay until `.lock`.
+    mutating func holdForPassage() {
+        state.lock = .passage
+        emit(.unlock(.passage, user: nil, until: nil))
+        event("unlocked", ["reason": UnlockReason.passage.rawValue])
+    }
+
+    private mutating func endPassage() {
+        state.lock = .locked
+        state.door.forcedOpenExemptUntil = clock + config.forcedOpenExemptSeconds
+        state.door.openedWhileUnlocked = false
+        emit(.lock)
+        emit(.led(.idle))
+        event("locked", ["cause": "passage-ended"])
+    }
+}
+
+/// A mode change waiting to be reported at the end of the step.
+struct ModeChange {
+    var cause: String
+    var by: String?
+    var detail: String
+}
