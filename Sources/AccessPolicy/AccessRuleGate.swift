@@ -59,6 +59,7 @@ extension Step {
     /// The runtime could not take a use (another door took the last one first): the grant of
     /// this very decision is withdrawn before the relay moved.
     mutating func withdrawGrant(of user: String) {
+        withdrawFirstPerson(user)
         relock(cause: "no uses left")
         deny(.accessRule(.noUsesLeft), user: user)
     }

@@ -15,6 +15,7 @@ extension Step {
         guard mode != old else { return }
         state.storedDoorMode = mode == .normal ? nil : mode
         state.firstPersonWindow = nil
+        state.firstPersonUser = nil
         var detail = "door mode \(old.rawValue) -> \(mode.rawValue), set by \(who ?? "an unnamed requester")"
         if case .remote(let client) = source { detail += " from Home Assistant, over MQTT client \(client)" }
         modeChange = ModeChange(cause: "command", by: who, detail: detail)
@@ -45,6 +46,7 @@ extension Step {
         guard state.doorMode == .firstPersonIn, let window = currentPassageWindow,
               state.firstPersonWindow != window else { return }
         state.firstPersonWindow = window
+        state.firstPersonUser = user
         modeChange = ModeChange(cause: "first-person-in", by: user,
                                 detail: "passage started by the first person in, \(user)")
     }
@@ -71,6 +73,18 @@ extension Step {
         let passage = state.lock == .passage
         event("door-mode", ["mode": state.doorMode.rawValue, "cause": change.cause, "passage": passage ? "on" : "off"])
         audit("door-mode", user: change.by, change.detail + (passage ? "; door held open" : ""))
+    }
+
+    /// The runtime could not take the use of the grant that started first-person passage: the
+    /// passage it started is withdrawn with it (the runtime skipped the hold, so `.lock` is safe).
+    /// Grants while passage holds take no use, so a refusal can only be that very grant's.
+    mutating func withdrawFirstPerson(_ user: String) {
+        guard state.lock == .passage, state.doorMode == .firstPersonIn, state.firstPersonUser == user else { return }
+        state.firstPersonWindow = nil
+        state.firstPersonUser = nil
+        endPassage()
+        modeChange = ModeChange(cause: "use-refused", by: user,
+                                detail: "first-person passage withdrawn: \(user) had no use left")
     }
 
     /// Holds the strike released: no pulse, the runtime holds the relay until `.lock`.

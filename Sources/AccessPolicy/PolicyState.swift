@@ -39,6 +39,8 @@ public struct PolicyState: Codable, Equatable, Sendable {
     /// First-person-in: the UTC start of the passage window the first person opened (so a
     /// restart inside that window holds the door again, and the next window waits again).
     public internal(set) var firstPersonWindow: Int64?
+    /// Who was the first person in of that window.
+    public internal(set) var firstPersonUser: String?
     /// Anti-passback: the side each user was last granted at (nil while empty).
     public internal(set) var passback: [String: PassbackRecord]?
     /// Two-person rule: the first authorised user, waiting for a second (not saved).

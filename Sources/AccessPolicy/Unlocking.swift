@@ -4,7 +4,8 @@ extension Step {
     mutating func unlock(_ reason: UnlockReason, user: String?) {
         // First of the grant's effects: the runtime takes the use from the store, or withdraws
         // the grant (`.useRefused`) before the relay moves.
-        if let user, grantConsumesUse(user, reason) { emit(.consumeUse(user: user)) }
+        // While passage holds the door nobody uses anything to walk through it.
+        if let user, state.lock != .passage, grantConsumesUse(user, reason) { emit(.consumeUse(user: user)) }
         let atReader = reason.isByCredential && reason != .remote
         if let user, reason.isByCredential {
             admitFirstPerson(user)

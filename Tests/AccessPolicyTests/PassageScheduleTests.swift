@@ -117,6 +117,37 @@ struct PassageScheduleTests {
         #expect(h.state.passageHolding)
     }
 
+    @Test func aUseTakenElsewhereWithdrawsTheFirstPersonsPassage() throws {
+        var h = Harness()
+        var rules = try Self.rules("daily 00:00-24:00", zone: .utc)
+        rules.users["contractor"] = UserAccess(usesLeft: 1)
+        h.access = rules
+        h.setMode(.firstPersonIn)
+        let grant = h.match("contractor")
+        let use = try #require(grant.firstIndex(of: .consumeUse(user: "contractor")))
+        let hold = try #require(grant.firstIndex(of: .unlock(.passage, user: nil, until: nil)))
+        #expect(use < hold)
+        let withdrawn = h.send(.useRefused(user: "contractor"))
+        #expect(withdrawn.locked)
+        #expect(withdrawn.fields(of: "door-mode")?["cause"] == "use-refused")
+        #expect(!h.state.passageHolding && h.state.firstPersonWindow == nil)
+        // While passage holds, a grant takes no use.
+        h.advance(5)
+        #expect(h.match("alice").unlocks.contains(.passage))
+        h.advance(5)
+        #expect(!h.match("contractor").contains(.consumeUse(user: "contractor")))
+    }
+
+    @Test func anAdminCardOpensInLockdownAndAnotherCardDoesNot() {
+        var h = Harness { $0.verifyMode = .card }
+        h.setMode(.lockdown)
+        let admin = h.send(.cardPresented(CardPresentation(user: "carol", enabled: true, label: "card #1", isAdmin: true)))
+        #expect(admin.unlocks == [.card])
+        h.advance(10)
+        let other = h.send(.cardPresented(CardPresentation(user: "bob", enabled: true, label: "card #2")))
+        #expect(other.denials == [.lockdown])
+    }
+
     @Test func aRefusedUserIsNotTheFirstPersonIn() throws {
         var h = Harness()
         var rules = try Self.rules("daily 00:00-24:00", zone: .utc)
