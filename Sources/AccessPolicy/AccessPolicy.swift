@@ -31,6 +31,9 @@ enum AccessPolicyModule {
         var step = Step(config: config, now: now, state: state, access: access, side: side)
         step.advanceClock(acrossRestart: event == .started)
         step.expireDeadlines()
+        // A boundary passed since the last event is settled first, so a credential just after
+        // the window's end gets its own pulse rather than the passage that is ending.
+        if event != .started { step.settlePassage() }
         step.handle(event)
         step.settlePassage()
         if step.state.durable != state.durable {

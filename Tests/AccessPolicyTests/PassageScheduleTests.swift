@@ -33,6 +33,20 @@ struct PassageScheduleTests {
         #expect(closing.audits("door-mode").count == 1)
     }
 
+    @Test func aCredentialJustAfterTheWindowGetsItsOwnPulse() throws {
+        var h = Harness()
+        h.access = try Self.rules("weekdays 08:30-18:00", zone: .utc)
+        h.advance(toUTC: 1_700_039_600)
+        h.setMode(.passage)
+        #expect(h.state.passageHolding)
+        // Wednesday 18:00:05 UTC, before the runtime's tick: the passage ends, then the grant.
+        h.advance(toUTC: 1_700_071_205)
+        let late = h.match("alice")
+        #expect(late.locked)
+        #expect(late.unlocks == [.fingerprint])
+        #expect(late.pulses)
+    }
+
     @Test func normalModeIgnoresTheSchedule() throws {
         var h = Harness()
         h.access = try Self.rules("daily 00:00-24:00", zone: .utc)
