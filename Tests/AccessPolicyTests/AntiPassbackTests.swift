@@ -62,6 +62,14 @@ struct AntiPassbackTests {
         #expect(h.state.passback == nil)
     }
 
+    @Test func theConfigReadsTheNewKeys() throws {
+        let json = #"{"antiPassback": "hard", "twoPersonSeconds": 30}"#
+        let config = try JSONDecoder().decode(PolicyConfig.self, from: Data(json.utf8))
+        #expect(config.antiPassback == .hard && config.twoPersonSeconds == 30)
+        let defaults = try JSONDecoder().decode(PolicyConfig.self, from: Data("{}".utf8))
+        #expect(defaults.antiPassback == .off && defaults.twoPersonSeconds == nil)
+    }
+
     @Test func offRemembersNothing() {
         var h = Self.harness(.off)
         h.send(Self.finger("alice"), side: .entry)

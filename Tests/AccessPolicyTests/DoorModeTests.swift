@@ -29,6 +29,23 @@ struct DoorModeTests {
         #expect(h.state.doorMode == .normal && h.state.storedDoorMode == nil)
     }
 
+    @Test func statusShowsTheModeAndThePassage() {
+        var h = Harness()
+        #expect(h.state.status(at: h.now, config: h.config).doorMode == .normal)
+        h.setMode(.passage)
+        let status = h.state.status(at: h.now, config: h.config)
+        #expect(status.doorMode == .passage && status.passageHolding && status.isUnlocked)
+    }
+
+    @Test func twoPeopleAreStillNeededInLockdownButOnlyAdminsCount() {
+        var h = Harness { $0.twoPersonSeconds = 30 }
+        h.setMode(.lockdown)
+        #expect(h.match("bob").denials == [.lockdown])
+        #expect(h.state.twoPersonWaiting == nil)
+        #expect(!h.match("carol", admin: true).unlocked)
+        #expect(h.match("dave", admin: true).unlocked)
+    }
+
     @Test func remoteModeChangeNeedsAnAdmin() {
         var h = Harness()
         let refused = h.setMode(.passage, by: "ha", source: .remote(client: "fpmod@broker"))
