@@ -27,8 +27,9 @@ extension Step {
         case .normal, .lockdown: return false
         case .passage: return access?.passageOpen(atUTC: wallSeconds) ?? true
         case .firstPersonIn:
-            guard let window = currentPassageWindow else { return false }
-            return state.firstPersonWindow == window
+            // Before the first person nothing is due, and the window's start need not be sought.
+            guard let started = state.firstPersonWindow, let window = currentPassageWindow else { return false }
+            return started == window
         }
     }
 
@@ -90,6 +91,7 @@ extension Step {
     /// Holds the strike released: no pulse, the runtime holds the relay until `.lock`.
     mutating func holdForPassage() {
         state.lock = .passage
+        state.door.heldOpenDeadline = nil
         emit(.unlock(.passage, user: nil, until: nil))
         event("unlocked", ["reason": UnlockReason.passage.rawValue])
     }
@@ -98,6 +100,8 @@ extension Step {
         state.lock = .locked
         state.door.forcedOpenExemptUntil = clock + config.forcedOpenExemptSeconds
         state.door.openedWhileUnlocked = false
+        // A door left open when passage ends is held open from now on.
+        if state.door.isOpen == true { state.door.heldOpenDeadline = clock + config.heldOpenSeconds }
         emit(.lock)
         emit(.led(.idle))
         event("locked", ["cause": "passage-ended"])

@@ -46,6 +46,17 @@ struct DoorModeTests {
         #expect(h.match("dave", admin: true).unlocked)
     }
 
+    @Test func anOpenDoorIsNoAlarmDuringPassageButIsAfterIt() {
+        var h = Harness()
+        h.send(.doorClosed)
+        h.setMode(.passage)
+        h.send(.doorOpened)
+        #expect(h.deadline == nil, "no held-open timer while passage holds")
+        #expect(h.tick(after: 600).alarms.isEmpty)
+        h.setMode(.normal)
+        #expect(h.tick(after: 31).alarms == [.heldOpen])
+    }
+
     @Test func remoteModeChangeNeedsAnAdmin() {
         var h = Harness()
         let refused = h.setMode(.passage, by: "ha", source: .remote(client: "fpmod@broker"))
