@@ -22,6 +22,7 @@ extension Step {
             audit("lockout-ended", "card lockout over")
         }
         expirePendingFactor()
+        expireTwoPerson()
         if let deadline = state.door.heldOpenDeadline, clock >= deadline {
             state.door.heldOpenDeadline = nil
             state.door.heldOpenAlarmed = true

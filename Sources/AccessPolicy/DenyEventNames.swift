@@ -23,7 +23,8 @@ extension DenyReason {
         case .cardPermanentlyLockedOut: "card-lockout-permanent"
         case .credentialsNotAccepted: "not-accepted"
         case .factorNotAccepted: "factor-refused"
-        case .accessRule: "not-now"
+        case .accessRule, .lockdown: "not-now"
+        case .passback: "passback"
         }
     }
 
@@ -37,6 +38,8 @@ extension DenyReason {
         case .remoteNotAllowed(let refusal): ["reason": refusal.rawValue]
         case .factorNotAccepted(let factor, let mode): ["factor": factor.rawValue, "mode": mode.rawValue]
         case .accessRule(let denial): ["rule": denial.code]
+        case .lockdown: ["rule": "lockdown"]
+        case .passback(let lastEntry): ["last-entry": String(lastEntry)]
         default: [:]
         }
     }

@@ -40,6 +40,10 @@ public enum DenyReason: Codable, Equatable, Sendable, CustomStringConvertible {
     case factorNotAccepted(CredentialFactor, mode: VerifyMode)
     /// The user's schedule, validity or uses keep them out now.
     case accessRule(AccessDenial)
+    /// The door is in lockdown: only admins are let in.
+    case lockdown
+    /// Anti-passback (hard): this user entered at `lastEntry` (UTC seconds) and has not left.
+    case passback(lastEntry: Int64)
 
     public var description: String {
         switch self {
@@ -93,6 +97,10 @@ public enum DenyReason: Codable, Equatable, Sendable, CustomStringConvertible {
             "a \(factor) alone does not open this door (\(mode)): \(mode.instructions)"
         case .accessRule(let denial):
             "not now: \(denial)"
+        case .lockdown:
+            "not now: the door is in lockdown; only admins are let in"
+        case .passback(let lastEntry):
+            "not now: already entered at \(lastEntry) (UTC seconds) without leaving through the exit reader (anti-passback)"
         }
     }
 

@@ -7,7 +7,7 @@ extension Step {
         guard let previous else {
             // First report since start: a state, not an edge — no forced-open alarm.
             if open {
-                state.door.heldOpenDeadline = clock + config.heldOpenSeconds
+                if state.lock != .passage { state.door.heldOpenDeadline = clock + config.heldOpenSeconds }
                 event("door-opened", ["initial": "true"])
             }
             return
@@ -17,7 +17,8 @@ extension Step {
     }
 
     private mutating func doorOpened() {
-        state.door.heldOpenDeadline = clock + config.heldOpenSeconds
+        // Passage means people come and go: an open door is no alarm until passage ends.
+        if state.lock != .passage { state.door.heldOpenDeadline = clock + config.heldOpenSeconds }
         state.door.heldOpenAlarmed = false
         event("door-opened")
         audit("door-opened", "door opened")

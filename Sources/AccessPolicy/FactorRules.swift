@@ -18,6 +18,7 @@ extension Step {
         let countsIfWrong: Bool
         let userMode: VerifyMode?
         let label: String
+        var isAdmin = false
     }
 
     /// Whether a credential goes through these rules rather than today's finger-or-PIN handlers.
@@ -34,7 +35,8 @@ extension Step {
         }
         let label = match.map { "slot \($0.slot), score \($0.score)" } ?? "no match"
         let presented = Presented(factor: .finger, user: match?.user, valid: match?.userEnabled ?? false,
-                                  countsIfWrong: match == nil, userMode: userMode, label: label)
+                                  countsIfWrong: match == nil, userMode: userMode, label: label,
+                                  isAdmin: match?.isAdmin ?? false)
         guard let mode = combine(presented) else { return }
         guard mode.opensAlone(.finger) else {
             deny(.factorNotAccepted(.finger, mode: mode), user: match?.user)
@@ -56,7 +58,7 @@ extension Step {
             return
         }
         let presented = Presented(factor: .pin, user: user, valid: correct && user != nil, countsIfWrong: !correct,
-                                  userMode: userMode, label: "PIN")
+                                  userMode: userMode, label: "PIN", isAdmin: correct && isAdmin)
         guard let mode = combine(presented) else { return }
         handlePin(user: user, correct: correct, isAdmin: isAdmin, purpose: .unlock,
                   notOpeningIn: mode.opensAlone(.pin) ? nil : mode)
@@ -69,7 +71,8 @@ extension Step {
             return
         }
         let presented = Presented(factor: .card, user: card.user, valid: card.user != nil && card.enabled,
-                                  countsIfWrong: card.user == nil, userMode: card.userVerifyMode, label: card.label)
+                                  countsIfWrong: card.user == nil, userMode: card.userVerifyMode, label: card.label,
+                                  isAdmin: card.isAdmin ?? false)
         guard let mode = combine(presented) else { return }
         guard mode.opensAlone(.card) else {
             deny(.factorNotAccepted(.card, mode: mode), user: card.user)
@@ -86,7 +89,7 @@ extension Step {
             return
         }
         state.cardCounter = FailureCounter()
-        if refusedByAccessRules(user) { return }
+        if refusedAtGrant(user, isAdmin: card.isAdmin ?? false) { return }
         emit(.led(.match))
         emit(.buzzer(.accept))
         event("card-ok", ["user": user])
@@ -120,7 +123,8 @@ extension Step {
         guard let partner = mode.partner(of: presented.factor) else { return mode }
         state.pendingFactor = PendingFactor(factor: presented.factor, user: presented.user, valid: presented.valid,
                                             countsIfWrong: presented.countsIfWrong, mode: mode,
-                                            until: clock + config.factorWindowSeconds, label: presented.label)
+                                            until: clock + config.factorWindowSeconds, label: presented.label,
+                                            isAdmin: presented.isAdmin ? true : nil)
         let seconds = String(wholeSecondsUp(config.factorWindowSeconds))
         emit(.buzzer(.retry))
         event("factor-needed", ["next": partner.rawValue, "mode": mode.rawValue, "seconds": seconds])
@@ -142,7 +146,8 @@ extension Step {
                 state.pinRequired = []
                 state.lastPinAt = clock
             }
-            if refusedByAccessRules(user) { return }
+            // Both factors name one user: either one saying admin is that user being an admin.
+            if refusedAtGrant(user, isAdmin: first.isAdmin == true || second.isAdmin) { return }
             emit(.led(.match))
             emit(.buzzer(.accept))
             event("verified", ["user": user, "factors": "\(first.factor.rawValue)+\(second.factor.rawValue)"])

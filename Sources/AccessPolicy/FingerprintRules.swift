@@ -46,7 +46,7 @@ extension Step {
             deny(.pinRequired(reason), user: match.user)
             return
         }
-        if refusedByAccessRules(match.user) { return }
+        if refusedAtGrant(match.user, isAdmin: match.isAdmin) { return }
         state.fingerprintFailures.reset()
         if config.graceSeconds > 0 {
             state.graceUntil = clock + config.graceSeconds
@@ -98,7 +98,7 @@ extension Step {
             deny(.pinRequired(reason), user: state.graceUser)
             return
         }
-        if refusedByAccessRules(state.graceUser) { return }
+        if refusedAtGrant(state.graceUser, isAdmin: false) { return }
         emit(.led(.match))
         emit(.buzzer(.accept))
         audit("grace-unlock", user: state.graceUser, "unlock within the grace window of the last match")

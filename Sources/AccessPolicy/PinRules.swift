@@ -62,7 +62,7 @@ extension Step {
             audit("pin-ok", user: user, "\(isAdmin ? "correct admin PIN" : "correct PIN"); a PIN alone does not open this door (\(mode))")
             return
         }
-        if refusedByAccessRules(user) { return }
+        if refusedAtGrant(user, isAdmin: isAdmin) { return }
         emit(.led(.match))
         emit(.buzzer(.accept))
         event("pin-ok", user.map { ["user": $0] } ?? [:])

@@ -48,6 +48,11 @@ public struct PolicyConfig: Codable, Equatable, Sendable {
     public var factorWindowSeconds: Double = 10
     /// Wrong and unknown cards, counted as fingerprints and PINs are.
     public var cardLockout = LockoutThresholds()
+    /// Two-person rule: a credential grant needs two different authorised users within this
+    /// many seconds (5 to 600); nil: off.
+    public var twoPersonSeconds: Double?
+    /// Anti-passback between the entry and the exit reader.
+    public var antiPassback: AntiPassbackMode = .off
 
     public init() {}
 
@@ -56,7 +61,7 @@ public struct PolicyConfig: Codable, Equatable, Sendable {
         case idleTimeoutSeconds, backgroundTimeoutSeconds, graceSeconds, pinRequiredAfterRestart
         case pinRequiredAfterHoursWithoutPin, pinRequiredAfterEnrolledSetChange, heldOpenSeconds
         case forcedOpenExemptSeconds, relockOnDoorClose, verificationValiditySeconds
-        case verifyMode, factorWindowSeconds, cardLockout
+        case verifyMode, factorWindowSeconds, cardLockout, twoPersonSeconds, antiPassback
     }
 
     /// Missing keys take their defaults, so a config file only states what it overrides.
@@ -84,6 +89,8 @@ public struct PolicyConfig: Codable, Equatable, Sendable {
         try take(.verifyMode, &d.verifyMode)
         try take(.factorWindowSeconds, &d.factorWindowSeconds)
         try take(.cardLockout, &d.cardLockout)
+        d.twoPersonSeconds = try c.decodeIfPresent(Double.self, forKey: .twoPersonSeconds)
+        try take(.antiPassback, &d.antiPassback)
         self = d
     }
 }

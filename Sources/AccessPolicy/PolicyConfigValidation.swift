@@ -19,6 +19,9 @@ extension PolicyConfig {
         seconds(forcedOpenExemptSeconds, "forcedOpenExemptSeconds", min: 0, minInclusive: true, max: 600)
         seconds(verificationValiditySeconds, "verificationValiditySeconds", min: 0, minInclusive: false, max: 3_600)
         seconds(factorWindowSeconds, "factorWindowSeconds", min: 1, minInclusive: true, max: 120)
+        if let twoPersonSeconds {
+            seconds(twoPersonSeconds, "twoPersonSeconds", min: 5, minInclusive: true, max: 600)
+        }
         check(pinRequiredAfterHoursWithoutPin.isFinite && pinRequiredAfterHoursWithoutPin >= 0,
               "pinRequiredAfterHoursWithoutPin",
               "\(pinRequiredAfterHoursWithoutPin) is out of range; use 0 (off) or a positive number of hours")

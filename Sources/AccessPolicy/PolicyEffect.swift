@@ -43,12 +43,15 @@ public enum UnlockReason: String, Codable, Sendable {
     case cardAndFinger = "card-and-finger"
     case fingerAndPin = "finger-and-pin"
     case cardAndPin = "card-and-pin"
+    /// Held open by passage or first-person-in mode: no `.relayPulse`, the runtime holds the
+    /// relay until `.lock`.
+    case passage
 
     /// Opened by a user's own credential (not the exit button or a reuse of one).
     var isByCredential: Bool {
         switch self {
         case .fingerprint, .pin, .remote, .card, .cardAndFinger, .fingerAndPin, .cardAndPin, .grace: true
-        case .exitButton: false
+        case .exitButton, .passage: false
         }
     }
 }

@@ -65,6 +65,14 @@ public enum PolicyEvent: Codable, Equatable, Sendable {
     case moduleReconnected
     /// The store had no use left for a grant this decision made (`PolicyEffect.consumeUse`).
     case useRefused(user: String)
+    /// Someone asks to put the door in `mode` (see `DoorMode`). `by` names them for the audit
+    /// log (an admin's name, "root on the control socket"). A remote request needs `isAdmin`:
+    /// the runtime sets it only after an admin's name and PIN were accepted
+    /// (`.pinEntered(purpose: .adminCommand)`); a local one is trusted as the socket is.
+    case setDoorMode(DoorMode, source: RequestSource, by: String?, isAdmin: Bool = false)
+    /// Anti-passback: forget `user`'s last reader side (nil: everyone's). Send it when a user
+    /// is deleted from the store, or when an admin forgives someone stuck outside.
+    case passbackReset(user: String?, by: String?)
 }
 
 /// What a PIN is offered for; the admin purposes need an admin's PIN.

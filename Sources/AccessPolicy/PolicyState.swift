@@ -34,6 +34,17 @@ public struct PolicyState: Codable, Equatable, Sendable {
     public internal(set) var pendingFactor: PendingFactor?
     /// Wrong and unknown cards; nil until the first (so a state saved before cards reads as is).
     public internal(set) var cardFailures: FailureCounter?
+    /// The door's mode; nil while normal (read `doorMode`).
+    public internal(set) var storedDoorMode: DoorMode?
+    /// First-person-in: the UTC start of the passage window the first person opened (so a
+    /// restart inside that window holds the door again, and the next window waits again).
+    public internal(set) var firstPersonWindow: Int64?
+    /// Who was the first person in of that window.
+    public internal(set) var firstPersonUser: String?
+    /// Anti-passback: the side each user was last granted at (nil while empty).
+    public internal(set) var passback: [String: PassbackRecord]?
+    /// Two-person rule: the first authorised user, waiting for a second (not saved).
+    public internal(set) var twoPersonWaiting: TwoPersonWaiting?
 
     /// A fresh state: locked, no failures, nothing known yet.
     public init() {}
@@ -50,6 +61,7 @@ public struct PolicyState: Codable, Equatable, Sendable {
         copy.graceUser = nil
         copy.door = DoorState()
         copy.pendingFactor = nil
+        copy.twoPersonWaiting = nil
         return copy
     }
 }
@@ -72,10 +84,10 @@ public struct ClockOrigin: Codable, Equatable, Sendable {
 public enum LockState: Codable, Equatable, Sendable {
     case locked
     case unlocked(until: Double, reason: UnlockReason, user: String?)
+    /// Held unlocked by passage (no relay pulse) until the mode or its window ends.
+    case passage
 
-    var isUnlocked: Bool {
-        if case .unlocked = self { true } else { false }
-    }
+    var isUnlocked: Bool { self != .locked }
 }
 
 /// Consecutive failures of one credential and the lockout they caused.

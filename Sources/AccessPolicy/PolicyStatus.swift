@@ -12,6 +12,9 @@ public struct PolicyStatus: Equatable, Sendable {
     public var doorOpen: Bool?
     public var moduleConnected: Bool
     public var tamperSwitchActive: Bool
+    public var doorMode: DoorMode = .normal
+    /// Passage (or first-person-in after the first person) holds the door open.
+    public var passageHolding: Bool = false
 }
 
 public enum LockoutStatus: Equatable, Sendable {
@@ -38,7 +41,9 @@ extension PolicyState {
             pinOnly: s.pinOnly,
             doorOpen: s.door.isOpen,
             moduleConnected: s.moduleConnected,
-            tamperSwitchActive: s.tamperSwitchActive)
+            tamperSwitchActive: s.tamperSwitchActive,
+            doorMode: s.doorMode,
+            passageHolding: s.passageHolding)
     }
 
     private static func lockout(_ counter: FailureCounter, at clock: Double) -> LockoutStatus {

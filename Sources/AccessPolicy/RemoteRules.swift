@@ -4,6 +4,8 @@ public enum RemoteRefusal: String, Codable, Equatable, Sendable, CustomStringCon
     case tamper
     /// Fingerprints are disabled after too many failures: someone is trying at the door.
     case permanentLockout
+    /// A mode change or a lockdown opening that needs an admin's PIN.
+    case adminRequired = "admin-required"
 
     public var description: String {
         switch self {
@@ -11,6 +13,8 @@ public enum RemoteRefusal: String, Codable, Equatable, Sendable, CustomStringCon
             "the lock is in PIN-only mode after tamper; only a PIN at the door works until an admin inspects it and clears it there"
         case .permanentLockout:
             "fingerprints are locked out permanently after repeated failures; an admin must clear it at the door or as root on the machine"
+        case .adminRequired:
+            "this needs an admin's name and PIN"
         }
     }
 }
@@ -38,7 +42,7 @@ extension Step {
         let owner = user.map { "\($0)'s" } ?? "a"
         switch purpose {
         case .unlock, .adminUnlock:
-            if refusedByAccessRules(user, source: .remote(client: client)) { return }
+            if refusedAtGrant(user, isAdmin: isAdmin, source: .remote(client: client)) { return }
             emit(.led(.match))
             emit(.buzzer(.accept))
             var fields = ["source": "remote"]
@@ -60,6 +64,11 @@ extension Step {
     /// reused). Nothing happens when already locked.
     mutating func handleLockRequest(source: RequestSource) {
         endGrace()
+        if state.lock == .passage {
+            // Locking against the mode would be undone at the next event: the mode is the switch.
+            audit("lock-ignored", "LOCK ignored: passage holds the door open; set the door mode to normal to lock it")
+            return
+        }
         guard state.lock.isUnlocked else { return }
         let from: String
         switch source {

@@ -6,12 +6,19 @@ struct Step {
     var effects: [PolicyEffect] = []
     /// Schedules, validity and uses; nil: none.
     let access: AccessRules?
+    /// The reader this event came from (changed only while recording a pair's first person).
+    var side: ReaderSide
+    /// A door-mode change made during this step, reported once by `settlePassage`.
+    var modeChange: ModeChange?
+    /// This step handled `.started`.
+    var handledStart = false
 
-    init(config: PolicyConfig, now: PolicyTime, state: PolicyState, access: AccessRules? = nil) {
+    init(config: PolicyConfig, now: PolicyTime, state: PolicyState, access: AccessRules? = nil, side: ReaderSide = .entry) {
         self.config = config
         self.now = now
         self.state = state
         self.access = access
+        self.side = side
     }
 
     /// Policy clock now (valid after `advanceClock`).
@@ -36,7 +43,9 @@ struct Step {
 
     mutating func handle(_ event: PolicyEvent) {
         switch event {
-        case .started: handleStarted()
+        case .started:
+            handledStart = true
+            handleStarted()
         case .tick: break // expiry already ran
         case let .fingerMatched(user, slot, score, isAdmin, isDuress, enabled, mode):
             let match = FingerMatch(user: user, slot: slot, score: score, isAdmin: isAdmin,
@@ -77,6 +86,9 @@ struct Step {
         case .moduleDisconnected: handleModuleConnection(connected: false)
         case .moduleReconnected: handleModuleConnection(connected: true)
         case .useRefused(let user): withdrawGrant(of: user)
+        case let .setDoorMode(mode, source, by, isAdmin):
+            handleSetDoorMode(mode, source: source, by: by, isAdmin: isAdmin)
+        case let .passbackReset(user, by): handlePassbackReset(user: user, by: by)
         }
     }
 }

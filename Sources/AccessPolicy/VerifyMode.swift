@@ -103,6 +103,8 @@ public struct PendingFactor: Codable, Equatable, Sendable {
     var until: Double
     /// Which credential, for the audit log (a slot, a card's label; never a secret).
     var label: String
+    /// It named an admin (optional so a state saved before lockdown reads as is).
+    var isAdmin: Bool?
 }
 
 /// A card read at the door, looked up in the store by the runtime (the number is never here).
@@ -115,11 +117,14 @@ public struct CardPresentation: Codable, Equatable, Sendable {
     public var userVerifyMode: VerifyMode?
     /// For the audit log: the credential's label, e.g. "Wiegand 26-bit card #3"; never the number.
     public var label: String
+    /// The owner is an admin (lockdown lets only admins in); nil: not an admin.
+    public var isAdmin: Bool?
 
-    public init(user: String?, enabled: Bool, userVerifyMode: VerifyMode? = nil, label: String) {
+    public init(user: String?, enabled: Bool, userVerifyMode: VerifyMode? = nil, label: String, isAdmin: Bool = false) {
         self.user = user
         self.enabled = enabled
         self.userVerifyMode = userVerifyMode
         self.label = label
+        self.isAdmin = isAdmin ? true : nil
     }
 }

@@ -29,7 +29,7 @@ extension LockRuntime {
     func sendToPanel(after reason: UnlockReason, user: String) {
         guard let wiegandOut else { return }
         switch reason {
-        case .exitButton, .remote, .grace: return
+        case .exitButton, .remote, .grace, .passage: return
         case .fingerprint, .pin, .card, .cardAndFinger, .fingerAndPin, .cardAndPin: break
         }
         let credential: WiegandCredential

@@ -34,6 +34,17 @@ public struct WeeklySchedule: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { text }
 
+    /// No window at all: what a passage schedule the config names but the store lacks becomes,
+    /// so a missing rule holds nothing open.
+    public static func never(because reason: String) -> WeeklySchedule {
+        WeeklySchedule(windows: [], text: "never (\(reason))")
+    }
+
+    init(windows: [Window], text: String) {
+        self.windows = windows
+        self.text = text
+    }
+
     /// Why a schedule's text cannot be read, and where: `column` counts characters from 1.
     public struct ParseError: Error, Equatable, CustomStringConvertible {
         public var column: Int
