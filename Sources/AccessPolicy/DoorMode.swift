@@ -23,3 +23,11 @@ extension PolicyState {
     /// Whether passage holds the door unlocked right now.
     public var passageHolding: Bool { lock == .passage }
 }
+
+extension DoorMode {
+    /// Whether going from `old` to `new` only ever keeps more people out: into lockdown, or from
+    /// a held-open mode back to normal. Home Assistant may do that without an admin's PIN.
+    public static func tightens(from old: DoorMode, to new: DoorMode) -> Bool {
+        new == .lockdown || (new == .normal && (old == .passage || old == .firstPersonIn))
+    }
+}

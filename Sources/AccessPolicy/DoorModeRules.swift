@@ -7,7 +7,9 @@
 /// one counts toward the PIN lockout like every other PIN).
 extension Step {
     mutating func handleSetDoorMode(_ mode: DoorMode, source: RequestSource, by who: String?, isAdmin: Bool) {
-        if source.isRemote && !isAdmin {
+        // Tightening needs no admin (locking is the direction a door fails to); loosening from
+        // afar does.
+        if source.isRemote && !isAdmin && !DoorMode.tightens(from: state.doorMode, to: mode) {
             deny(.remoteNotAllowed(.adminRequired), user: who, source: source)
             return
         }

@@ -66,6 +66,14 @@ struct DoorModeTests {
         #expect(allowed.fields(of: "door-mode")?["mode"] == "lockdown")
         #expect(allowed.audits("door-mode").first?.detail.contains("MQTT client fpmod@broker") == true)
         #expect(allowed.contains(.persist))
+        // Out of lockdown is loosening: an admin again; into it, or back from passage to
+        // normal, only keeps people out and needs none.
+        #expect(h.setMode(.normal, by: "ha", source: .remote(client: "fpmod@broker")).denials == [.remoteNotAllowed(.adminRequired)])
+        h.setMode(.passage)
+        #expect(h.setMode(.normal, by: "ha", source: .remote(client: "fpmod@broker")).denials.isEmpty)
+        #expect(h.state.doorMode == .normal)
+        #expect(h.setMode(.lockdown, by: "ha", source: .remote(client: "fpmod@broker")).denials.isEmpty)
+        #expect(h.state.doorMode == .lockdown)
     }
 
     @Test func lockdownLetsOnlyAdminsInAndEveryoneOut() {
