@@ -1,3 +1,4 @@
+import AccessPolicy
 import TemplateStore
 
 /// One request of the control protocol, parsed and printed here and nowhere else: the service
@@ -22,8 +23,11 @@ public enum ControlRequest: Equatable, Sendable {
     case enroll(EnrollRequest)
     /// `delete NAME [LABEL]`
     case delete(user: String, label: String?)
+    /// `door-mode MODE`: normal, passage, lockdown or first-person-in. Any mode for root on this
+    /// machine (peer uid); others may only keep people out (into lockdown, or back to normal).
+    case doorMode(DoorMode)
 
-    public static let usage = "commands: status, pin [USER] PIN, card NUMBER, unlock ADMIN PIN, clear ADMIN PIN, clear (as root), scan, list, enroll NAME [LABEL] [--duress] [--admin], delete NAME [LABEL]"
+    public static let usage = "commands: status, pin [USER] PIN, card NUMBER, unlock ADMIN PIN, clear ADMIN PIN, clear (as root), scan, list, enroll NAME [LABEL] [--duress] [--admin], delete NAME [LABEL], door-mode MODE"
 
     /// Reads one line; the error text is the reply's.
     public init(line: String) throws(ControlUsageError) {
@@ -52,6 +56,12 @@ public enum ControlRequest: Equatable, Sendable {
         case "delete":
             guard (1...2).contains(arguments.count) else { throw ControlUsageError("usage: delete NAME [LABEL]") }
             self = .delete(user: arguments[0], label: arguments.count == 2 ? arguments[1] : nil)
+        case "door-mode":
+            let modes = DoorMode.allCases.map(\.rawValue).joined(separator: ", ")
+            guard arguments.count == 1, let mode = DoorMode(rawValue: arguments[0].lowercased()) else {
+                throw ControlUsageError("usage: door-mode MODE (\(modes))")
+            }
+            self = .doorMode(mode)
         default:
             throw ControlUsageError("unknown command '\(verb)'; " + Self.usage)
         }
@@ -72,6 +82,7 @@ public enum ControlRequest: Equatable, Sendable {
         case .enroll(let request): request.controlLine
         case let .delete(user, label?): "delete \(user) \(label)"
         case let .delete(user, nil): "delete \(user)"
+        case .doorMode(let mode): "door-mode \(mode.rawValue)"
         }
     }
 }

@@ -1,3 +1,4 @@
+import AccessPolicy
 import Foundation
 import TemplateStore
 
@@ -5,7 +6,8 @@ import TemplateStore
 /// `mqtt.adminCommands`), one JSON object, never retained:
 /// `{"command":"enroll","user":"carol","finger":"left-index","code":"<admin PIN>"}`,
 /// `{"command":"delete","user":"carol","finger":"left-index","code":"…"}` (no `finger`: every
-/// finger of carol, and carol), `{"command":"clear","code":"…"}` (ends a timed lockout).
+/// finger of carol, and carol), `{"command":"clear","code":"…"}` (ends a timed lockout),
+/// `{"command":"door-mode","mode":"passage","code":"…"}` (any door mode).
 /// Anything else is nil, and the bridge ignores it with a log line.
 ///
 /// A remote enroll makes an ordinary finger only: an admin or a duress finger is enrolled at the
@@ -16,6 +18,7 @@ struct HomeAssistantAdminCommand: Equatable {
         case enroll(user: UserName, finger: FingerLabel)
         case delete(user: String, finger: String?)
         case clear
+        case doorMode(DoorMode)
     }
 
     var action: Action
@@ -30,7 +33,7 @@ struct HomeAssistantAdminCommand: Equatable {
               let object = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any],
               let command = object["command"] as? String,
               let code = object["code"] as? String, !code.isEmpty, code != "None",
-              Set(object.keys).isSubset(of: ["command", "user", "finger", "code"]) else { return nil }
+              Set(object.keys).isSubset(of: ["command", "user", "finger", "code", "mode"]) else { return nil }
         let user = object["user"] as? String
         let finger = object["finger"] as? String
         guard object["user"] == nil || user.map(Self.isName) == true,
@@ -45,8 +48,11 @@ struct HomeAssistantAdminCommand: Equatable {
             guard let user else { return nil }
             action = .delete(user: user, finger: finger)
         case "clear":
-            guard user == nil, finger == nil else { return nil }
+            guard user == nil, finger == nil, object["mode"] == nil else { return nil }
             action = .clear
+        case "door-mode":
+            guard user == nil, finger == nil, let mode = (object["mode"] as? String).flatMap(DoorMode.init(rawValue:)) else { return nil }
+            action = .doorMode(mode)
         default:
             return nil
         }
@@ -66,6 +72,7 @@ struct HomeAssistantAdminCommand: Equatable {
         case .enroll: "enroll"
         case .delete: "delete"
         case .clear: "clear"
+        case .doorMode: "door-mode"
         }
     }
 
@@ -73,7 +80,15 @@ struct HomeAssistantAdminCommand: Equatable {
         switch action {
         case .enroll(let user, _): user.text
         case .delete(let user, _): user
-        case .clear: nil
+        case .clear, .doorMode: nil
+        }
+    }
+
+    /// Whether the worker (the module) runs it: enroll and delete; the rest is the policy's.
+    var needsModule: Bool {
+        switch action {
+        case .enroll, .delete: true
+        case .clear, .doorMode: false
         }
     }
 }

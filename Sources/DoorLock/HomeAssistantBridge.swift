@@ -1,3 +1,4 @@
+import AccessPolicy
 import JSONValue
 import MQTT
 import Posix
@@ -19,6 +20,8 @@ final class HomeAssistantBridge {
     var onLockRequest: (() -> Void)?
     /// An admin command with its admin code (only subscribed with `mqtt.adminCommands`).
     var onAdminRequest: ((HomeAssistantAdminCommand) -> Void)?
+    /// A door mode from the select entity (the policy takes only the ones that keep people out).
+    var onDoorModeRequest: ((DoorMode) -> Void)?
     /// Larger command payloads are ignored: a code and an action fit in far less.
     static let commandLimit = 256
     let client: MQTTClient
@@ -73,6 +76,7 @@ final class HomeAssistantBridge {
         try client.subscribe(topics.homeAssistantStatus, qos: 1)
         try client.subscribe(topics.lockCommand, qos: 1)
         if settings.adminCommands { try client.subscribe(topics.adminCommand, qos: 1) }
+        try client.subscribe(topics.doorModeCommand, qos: 1)
     }
 
     /// What the audit log records as a remote request's origin: fpmod's own connection (its
@@ -153,12 +157,17 @@ final class HomeAssistantBridge {
             } else {
                 publishDiscovery()
             }
-        case topics.lockCommand, topics.adminCommand:
+        case topics.lockCommand, topics.adminCommand, topics.doorModeCommand:
             if message.retained {
                 ignored("retained", "mqtt: ignoring a retained command on \(message.topic) (commands must not be retained; "
                     + "clear it with an empty retained message)")
             } else if message.topic == topics.lockCommand {
                 command(message)
+            } else if message.topic == topics.doorModeCommand {
+                guard message.payload.count <= 32, let mode = DoorMode(rawValue: message.text) else {
+                    return ignored("malformed-mode", "mqtt: ignoring a door mode that is none (\(message.payload.count) bytes) on \(message.topic)")
+                }
+                onDoorModeRequest?(mode)
             } else if settings.adminCommands {
                 adminCommand(message)
             }

@@ -1,3 +1,4 @@
+import AccessPolicy
 import Foundation
 import JSONValue
 import TemplateStore
@@ -93,6 +94,13 @@ public enum HomeAssistantDiscovery {
                 "event_types": .array((eventTypes + (adminCommands ? adminEventTypes : [])).map(JSONValue.string)),
             ],
             "\(id)_door": binarySensor(id, "door", "Door", deviceClass: "door", topics),
+            "\(id)_door_mode": [
+                "p": "select", "unique_id": .string("\(id)_door_mode"), "name": "Door mode",
+                "command_topic": .string(topics.doorModeCommand), "state_topic": .string(topics.state),
+                "value_template": "{{ value_json.door_mode }}",
+                "options": .array(DoorMode.allCases.map { .string($0.rawValue) }),
+                "retain": false, "optimistic": false, "icon": "mdi:door",
+            ],
             "\(id)_tamper": binarySensor(id, "tamper", "Tamper", deviceClass: "tamper", topics),
             "\(id)_module": binarySensor(id, "module", "Fingerprint module", deviceClass: "connectivity", topics,
                                          diagnostic: true),

@@ -21,6 +21,8 @@ public struct HomeAssistantLockStatus: Sendable, Equatable {
     public var lockout: LockoutStatus = .none
     /// Touch edge to the end of the search, of the last identify.
     public var identifyMilliseconds: Double?
+    /// The door mode (`DoorMode` raw value), for the select entity.
+    public var doorMode = "normal"
 
     public init() {}
 
@@ -32,6 +34,7 @@ public struct HomeAssistantLockStatus: Sendable, Equatable {
         moduleConnected = policy.moduleConnected
         failures = policy.consecutiveFingerprintFailures
         lockout = policy.fingerprintLockout
+        doorMode = policy.doorMode.rawValue
     }
 }
 
@@ -71,6 +74,7 @@ public enum HomeAssistantState {
             "lockout": .string(lockout.text),
             "lockout_remaining": lockout.remaining,
             "identify_ms": status.identifyMilliseconds.map { JSONValue.double(($0 * 10).rounded() / 10) } ?? .null,
+            "door_mode": .string(status.doorMode),
         ]
     }
 

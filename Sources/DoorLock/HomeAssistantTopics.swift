@@ -27,6 +27,9 @@ public struct HomeAssistantTopics: Sendable, Equatable {
     /// Admin commands as JSON (`HomeAssistantAdminCommand`), only with `mqtt.adminCommands`;
     /// never retained, like the lock's.
     public var adminCommand: String { "\(base)/admin/set" }
+    /// A door mode from the select entity (`lockdown`, `normal` …), never retained: the ones
+    /// that only keep people out are taken, the others need an admin command with a PIN.
+    public var doorModeCommand: String { "\(base)/door_mode/set" }
     /// One JSON object per decision, not retained: the event entity.
     public var event: String { "\(base)/event" }
     /// Retained JSON with every sensor's value; each entity picks its key with a template.

@@ -14,7 +14,17 @@ extension LockRuntime {
         }
         guard version != accessRulesVersion || policy.access == nil else { return }
         do {
-            setAccessRules(try store.accessRules(timeZone: config.doorTimeZone), unreadable: nil, version: version)
+            var rules = try store.accessRules(timeZone: config.doorTimeZone)
+            if let name = config.access.passageSchedule {
+                rules.passageName = name
+                // A passage schedule the store lacks (or cannot read) holds nothing open.
+                rules.passage = rules.calendar.schedules[name] ?? .never(because: "no readable schedule \"\(name)\" in the store")
+                if rules.calendar.schedules[name] == nil, passageProblemSaid != name {
+                    log("access.passageSchedule: the store has no readable schedule \"\(name)\"; passage will not hold the door open (fpmod schedule add \(name) TEXT)")
+                    passageProblemSaid = name
+                }
+            }
+            setAccessRules(rules, unreadable: nil, version: version)
         } catch {
             setAccessRules(nil, unreadable: "the store's access rules cannot be read (\(error))", version: nil)
         }

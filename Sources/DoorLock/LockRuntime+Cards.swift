@@ -20,13 +20,14 @@ extension LockRuntime {
 
     /// Decides on a card; nil when the store failed (refused, and said so).
     @discardableResult
-    func presentCard(_ number: CardNumber, via source: String) -> [PolicyEffect]? {
+    func presentCard(_ number: CardNumber, via source: String, reader: LockConfig.DoorReader? = nil) -> [PolicyEffect]? {
         let presentation: CardPresentation
         do {
             if let (card, owner) = try store.card(matching: number) {
                 presentation = CardPresentation(user: owner.name, enabled: card.enabled,
                                                 userVerifyMode: owner.verifyMode.flatMap(VerifyMode.init(rawValue:)),
-                                                label: "\(card.kind.rawValue) card \(card.label), via \(source)")
+                                                label: "\(card.kind.rawValue) card \(card.label), via \(source)",
+                                                isAdmin: owner.role == .admin)
             } else {
                 presentation = CardPresentation(user: nil, enabled: false, label: "unknown \(number.kind.rawValue) card, via \(source)")
             }
@@ -37,7 +38,7 @@ extension LockRuntime {
             sound(.deny)
             return nil
         }
-        return decide(.cardPresented(presentation))
+        return decide(.cardPresented(presentation), context: DecisionContext(reader: reader))
     }
 
     func presentCard(_ number: CardNumber, via source: String, client: UnixConnection) {

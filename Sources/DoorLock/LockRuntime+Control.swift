@@ -104,7 +104,24 @@ extension LockRuntime {
             submitAdmin(.enroll(enroll), client: client)
         case let .delete(user, label):
             submitAdmin(.delete(user: user, label: label), client: client)
+        case .doorMode(let mode):
+            setDoorMode(mode, client: client)
         }
+    }
+
+    /// `door-mode MODE`: root on this machine may set any mode (the uid is the kernel's); anyone
+    /// else with the socket only modes that keep people out. Audited with who asked.
+    func setDoorMode(_ mode: DoorMode, client: UnixConnection) {
+        let peer: PeerCredentials
+        do { peer = try client.peerCredentials() } catch {
+            return replyError(client, "cannot tell who is asking (\(error))", code: "failed")
+        }
+        let trusted = options.trustedClearUIDs.contains(peer.uid)
+        guard trusted || DoorMode.tightens(from: state.doorMode, to: mode) else {
+            return replyError(client, "only root on this machine may set the door to \(mode.rawValue) (you are uid \(peer.uid)); anyone with the socket may set lockdown, or normal after passage", code: "denied")
+        }
+        decide(.setDoorMode(mode, source: .local, by: trusted ? "root on the control socket" : "uid \(peer.uid) on the control socket"))
+        reply(client, ["ok": true, "result": "door-mode", "mode": .string(state.doorMode.rawValue), "passage": .bool(state.passageHolding)])
     }
 
     /// Enroll and delete run on the worker, which owns the module; they may queue behind a scan.
@@ -156,6 +173,8 @@ extension LockRuntime {
         reply["pinRequired"] = .array(status.pinRequired.map { .string($0.rawValue) })
         reply["pinOnly"] = JSONValue(status.pinOnly?.description)
         reply["tamper"] = .bool(status.tamperSwitchActive)
+        reply["doorMode"] = .string(status.doorMode.rawValue)
+        reply["passage"] = .bool(status.passageHolding)
         reply["events"] = JSONValue(front.shared.withLock { $0.eventCount })
         reply["pid"] = JSONValue(CurrentProcess.id)
         reply["port"] = JSONValue(options.modulePort)
@@ -210,7 +229,8 @@ extension LockRuntime {
             return
         }
         let effects = decide(.pinEntered(user: check.user, correct: check.correct, isAdmin: check.isAdmin, purpose: check.action,
-                                         source: remote?.source ?? .local, verifyMode: check.verifyMode))
+                                         source: remote?.source ?? .local, verifyMode: check.verifyMode),
+                             context: DecisionContext(reader: keypadChecks[check.requestID] != nil ? .keypad : nil))
         if let remote { return finishRemote(remote, check: check, effects: effects) }
         if let submittedAt = keypadChecks.removeValue(forKey: check.requestID) { return finishKeypadEntry(effects, submittedAt: submittedAt) }
         guard let client else { return }

@@ -11,6 +11,9 @@ struct DecisionContext {
     var user: String?
     var slot: Int?
     var score: Int?
+    /// The reader the credential came from (nil: none of the door's, e.g. the control socket):
+    /// its side of the door decides anti-passback (`access.exitReaders`).
+    var reader: LockConfig.DoorReader?
 }
 
 extension LockRuntime {
@@ -19,7 +22,8 @@ extension LockRuntime {
     @discardableResult
     func decide(_ event: PolicyEvent, context: DecisionContext = DecisionContext()) -> [PolicyEffect] {
         refreshAccessRulesIfChanged()
-        let (next, decided) = policy.decide(state, event, now: clock.now())
+        let side: ReaderSide = context.reader.map { config.access.exitReaders.contains($0) ? .exit : .entry } ?? .entry
+        let (next, decided) = policy.decide(state, event, now: clock.now(), side: side)
         state = next
         var effects = decided
         // A limited use is taken before anything of the grant happens; none left (another door

@@ -22,6 +22,7 @@ extension LockRuntime {
             bridge.onUnlockRequest = { [unowned self] code in remoteUnlock(code: code, settings: settings) }
             bridge.onLockRequest = { [unowned self] in remoteLock() }
             bridge.onAdminRequest = { [unowned self] command in remoteAdmin(command) }
+            bridge.onDoorModeRequest = { [unowned self] mode in remoteDoorMode(mode) }
             homeAssistant = bridge
             bridge.update(homeAssistantStatus())
             bridge.start()
@@ -95,12 +96,22 @@ extension LockRuntime {
         log("mqtt: LOCK from Home Assistant: " + (wasUnlocked ? "locked now" : "already locked"))
     }
 
+    /// The select entity: no code comes with it, so the policy takes only a mode that keeps
+    /// people out (into lockdown, or back to normal after passage); any other needs the admin
+    /// command `{"command":"door-mode","mode":…,"code":…}`.
+    func remoteDoorMode(_ mode: DoorMode) {
+        guard let bridge = homeAssistant else { return }
+        if let refusal = decide(.setDoorMode(mode, source: .remote(client: bridge.connectionName), by: "Home Assistant")).denial {
+            log("mqtt: door mode \(mode.rawValue) from Home Assistant refused: \(refusal); send it as an admin command with an admin's PIN")
+        }
+    }
+
     /// An admin command: refused at once when the module cannot run it, otherwise the admin's
     /// code is checked like any PIN (`adminCommand`, or `adminClear` for a clear), and only then
     /// does the worker get the job (`finishRemote`).
     func remoteAdmin(_ command: HomeAssistantAdminCommand) {
         guard config.mqtt?.adminCommands == true else { return }
-        if command.action != .clear, let problem = adminUnavailable {
+        if command.needsModule, let problem = adminUnavailable {
             return remoteAdminFailed(command, problem)
         }
         submitRemotePin(command.code, purpose: command.action == .clear ? .adminClear : .adminCommand,
@@ -140,6 +151,9 @@ extension LockRuntime {
             log("mqtt: remote \(what) accepted with admin \(who)'s PIN")
             switch command.action {
             case .clear: break
+            case .doorMode(let mode):
+                let source = RequestSource.remote(client: homeAssistant?.connectionName ?? "mqtt")
+                decide(.setDoorMode(mode, source: source, by: check.user, isAdmin: true))
             case let .enroll(user, finger): submitRemoteAdmin(.enroll(EnrollRequest(user: user, label: finger)), command)
             case let .delete(user, finger): submitRemoteAdmin(.delete(user: user, label: finger), command)
             }
@@ -189,7 +203,7 @@ extension LockRuntime {
             fields["slots"] = fingers.compactMap { $0["slot"]?.intValue.map(String.init) }.joined(separator: ",")
             if reply["userRemoved"]?.boolValue == true { fields["userRemoved"] = "true" }
             emit(LockEvent(name: "deleted", fields: fields))
-        case .clear:
+        case .clear, .doorMode:
             break
         }
         log("mqtt: remote \(command.verb) of \(command.user.map { config.privacy.log.show($0) ?? "a user" } ?? "-") done")

@@ -313,7 +313,7 @@ extension LockRuntime {
 
     /// Maps a scan to a policy event (looking the slot up in the store) and executes the decision.
     func handleScan(_ outcome: ScanOutcome, _ timing: inout ScanTiming) {
-        var context = DecisionContext(timing: timing)
+        var context = DecisionContext(timing: timing, reader: .fingerprint)
         let event: PolicyEvent
         switch outcome {
         case let .match(slot, score):

@@ -38,8 +38,8 @@ extension LockRuntime {
             emit(LockEvent(name: "nfc", fields: ["result": "ready"]))
         case .card(let card):
             switch section.mode {
-            case .uid: presentCard(CardNumber(uid: card.uid), via: "NFC reader")
-            case .desfire: presentCard(CardNumber(desfireUID: card.uid), via: "NFC reader (DESFire, AES)")
+            case .uid: presentCard(CardNumber(uid: card.uid), via: "NFC reader", reader: .nfc)
+            case .desfire: presentCard(CardNumber(desfireUID: card.uid), via: "NFC reader (DESFire, AES)", reader: .nfc)
             }
         case .refused(let card, let why):
             // Never looked up by its UID: a copy of a user's card must not be taken for it. It

@@ -31,7 +31,7 @@ extension LockRuntime {
         for happening in wiegand.service(d0Ready: d0Ready, d1Ready: d1Ready) {
             switch happening {
             case .card(let number, let format):
-                presentCard(number, via: "Wiegand reader (\(format))")
+                presentCard(number, via: "Wiegand reader (\(format))", reader: .wiegand)
             case .entry(var secret):
                 // The frame's end was just seen: the decision is timed from here.
                 offerKeypadPIN(secret.reveal(), submittedAt: Monotonic.seconds())

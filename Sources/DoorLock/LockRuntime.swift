@@ -63,6 +63,8 @@ final class LockRuntime {
     var accessRulesVersion: Int64?
     /// Why the access rules could not be read, while they cannot (said once).
     var accessRulesProblem: String?
+    /// The missing passage schedule already logged (said once per name).
+    var passageProblemSaid: String?
     /// The signal that ended the loop ("SIGTERM"), for the stopping line; nil for `stop()`.
     var stopReason: String?
 

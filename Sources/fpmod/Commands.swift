@@ -60,6 +60,7 @@ enum Commands {
         "holiday list": AccessRuleCommands.listHolidays,
         "holiday delete": AccessRuleCommands.deleteHoliday,
         "user set": AccessRuleCommands.setUser,
+        "door mode": DoorModeCommand.run,
     ]
 
     /// The commands that start a new store when none exists at the store path.

@@ -355,6 +355,13 @@ enum Program {
                                 ]),
                 ]),
             CommandSpec(
+                name: "door", abstract: "The running service's door.",
+                subcommands: [
+                    CommandSpec(name: "mode", abstract: "Show or set the door mode: normal, passage, lockdown or first-person-in.",
+                                discussion: "passage holds the door unlocked while the config's access.passageSchedule is open (without one: until the mode changes); first-person-in does so only once the first authorised person came in inside that schedule; lockdown lets only admins in (the exit button still opens). Set through the service's control socket: any mode as root, only lockdown (or back to normal after passage) otherwise. Every change is audited with who asked.",
+                                arguments: [.positional("mode", help: "The mode to set; without it, the mode is shown.", optional: true)]),
+                ]),
+            CommandSpec(
                 name: "access", abstract: "Who may enter when: ask the rules the door applies.",
                 discussion: "Schedules, holidays and each user's validity and uses are in the store (fpmod schedule, fpmod holiday, fpmod user set); they are read on the door's clock, in the config's access.timeZone (else the machine's own zone).",
                 subcommands: [
