@@ -15,6 +15,12 @@ public enum StandardStreams {
     /// character escaped visibly; add the newline yourself.
     public static func writeOutput(_ text: String) { write(Printable.escaped(text, keepingLineBreaks: true), to: 1) }
 
+    /// Writes lines to stdout, each escaped as `writeOutput` escapes (no control character of
+    /// theirs reaches the terminal) and ended by `ending` as it is: CSV's CRLF.
+    public static func writeOutput(lines: [String], ending: String) {
+        write(lines.map { Printable.escaped($0) + ending }.joined(), to: 1)
+    }
+
     /// Writes `text` to stderr (fd 2) like `writeOutput`.
     public static func writeError(_ text: String) { write(Printable.escaped(text, keepingLineBreaks: true), to: 2) }
 

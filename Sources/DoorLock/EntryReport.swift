@@ -45,14 +45,17 @@ public struct EntryReport: Sendable {
     /// RFC 4180 CSV with a header row; a field with a comma, quote or line break is quoted, and
     /// one starting with = + - @ gets a leading apostrophe so a spreadsheet never runs it as a
     /// formula (a user name is the admin's text, but a report travels).
-    public var csv: String {
+    public var csv: String { csvLines.map { $0 + "\r\n" }.joined() }
+
+    /// The CSV's records, without their CRLF.
+    public var csvLines: [String] {
         var lines = ["time,utc,time_zone,door,user,side,how"]
         let formatter = ISO8601DateFormatter()
         for entry in entries {
             lines.append([entry.local.description, formatter.string(from: entry.utc), timeZone.name, door, entry.user,
                           entry.side ?? "", entry.how].map(Self.csvField).joined(separator: ","))
         }
-        return lines.joined(separator: "\r\n") + "\r\n"
+        return lines
     }
 
     static func csvField(_ text: String) -> String {

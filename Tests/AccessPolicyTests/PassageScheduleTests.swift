@@ -174,7 +174,7 @@ struct PassageScheduleTests {
 
     @Test func aWindowAcrossMidnightIsOneWindow() throws {
         var h = Harness()
-        h.access = try Self.rules("fri 22:00-02:00", zone: .utc)
+        h.access = try Self.rules("fri 22:00-02:00+1", zone: .utc)
         h.setMode(.firstPersonIn)
         // Friday 2023-11-17 22:30 UTC.
         h.advance(toUTC: 1_700_260_200)

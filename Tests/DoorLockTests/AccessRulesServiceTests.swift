@@ -80,4 +80,36 @@ struct AccessRulesServiceTests {
         try lock.waitForEvent(named: "unlocked", after: before)
         lock.setInput(LockHarness.exitButton, active: false)
     }
+
+    /// Passage by the store's schedule: set over the control socket, the door is held open
+    /// while the schedule is (moving clock), and lockdown lets only admins in.
+    @Test func passageFollowsTheScheduleAndLockdownKeepsUsersOut() throws {
+        let clock = SteppedClock(startingAt: Self.tuesdayMorning)
+        let lock = try LockHarness(configJSON: #"{"access": {"timeZone": "Europe/Berlin", "passageSchedule": "opening"}}"#,
+                                   clock: clock.lockClock) { store in
+            try store.addSchedule(name: "opening", schedule: WeeklySchedule(parsing: "tue 08:00-12:00"))
+        }
+        let set = try lock.control("door-mode passage")
+        #expect(set["mode"] as? String == "passage" && set["passage"] as? Bool == false, "\(set)")
+        #expect(!lock.relayChanges.contains(true), "07:30: outside the schedule")
+
+        clock.advance(3600)  // 08:30: any turn of the loop ticks the boundary that passed
+        let opened = lock.events.count
+        _ = try lock.control("status")
+        try lock.waitForEvent(after: opened) { $0.name == "door-mode" && $0.fields["passage"] == "on" }
+        #expect(try lock.control("status")["passage"] as? Bool == true)
+        #expect(lock.relayChanges.last == true)
+
+        clock.advance(4 * 3600)  // 12:30
+        let closed = lock.events.count
+        _ = try lock.control("status")
+        try lock.waitForEvent(after: closed) { $0.name == "door-mode" && $0.fields["passage"] == "off" }
+        #expect(lock.relayChanges.last == false)
+
+        #expect(try lock.control("door-mode lockdown")["mode"] as? String == "lockdown")
+        let refused = try lock.scan("alice-index", expecting: ["unlocked", "not-now"])
+        #expect(refused.name == "not-now" && refused.fields["rule"] == "lockdown", "\(refused)")
+        #expect(try lock.store.auditEntries(limit: 50).filter { $0.event == "door-mode" }.count >= 4, "each change audited")
+        #expect(try lock.control("door-mode sideways")["ok"] as? Bool == false)
+    }
 }

@@ -77,7 +77,7 @@ struct HomeAssistantPayloadTests {
             Issue.record("no cmps")
             return
         }
-        #expect(components.keys.sorted() == ["front-door_access", "front-door_capacity", "front-door_door", "front-door_failures",
+        #expect(components.keys.sorted() == ["front-door_access", "front-door_capacity", "front-door_door", "front-door_door_mode", "front-door_failures",
                                              "front-door_identify_ms", "front-door_lock", "front-door_lockout",
                                              "front-door_lockout_remaining", "front-door_module", "front-door_tamper",
                                              "front-door_templates", "front-door_touch"])
@@ -87,6 +87,7 @@ struct HomeAssistantPayloadTests {
             #expect(entity["unique_id"] == .string(key))
             #expect(entity["p"] != nil)
         }
+        #expect(component(payload, "front-door_door_mode") == #"{"command_topic":"fpmod/front-door/door_mode/set","icon":"mdi:door","name":"Door mode","optimistic":false,"options":["normal","passage","lockdown","first-person-in"],"p":"select","retain":false,"state_topic":"fpmod/front-door/state","unique_id":"front-door_door_mode","value_template":"{{ value_json.door_mode }}"}"#)
         let access = component(payload, "front-door_access")
         #expect(access.hasPrefix(#"{"event_types":["match","no-match","retry-scan","misplaced","lockout","lockout-permanent","#))
         #expect(!access.contains("duress"))
@@ -139,7 +140,7 @@ struct HomeAssistantPayloadTests {
 
     @Test func theStateObject() {
         var status = HomeAssistantLockStatus()
-        #expect(HomeAssistantState.state(status).encoded == #"{"capacity":null,"door":null,"failures":0,"identify_ms":null,"lockout":"none","lockout_remaining":0,"module":"OFF","tamper":"OFF","templates":null,"touch":"OFF"}"#)
+        #expect(HomeAssistantState.state(status).encoded == #"{"capacity":null,"door":null,"door_mode":"normal","failures":0,"identify_ms":null,"lockout":"none","lockout_remaining":0,"module":"OFF","tamper":"OFF","templates":null,"touch":"OFF"}"#)
         status.doorOpen = false
         status.moduleConnected = true
         status.tamper = true
@@ -149,7 +150,7 @@ struct HomeAssistantPayloadTests {
         status.failures = 4
         status.lockout = .timed(remaining: 12.2)
         status.identifyMilliseconds = 412.345
-        #expect(HomeAssistantState.state(status).encoded == #"{"capacity":200,"door":"OFF","failures":4,"identify_ms":412.3,"lockout":"timed","lockout_remaining":13,"module":"ON","tamper":"ON","templates":3,"touch":"ON"}"#)
+        #expect(HomeAssistantState.state(status).encoded == #"{"capacity":200,"door":"OFF","door_mode":"normal","failures":4,"identify_ms":412.3,"lockout":"timed","lockout_remaining":13,"module":"ON","tamper":"ON","templates":3,"touch":"ON"}"#)
         status.lockout = .permanent
         #expect(HomeAssistantState.state(status).encoded.contains(#""lockout":"permanent","lockout_remaining":null"#))
     }

@@ -76,7 +76,7 @@ enum LogCommand {
     static func printReport(_ report: EntryReport, _ invocation: Invocation) -> ExitCode {
         if invocation.parsed.flag("csv") {
             // A spreadsheet reads the text as it is; CSV quoting keeps each field in its cell.
-            StandardStreams.writeOutput(report.csv)
+            StandardStreams.writeOutput(lines: report.csvLines, ending: "\r\n")
             return .ok
         }
         let formatter = ISO8601DateFormatter()
