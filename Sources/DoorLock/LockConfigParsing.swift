@@ -165,6 +165,9 @@ extension LockConfig {
         if let v = root["wiegandOut"], let object = r.object(v, "wiegandOut") { readWiegandOut(object, &r) }
         if let v = root["nfc"], let object = r.object(v, "nfc") { readNFC(object, &r) }
         if let v = root["access"], let object = r.object(v, "access") { readAccess(object, &r) }
+        if policy.antiPassback != .off && access.exitReaders.isEmpty {
+            r.problem("policy.antiPassback", "needs a reader inside the door: name it in access.exitReaders (e.g. [\"nfc\"]); with every reader an entry reader, each user could come in once")
+        }
     }
 
     private mutating func readGPIO(_ object: [String: Any], _ r: inout ConfigReader) {
@@ -203,11 +206,17 @@ extension LockConfig {
     }
 
     private mutating func readPolicy(_ object: [String: Any], _ r: inout ConfigReader) {
-        let known = ["mode", "verifyMode", "fingerprintLockout", "pinLockout", "cardLockout"] + Self.policyNumberKeys + Self.policyBoolKeys
+        let known = ["mode", "verifyMode", "fingerprintLockout", "pinLockout", "cardLockout", "twoPersonSeconds", "antiPassback"]
+            + Self.policyNumberKeys + Self.policyBoolKeys
         r.rejectUnknownKeys(object, known: known.sorted(), at: "policy")
         if let v = object["mode"] { policy.mode = r.choice(v, "policy.mode", PolicyConfig.Mode.self, choices: ["door", "kiosk"]) ?? policy.mode }
         if let v = object["verifyMode"] {
             policy.verifyMode = r.choice(v, "policy.verifyMode", VerifyMode.self, choices: VerifyMode.allCases.map(\.rawValue)) ?? policy.verifyMode
+        }
+        if let v = object["twoPersonSeconds"], let seconds = r.number(v, "policy.twoPersonSeconds") { policy.twoPersonSeconds = seconds }
+        if let v = object["antiPassback"] {
+            policy.antiPassback = r.choice(v, "policy.antiPassback", AntiPassbackMode.self,
+                                           choices: ["off", "soft", "hard"]) ?? policy.antiPassback
         }
         let numbers: [(String, WritableKeyPath<PolicyConfig, Double>)] = [
             ("relayPulseSeconds", \.relayPulseSeconds), ("idleTimeoutSeconds", \.idleTimeoutSeconds),

@@ -40,3 +40,25 @@ struct TimeZoneDatabaseTests {
         #expect(problem.flatMap(check.location(of:)) == "line 4, column 17", "\(check.problems)")
     }
 }
+
+/// The door's own access keys: the passage schedule's name, the readers inside, the two-person
+/// rule and anti-passback (which needs an exit reader).
+struct AccessConfigTests {
+    @Test func theDoorsAccessKeysAreReadAndChecked() throws {
+        let config = try LockConfig.parse(Data(#"""
+            {"access": {"passageSchedule": "opening", "exitReaders": ["nfc", "keypad"]},
+             "policy": {"twoPersonSeconds": 30, "antiPassback": "hard"}}
+            """#.utf8))
+        #expect(config.access.passageSchedule == "opening" && config.access.exitReaders == [.nfc, .keypad])
+        #expect(config.policy.twoPersonSeconds == 30 && config.policy.antiPassback == .hard)
+        let (_, problems) = LockConfig.parsePartially(Data(#"""
+            {"access": {"passageSchedule": "opening hours", "exitReaders": ["nfc", "door"]},
+             "policy": {"twoPersonSeconds": 3, "antiPassback": "strict"}}
+            """#.utf8))
+        for path in ["access.passageSchedule", "access.exitReaders[1]", "policy.twoPersonSeconds", "policy.antiPassback"] {
+            #expect(problems.contains { $0.hasPrefix(path + ":") }, "\(path): \(problems)")
+        }
+        let (_, lonely) = LockConfig.parsePartially(Data(#"{"policy": {"antiPassback": "soft"}}"#.utf8))
+        #expect(lonely.contains { $0.hasPrefix("policy.antiPassback: needs a reader inside") }, "\(lonely)")
+    }
+}
