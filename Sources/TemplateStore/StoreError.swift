@@ -107,7 +107,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
             return "\(Printable.escaped(user)) has no card labelled \(Printable.escaped(label)); see `fpmod card list`"
         case .unknownSchedule(let name, let known):
             return "no schedule named \(Printable.escaped(name)); "
-                + (known.isEmpty ? "there are none yet: add one with `fpmod schedule add NAME 'mon-fri 07:00-19:00'`"
+                + (known.isEmpty ? "there are none yet: add one with `fpmod schedule add NAME TEXT` (TEXT such as 'mon-fri 07:00-19:00')"
                                  : "there are \(known.map { Printable.escaped($0) }.joined(separator: ", ")) (`fpmod schedule list`)")
         case .duplicateSchedule(let name):
             return "a schedule named \(Printable.escaped(name)) already exists; give --replace to change it, or choose another name"
