@@ -70,7 +70,8 @@ extension Step {
             deny(block, user: card.user)
             return
         }
-        let presented = Presented(factor: .card, user: card.user, valid: card.user != nil && card.enabled,
+        let outOfValidity = cardValidityDenial(card)
+        let presented = Presented(factor: .card, user: card.user, valid: card.user != nil && card.enabled && outOfValidity == nil,
                                   countsIfWrong: card.user == nil, userMode: card.userVerifyMode, label: card.label,
                                   isAdmin: card.isAdmin ?? false)
         guard let mode = combine(presented) else { return }
@@ -88,6 +89,10 @@ extension Step {
             deny(.cardDisabled, user: user)
             return
         }
+        if let outOfValidity {
+            deny(.accessRule(outOfValidity), user: user)
+            return
+        }
         state.cardCounter = FailureCounter()
         if refusedAtGrant(user, isAdmin: card.isAdmin ?? false) { return }
         emit(.led(.match))
@@ -95,6 +100,14 @@ extension Step {
         event("card-ok", ["user": user])
         audit("card-ok", user: user, card.label)
         unlock(.card, user: user)
+    }
+
+    /// The card's own validity at this moment (a visitor's badge until Sunday); nil: valid.
+    func cardValidityDenial(_ card: CardPresentation) -> AccessDenial? {
+        let now = Int64(self.now.wall.rounded(.down))
+        if let from = card.validFrom, now < from { return .credentialNotYetValid(from: from) }
+        if let until = card.validUntil, now >= until { return .credentialExpired(at: until) }
+        return nil
     }
 
     /// Why no card may open right now, whoever's it is.

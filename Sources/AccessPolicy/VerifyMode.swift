@@ -119,8 +119,14 @@ public struct CardPresentation: Codable, Equatable, Sendable {
     public var label: String
     /// The owner is an admin (lockdown lets only admins in); nil: not an admin.
     public var isAdmin: Bool?
+    /// The card's own validity, UTC seconds (`validUntil` exclusive); nil: no bound.
+    public var validFrom: Int64?
+    public var validUntil: Int64?
 
-    public init(user: String?, enabled: Bool, userVerifyMode: VerifyMode? = nil, label: String, isAdmin: Bool = false) {
+    public init(user: String?, enabled: Bool, userVerifyMode: VerifyMode? = nil, label: String, isAdmin: Bool = false,
+                validFrom: Int64? = nil, validUntil: Int64? = nil) {
+        self.validFrom = validFrom
+        self.validUntil = validUntil
         self.user = user
         self.enabled = enabled
         self.userVerifyMode = userVerifyMode

@@ -27,7 +27,7 @@ extension LockRuntime {
                 presentation = CardPresentation(user: owner.name, enabled: card.enabled,
                                                 userVerifyMode: owner.verifyMode.flatMap(VerifyMode.init(rawValue:)),
                                                 label: "\(card.kind.rawValue) card \(card.label), via \(source)",
-                                                isAdmin: owner.role == .admin)
+                                                isAdmin: owner.role == .admin, validFrom: card.validFrom, validUntil: card.validUntil)
             } else {
                 presentation = CardPresentation(user: nil, enabled: false, label: "unknown \(number.kind.rawValue) card, via \(source)")
             }

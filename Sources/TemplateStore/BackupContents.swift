@@ -46,6 +46,7 @@ public struct BackupContents: Equatable, Sendable, Codable {
     var formatVersion: UInt8 {
         let rules = !schedules.isEmpty || !holidays.isEmpty
             || users.contains { $0.schedule != nil || $0.validFrom != nil || $0.validUntil != nil || $0.usesLeft != nil }
+            || users.contains { $0.cards.contains { $0.validFrom != nil || $0.validUntil != nil } }
         if rules { return 3 }
         let cardsOrModes = users.contains { !$0.cards.isEmpty || $0.verifyMode != nil || $0.panelCard != nil }
         return cardsOrModes || !secrets.isEmpty ? 2 : 1
@@ -234,8 +235,14 @@ public struct BackupCard: Equatable, Sendable, Codable {
     public var enabled: Bool
     public var addedAt: Date
     public var numberHash: [UInt8]
+    /// The card's own validity (UTC seconds); nil: no bound.
+    public var validFrom: Int64?
+    public var validUntil: Int64?
 
-    public init(label: String, kind: String, enabled: Bool, addedAt: Date, numberHash: [UInt8]) {
+    public init(label: String, kind: String, enabled: Bool, addedAt: Date, numberHash: [UInt8],
+                validFrom: Int64? = nil, validUntil: Int64? = nil) {
+        self.validFrom = validFrom
+        self.validUntil = validUntil
         self.label = label
         self.kind = kind
         self.enabled = enabled
@@ -243,7 +250,7 @@ public struct BackupCard: Equatable, Sendable, Codable {
         self.numberHash = numberHash
     }
 
-    private enum CodingKeys: String, CodingKey { case label, kind, enabled, addedAt, numberHash }
+    private enum CodingKeys: String, CodingKey { case label, kind, enabled, addedAt, numberHash, validFrom, validUntil }
 
     // The hash travels as base64, not as an array of numbers.
     public init(from decoder: Decoder) throws {
@@ -253,6 +260,8 @@ public struct BackupCard: Equatable, Sendable, Codable {
         enabled = try c.decode(Bool.self, forKey: .enabled)
         addedAt = try c.decode(Date.self, forKey: .addedAt)
         numberHash = [UInt8](try c.decode(Data.self, forKey: .numberHash))
+        validFrom = try c.decodeIfPresent(Int64.self, forKey: .validFrom)
+        validUntil = try c.decodeIfPresent(Int64.self, forKey: .validUntil)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -262,6 +271,8 @@ public struct BackupCard: Equatable, Sendable, Codable {
         try c.encode(enabled, forKey: .enabled)
         try c.encode(addedAt, forKey: .addedAt)
         try c.encode(Data(numberHash), forKey: .numberHash)
+        try c.encodeIfPresent(validFrom, forKey: .validFrom)
+        try c.encodeIfPresent(validUntil, forKey: .validUntil)
     }
 }
 

@@ -154,7 +154,8 @@ enum Schema {
     /// kept as the text it was given (normalised), read again by `accessRules`, so a text this
     /// fpmod cannot read refuses the users on it instead of being dropped; a user's schedule
     /// (by name), validity (UTC seconds, `valid_until` exclusive) and remaining uses (NULL:
-    /// unlimited; taken one by one in a single UPDATE, so two doors never both take the last).
+    /// unlimited; taken one by one in a single UPDATE, so two doors never both take the last);
+    /// a card's own validity (a visitor's badge).
     static let migration7 = """
         CREATE TABLE schedules (
             name TEXT PRIMARY KEY,
@@ -173,5 +174,7 @@ enum Schema {
         ALTER TABLE users ADD COLUMN valid_from INTEGER;
         ALTER TABLE users ADD COLUMN valid_until INTEGER;
         ALTER TABLE users ADD COLUMN uses_left INTEGER CHECK (uses_left IS NULL OR uses_left >= 0);
+        ALTER TABLE cards ADD COLUMN valid_from INTEGER;
+        ALTER TABLE cards ADD COLUMN valid_until INTEGER;
         """
 }

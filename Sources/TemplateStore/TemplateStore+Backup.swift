@@ -26,7 +26,8 @@ extension TemplateStore {
                 .map { ($0[0].string ?? "", $0[1].string) })
             let fingers = try allFingers()
             let cards = Dictionary(grouping: try connection.query("""
-                SELECT users.name, cards.label, cards.kind, cards.enabled, cards.added_at, cards.number_hash
+                SELECT users.name, cards.label, cards.kind, cards.enabled, cards.added_at, cards.number_hash,
+                       cards.valid_from, cards.valid_until
                 FROM cards JOIN users ON users.id = cards.user_id ORDER BY users.name, cards.label
                 """), by: { $0[0].string ?? "" })
             let users = try users().map { user in
@@ -42,7 +43,8 @@ extension TemplateStore {
                            panelCard: try panelCard(of: user.name)?.typed,
                            cards: (cards[user.name] ?? []).map {
                                BackupCard(label: $0[1].string ?? "", kind: $0[2].string ?? "", enabled: $0[3].int64 == 1,
-                                          addedAt: Date(storeValue: $0[4]), numberHash: $0[5].bytes ?? [])
+                                          addedAt: Date(storeValue: $0[4]), numberHash: $0[5].bytes ?? [],
+                                          validFrom: $0[6].int64, validUntil: $0[7].int64)
                            }).withAccess(try access(of: user.name))
             }
             let family = try moduleIdentity()?.family ?? value(forKey: Self.templateFamilyKey)
@@ -108,10 +110,11 @@ extension TemplateStore {
                 }
                 for card in user.cards {
                     try connection.query("""
-                        INSERT INTO cards (user_id, label, kind, number_hash, enabled, added_at)
-                        VALUES ((SELECT id FROM users WHERE name = ?), ?, ?, ?, ?, ?)
+                        INSERT INTO cards (user_id, label, kind, number_hash, enabled, added_at, valid_from, valid_until)
+                        VALUES ((SELECT id FROM users WHERE name = ?), ?, ?, ?, ?, ?, ?, ?)
                         """, [.text(user.name), .text(try CardLabel(validating: card.label).text), .text(card.kind),
-                              .blob(card.numberHash), .integer(card.enabled ? 1 : 0), card.addedAt.storeValue])
+                              .blob(card.numberHash), .integer(card.enabled ? 1 : 0), card.addedAt.storeValue,
+                              card.validFrom.map { .integer($0) } ?? .null, card.validUntil.map { .integer($0) } ?? .null])
                 }
             }
             let secrets = Self.backedUpSecretNames.filter { contents.secrets[$0] != nil }

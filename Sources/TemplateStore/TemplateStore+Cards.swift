@@ -8,18 +8,26 @@ public struct Card: Equatable, Sendable {
     public var kind: CardNumber.Kind
     public var enabled: Bool
     public var addedAt: Date
+    /// The card's own validity, UTC seconds (`validUntil` exclusive); nil: no bound.
+    public var validFrom: Int64? = nil
+    public var validUntil: Int64? = nil
+
+    /// Whether the card's own validity covers `utcSeconds`.
+    public func isValid(atUTC utcSeconds: Int64) -> Bool {
+        (validFrom.map { utcSeconds >= $0 } ?? true) && (validUntil.map { utcSeconds < $0 } ?? true)
+    }
 }
 
 /// Cards as credentials: added, switched on and off and deleted one by one, each change in the
 /// audit log in the same transaction (a change without its audit row never lands).
 extension TemplateStore {
-    private static let cardColumns = "cards.id, users.name, cards.label, cards.kind, cards.enabled, cards.added_at"
+    private static let cardColumns = "cards.id, users.name, cards.label, cards.kind, cards.enabled, cards.added_at, cards.valid_from, cards.valid_until"
     private static let hashContext = "fpmodcrd"
 
     private static func card(from row: [SQLValue]) -> Card {
         Card(id: row[0].int64 ?? 0, user: row[1].string ?? "", label: row[2].string ?? "",
              kind: CardNumber.Kind(rawValue: row[3].string ?? "") ?? .wiegand, enabled: row[4].int64 == 1,
-             addedAt: Date(storeValue: row[5]))
+             addedAt: Date(storeValue: row[5]), validFrom: row[6].int64, validUntil: row[7].int64)
     }
 
     static let hashKeyName = "card-hash-key"
@@ -96,6 +104,19 @@ extension TemplateStore {
                 UPDATE cards SET enabled = ? WHERE label = ? AND user_id = (SELECT id FROM users WHERE name = ?)
                 """, [.integer(enabled ? 1 : 0), .text(label), .text(user)])
             try appendAudit(event: enabled ? "card-enabled" : "card-disabled", user: user, detail: "card \(label)" + Self.by(actor))
+        }
+    }
+
+    /// Sets a card's own validity (nil: no bound), audited with `described`.
+    public func setCardValidity(user: String, label: String, from: Int64?, until: Int64?, described: String,
+                                by actor: String? = nil) throws {
+        if let from, let until, until <= from { throw StoreError.invalidValidity(from: from, until: until) }
+        try transaction {
+            guard try cardRow(user: user, label: label) != nil else { throw StoreError.unknownCard(user: user, label: label) }
+            try connection.query("""
+                UPDATE cards SET valid_from = ?, valid_until = ? WHERE label = ? AND user_id = (SELECT id FROM users WHERE name = ?)
+                """, [from.map { .integer($0) } ?? .null, until.map { .integer($0) } ?? .null, .text(label), .text(user)])
+            try appendAudit(event: "card-validity", user: user, detail: "card \(label): \(described)" + Self.by(actor))
         }
     }
 

@@ -48,6 +48,7 @@ enum Commands {
         "card enable": CardAdminCommand.enable,
         "card disable": CardAdminCommand.disable,
         "card delete": CardAdminCommand.delete,
+        "card validity": CardAdminCommand.validity,
         "card panel": CardAdminCommand.panel,
         "mode": CardAdminCommand.mode,
         "card read": CardCommands.read,

@@ -81,3 +81,20 @@ struct AccessRuleGateTests {
         #expect(!effects.contains(.consumeUse(user: "contractor")))
     }
 }
+
+/// A card's own dates (a visitor's badge): outside them the card is refused with its rule,
+/// whatever its owner's own rules say, and as a factor of a pair it is no valid factor.
+struct CardValidityTests {
+    @Test func aCardOutsideItsDatesIsRefusedWithItsRule() {
+        var h = Harness()
+        h.config.verifyMode = .card
+        let now = Int64(h.now.wall)
+        let expired = h.send(.cardPresented(CardPresentation(user: "guest", enabled: true, label: "visitor badge", validUntil: now - 1)))
+        #expect(expired.denials == [.accessRule(.credentialExpired(at: now - 1))])
+        #expect(expired.fields(of: "not-now")?["rule"] == "card-expired")
+        let early = h.send(.cardPresented(CardPresentation(user: "guest", enabled: true, label: "visitor badge", validFrom: now + 3600)))
+        #expect(early.fields(of: "not-now")?["rule"] == "card-not-yet-valid")
+        #expect(h.send(.cardPresented(CardPresentation(user: "guest", enabled: true, label: "visitor badge",
+                                                      validFrom: now - 60, validUntil: now + 60))).unlocked)
+    }
+}

@@ -105,7 +105,8 @@ struct AccessStoreTests {
             db = sqlite3.connect(sys.argv[1])
             db.executescript("DROP TABLE schedules; DROP TABLE holidays; ALTER TABLE users DROP COLUMN schedule;"
                 "ALTER TABLE users DROP COLUMN valid_from; ALTER TABLE users DROP COLUMN valid_until;"
-                "ALTER TABLE users DROP COLUMN uses_left; PRAGMA user_version = 6;")
+                "ALTER TABLE users DROP COLUMN uses_left; ALTER TABLE cards DROP COLUMN valid_from;"
+                "ALTER TABLE cards DROP COLUMN valid_until; PRAGMA user_version = 6;")
             db.commit()
             """, [dir.database])
         #expect(downgrade.status == 0)
@@ -130,6 +131,11 @@ extension AccessStoreTests {
         try store.addHoliday(name: "inventory", first: CivilDate(year: 2027, month: 1, day: 15), last: CivilDate(year: 2027, month: 1, day: 15),
                              yearly: false, hours: WeeklySchedule(parsing: "daily 10:00-14:00"))
         try store.setAccess(of: "guest", schedule: .set("office"), validFrom: .set(1_796_000_000), validUntil: .set(1_797_000_000), uses: .set(4))
+        try store.addCard(CardNumber(wiegandBits: 26, facility: 1, number: 7), label: "visitor", for: "guest")
+        try store.setCardValidity(user: "guest", label: "visitor", from: nil, until: 1_796_500_000, described: "valid until then")
+        #expect(throws: StoreError.invalidValidity(from: 5, until: 5)) {
+            try store.setCardValidity(user: "guest", label: "visitor", from: 5, until: 5, described: "")
+        }
         let file = try store.exportBackup(passphrase: "correct horse", strength: .interactive)
         #expect(file[8] == 3)
 
@@ -140,6 +146,7 @@ extension AccessStoreTests {
         try restored.replaceAll(with: try TemplateStore.importBackup(file, passphrase: "correct horse"))
         #expect(try restored.accessRules(timeZone: .utc) == store.accessRules(timeZone: .utc))
         #expect(try restored.access(of: "guest") == UserAccess(schedule: "office", validFrom: 1_796_000_000, validUntil: 1_797_000_000, usesLeft: 4))
+        #expect(try restored.cards(of: "guest").first?.validUntil == 1_796_500_000)
 
         // A rule that does not read is refused before anything changes.
         var bad = try TemplateStore.importBackup(file, passphrase: "correct horse")

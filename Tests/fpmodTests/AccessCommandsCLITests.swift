@@ -56,8 +56,13 @@ import Testing
         let expired = try run(["list", "--json"]).json?["users"] as? [[String: Any]]
         #expect(expired?.first?["standing"] as? String == "expired", "\(String(describing: expired))")
         #expect(try run(["list"]).stdout.contains("EXPIRED"))
+        #expect(try run(["card", "add", "alice", "26:1:7", "--label", "visitor"]).status == 0)
+        #expect(try run(["card", "validity", "alice", "visitor", "--valid-from", "2026-12-10", "--valid-until", "2026-12-01"]).status == 64)
+        let badge = try run(["card", "validity", "alice", "visitor", "--valid-until", "2026-01-01"])
+        #expect(badge.status == 0 && badge.stdout.contains("valid until 2026-01-02 00:00 Europe/Berlin"), "\(badge.stdout)\(badge.stderr)")
+        #expect(try run(["card", "list"]).stdout.contains("(expired)"))
         let events = try cli.auditEvents()
-        for event in ["schedule-added", "access-changed", "holiday-added", "holiday-deleted"] { #expect(events.contains(event), "\(event): \(events)") }
+        for event in ["schedule-added", "access-changed", "holiday-added", "holiday-deleted", "card-validity"] { #expect(events.contains(event), "\(event): \(events)") }
     }
 
     /// The service writes one `granted` row per person let in; rows as it writes them are put

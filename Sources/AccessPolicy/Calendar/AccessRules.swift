@@ -61,6 +61,9 @@ public enum AccessDenial: Hashable, Codable, Sendable, CustomStringConvertible {
     case unknownSchedule(String)
     /// The rules themselves could not be read (the store failed): nobody's can be known.
     case rulesUnreadable(String)
+    /// The credential (a card) is not valid yet, or no more, by its own dates.
+    case credentialNotYetValid(from: Int64)
+    case credentialExpired(at: Int64)
 
     /// A short name for events and the audit log.
     public var code: String {
@@ -73,6 +76,8 @@ public enum AccessDenial: Hashable, Codable, Sendable, CustomStringConvertible {
         case .outsideHolidayHours: "outside-holiday-hours"
         case .unknownSchedule: "unknown-schedule"
         case .rulesUnreadable: "rules-unreadable"
+        case .credentialNotYetValid: "card-not-yet-valid"
+        case .credentialExpired: "card-expired"
         }
     }
 
@@ -86,6 +91,8 @@ public enum AccessDenial: Hashable, Codable, Sendable, CustomStringConvertible {
         case .outsideHolidayHours(let name): "outside the hours of the holiday \"\(name)\""
         case .unknownSchedule(let name): "the schedule \"\(name)\" does not exist, so the rule cannot be read"
         case .rulesUnreadable(let reason): "the access rules cannot be read (\(reason))"
+        case .credentialNotYetValid(let from): "the card is not valid before \(from) (UTC seconds)"
+        case .credentialExpired(let at): "the card expired at \(at) (UTC seconds)"
         }
     }
 }

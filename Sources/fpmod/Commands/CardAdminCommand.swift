@@ -1,3 +1,4 @@
+import Foundation
 import AccessPolicy
 import ArgumentParsing
 import JSONValue
@@ -37,7 +38,7 @@ enum CardAdminCommand {
         }
         for card in cards {
             StandardStreams.writeOutput("\(Printable.escaped(card.user))  \(Printable.escaped(card.label))  \(kindWords(card.kind))"
-                                        + (card.enabled ? "" : "  (switched off)") + "\n")
+                                        + (card.enabled ? "" : "  (switched off)") + validityText(card, invocation) + "\n")
         }
         return .ok
     }
@@ -122,6 +123,37 @@ enum CardAdminCommand {
     }
 
     static func json(_ card: Card) -> JSONValue {
-        ["user": .string(card.user), "label": .string(card.label), "kind": .string(card.kind.rawValue), "enabled": .bool(card.enabled)]
+        var object: [String: JSONValue] = ["user": .string(card.user), "label": .string(card.label), "kind": .string(card.kind.rawValue),
+                                           "enabled": .bool(card.enabled)]
+        if let from = card.validFrom { object["validFrom"] = .int(from) }
+        if let until = card.validUntil { object["validUntil"] = .int(until) }
+        return .object(object)
+    }
+
+    /// `  valid until 2026-12-07 00:00 Europe/Berlin (expired)` for a card with dates of its own.
+    static func validityText(_ card: Card, _ invocation: Invocation) -> String {
+        let parts = [card.validFrom.map { "valid from \(invocation.onDoorClock($0))" }, card.validUntil.map { "valid until \(invocation.onDoorClock($0))" }]
+            .compactMap { $0 }
+        guard !parts.isEmpty else { return "" }
+        let now = Int64(Date().timeIntervalSince1970)
+        return "  " + parts.joined(separator: ", ") + (card.isValid(atUTC: now) ? "" : card.validUntil.map { now >= $0 } == true ? " (expired)" : " (not yet valid)")
+    }
+
+    /// `fpmod card validity NAME LABEL [--valid-from WHEN] [--valid-until WHEN]`: the card's own
+    /// dates (a visitor's badge until Sunday); an option left out is no bound on that side.
+    static func validity(_ invocation: Invocation) throws -> ExitCode {
+        let parsed = invocation.parsed
+        let name = try parsed.require("name"), label = try parsed.require("label")
+        let zone = invocation.doorTimeZone
+        let from = try parsed.string("valid-from").map { try AccessRuleCommands.readMoment($0, option: "--valid-from", zone: zone, endOfDay: false) }
+        let until = try parsed.string("valid-until").map { try AccessRuleCommands.readMoment($0, option: "--valid-until", zone: zone, endOfDay: true) }
+        let described = [from.map { "valid from \(invocation.onDoorClock($0))" }, until.map { "valid until \(invocation.onDoorClock($0))" }]
+            .compactMap { $0 }.joined(separator: ", ")
+        let text = described.isEmpty ? "no dates of its own" : described
+        try invocation.openStore().setCardValidity(user: name, label: label, from: from, until: until, described: text, by: "fpmod card validity")
+        invocation.emit("\(Printable.escaped(name))'s card \(Printable.escaped(label)): \(text).",
+                        json: ["user": .string(name), "label": .string(label), "validFrom": from.map { .int($0) } ?? .null,
+                               "validUntil": until.map { .int($0) } ?? .null])
+        return .ok
     }
 }
