@@ -111,5 +111,10 @@ struct AccessRulesServiceTests {
         #expect(refused.name == "not-now" && refused.fields["rule"] == "lockdown", "\(refused)")
         #expect(try lock.store.auditEntries(limit: 50).filter { $0.event == "door-mode" }.count >= 4, "each change audited")
         #expect(try lock.control("door-mode sideways")["ok"] as? Bool == false)
+        // `access explain` reads the mode the service saved.
+        let berlin = try TimeZoneDatabase.load("Europe/Berlin")
+        let alice = try AccessExplanation.explain(user: "alice", atUTC: Int64(clock.start), store: lock.store, timeZone: berlin)
+        #expect(alice.lockdown && !alice.allowed && alice.sentence.contains("lockdown"), "\(alice.sentence)")
+        #expect(try AccessExplanation.explain(user: "boss", atUTC: Int64(clock.start), store: lock.store, timeZone: berlin).allowed)
     }
 }

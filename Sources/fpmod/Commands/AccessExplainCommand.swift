@@ -20,7 +20,7 @@ enum AccessExplainCommand {
         var json: [String: JSONValue] = [
             "user": .string(name), "at": .string(explanation.local.description), "timeZone": .string(zone.name),
             "utc": .string(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(moment.utc)))),
-            "allowed": .bool(explanation.allowed),
+            "allowed": .bool(explanation.allowed), "lockdown": .bool(explanation.lockdown),
         ]
         switch explanation.verdict {
         case .allowed(let rule): json["rule"] = .string(rule)
