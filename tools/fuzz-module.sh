@@ -39,14 +39,15 @@ if [ ! -f "$out/objects/CShims.a" ] || [ -n "$(find Sources/CShims -newer "$out/
     stale=true
 fi
 
-# The Swift libraries, in dependency order, one object each.
-for module in PrintableText Posix Transport FingerprintProtocol SerialPort FingerprintModule TemplateStore Administration; do
+# The Swift libraries, in dependency order, one object each (a module's sources may sit in
+# folders below it: AccessPolicy/Calendar).
+for module in PrintableText Posix Transport FingerprintProtocol SerialPort FingerprintModule AccessPolicy TemplateStore Administration; do
     object="$out/objects/$module.o"
     if $stale || [ ! -f "$object" ] || [ -n "$(find "Sources/$module" -newer "$object")" ]; then
         testing=()
         [ "$module" = Administration ] && testing=(-enable-testing)
         swiftc "${flags[@]}" "${testing[@]}" -module-name "$module" -emit-module \
-            -emit-module-path "$out/modules/$module.swiftmodule" -c "Sources/$module"/*.swift -o "$object"
+            -emit-module-path "$out/modules/$module.swiftmodule" -c $(find "Sources/$module" -name '*.swift' | sort) -o "$object"
         stale=true
     fi
 done
@@ -54,7 +55,7 @@ done
 linker=()
 command -v ld.lld > /dev/null && linker=(-use-ld=lld)
 swiftc "${flags[@]}" "${linker[@]}" -module-name FuzzModule tools/fuzz/FuzzModule.swift \
-    "$out"/objects/{PrintableText,Posix,Transport,FingerprintProtocol,SerialPort,FingerprintModule,TemplateStore,Administration}.o \
+    "$out"/objects/{PrintableText,Posix,Transport,FingerprintProtocol,SerialPort,FingerprintModule,AccessPolicy,TemplateStore,Administration}.o \
     "$out/objects/CShims.a" -lsqlite3 -lsodium -o "$out/fuzz-module"
 
 # Seed the corpus with whole healthy sessions (every family, hit, miss and tamper slot, with
