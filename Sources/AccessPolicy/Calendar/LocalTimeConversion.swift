@@ -12,6 +12,11 @@ extension TimeZoneRules {
     }
 }
 
+extension TimeZoneRules {
+    /// `2026-12-07 00:00 Europe/Berlin`: a moment as the door's clock shows it, with the zone.
+    public func wallClockText(atUTC utcSeconds: Int64) -> String { "\(localTime(atUTC: utcSeconds)) \(name)" }
+}
+
 extension LocalTime {
     /// Reads `YYYY-MM-DD HH:MM` (or `YYYY-MM-DDTHH:MM`); nil for anything else. The result is a
     /// wall-clock reading: turn it into a moment with `TimeZoneRules.utcSeconds(forLocal:minuteOfDay:)`.

@@ -9,11 +9,8 @@ import PrintableText
 enum AccessExplainCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let name = try invocation.parsed.require("name")
-        let config = invocation.configFile
-        let zone = config?.doorTimeZone ?? TimeZoneDatabase.system()
-        if let door = invocation.parsed.string("door"), door != (config?.access.door ?? "door") {
-            throw CommandFailure(.usage, "This store serves the door \"\(Printable.escaped(config?.access.door ?? "door"))\" (the config's access.door), not \"\(Printable.escaped(door))\"; leave --door out or name that door.")
-        }
+        let zone = invocation.doorTimeZone
+        _ = try invocation.servedDoor()
         let moment = try moment(invocation.parsed.string("at"), in: zone)
         let store = try invocation.openStoreForReading()
         let explanation = try AccessExplanation.explain(user: name, atUTC: moment.utc, store: store, timeZone: zone)

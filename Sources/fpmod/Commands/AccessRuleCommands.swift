@@ -131,11 +131,11 @@ enum AccessRuleCommands {
         }
         let store = try invocation.openStore()
         let access = try AccessAdministration.setAccess(store, user: name, schedule: schedule, validFrom: validFrom, validUntil: validUntil,
-                                                        uses: uses, moment: invocation.onDoorClock)
+                                                        uses: uses, moment: zone.wallClockText(atUTC:))
         var json: [String: JSONValue] = ["user": .string(name), "access": access.jsonValue, "timeZone": .string(zone.name)]
         let standing = access.standing(atUTC: Int64(Date().timeIntervalSince1970))
         if let standing { json["standing"] = .string(standing.rawValue) }
-        invocation.emit("\(Printable.escaped(name)): \(AccessAdministration.describe(access, moment: invocation.onDoorClock))"
+        invocation.emit("\(Printable.escaped(name)): \(AccessAdministration.describe(access, moment: zone.wallClockText(atUTC:)))"
                         + (standing.map { " (\($0.rawValue) now)" } ?? "") + ".", json: .object(json))
         return .ok
     }

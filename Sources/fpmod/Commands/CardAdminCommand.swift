@@ -36,9 +36,10 @@ enum CardAdminCommand {
             StandardStreams.writeOutput("No cards. Add one with: fpmod card add NAME NUMBER\n")
             return .ok
         }
+        let zone = invocation.doorTimeZone
         for card in cards {
             StandardStreams.writeOutput("\(Printable.escaped(card.user))  \(Printable.escaped(card.label))  \(kindWords(card.kind))"
-                                        + (card.enabled ? "" : "  (switched off)") + validityText(card, invocation) + "\n")
+                                        + (card.enabled ? "" : "  (switched off)") + validityText(card, zone) + "\n")
         }
         return .ok
     }
@@ -131,8 +132,8 @@ enum CardAdminCommand {
     }
 
     /// `  valid until 2026-12-07 00:00 Europe/Berlin (expired)` for a card with dates of its own.
-    static func validityText(_ card: Card, _ invocation: Invocation) -> String {
-        let parts = [card.validFrom.map { "valid from \(invocation.onDoorClock($0))" }, card.validUntil.map { "valid until \(invocation.onDoorClock($0))" }]
+    static func validityText(_ card: Card, _ zone: TimeZoneRules) -> String {
+        let parts = [card.validFrom.map { "valid from \(zone.wallClockText(atUTC: $0))" }, card.validUntil.map { "valid until \(zone.wallClockText(atUTC: $0))" }]
             .compactMap { $0 }
         guard !parts.isEmpty else { return "" }
         let now = Int64(Date().timeIntervalSince1970)
@@ -147,7 +148,7 @@ enum CardAdminCommand {
         let zone = invocation.doorTimeZone
         let from = try parsed.string("valid-from").map { try AccessRuleCommands.readMoment($0, option: "--valid-from", zone: zone, endOfDay: false) }
         let until = try parsed.string("valid-until").map { try AccessRuleCommands.readMoment($0, option: "--valid-until", zone: zone, endOfDay: true) }
-        let described = [from.map { "valid from \(invocation.onDoorClock($0))" }, until.map { "valid until \(invocation.onDoorClock($0))" }]
+        let described = [from.map { "valid from \(zone.wallClockText(atUTC: $0))" }, until.map { "valid until \(zone.wallClockText(atUTC: $0))" }]
             .compactMap { $0 }.joined(separator: ", ")
         let text = described.isEmpty ? "no dates of its own" : described
         try invocation.openStore().setCardValidity(user: name, label: label, from: from, until: until, described: text, by: "fpmod card validity")

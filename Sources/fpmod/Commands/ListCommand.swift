@@ -12,6 +12,7 @@ enum ListCommand {
         let (users, note) = try RosterUser.roster(invocation.serviceAddress()) { try invocation.openStoreForReading() }
         var lines: [String] = []
         let now = Int64(Date().timeIntervalSince1970)
+        let zone = invocation.doorTimeZone
         for user in users {
             let flags = [user.role == "admin" ? "admin" : nil, user.fingerprintUnlock ? "unlock on" : "unlock off",
                          user.hasPIN ? "PIN" : nil].compactMap { $0 }
@@ -20,7 +21,7 @@ enum ListCommand {
             lines.append("\(Printable.escaped(user.name)) (\(Printable.escaped(user.displayName))) [\(flags.joined(separator: ", "))]")
             if !user.access.isEmpty {
                 let standing = user.access.standing(atUTC: now).map { " — \($0.rawValue.uppercased())" } ?? ""
-                lines.append("  access: \(Printable.escaped(AccessAdministration.describe(user.access, moment: invocation.onDoorClock)))\(standing)")
+                lines.append("  access: \(Printable.escaped(AccessAdministration.describe(user.access, moment: zone.wallClockText(atUTC:))))\(standing)")
             }
             for finger in user.fingers {
                 lines.append("  - \(Printable.escaped(finger.label)): slot \(finger.slot)\(finger.duress ? " (duress)" : "")"

@@ -10,12 +10,8 @@ import TemplateStore
 enum LogCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let limit = try invocation.parsed.int("limit", range: 1...100_000) ?? (invocation.parsed.flag("who") ? 10_000 : 50)
-        let config = invocation.configFile
-        let zone = config?.doorTimeZone ?? TimeZoneDatabase.system()
-        let door = config?.access.door ?? "door"
-        if let asked = invocation.parsed.string("door"), asked != door {
-            throw CommandFailure(.usage, "This store serves the door \"\(Printable.escaped(door))\" (the config's access.door), not \"\(Printable.escaped(asked))\"; leave --door out or name that door.")
-        }
+        let zone = invocation.doorTimeZone
+        let door = try invocation.servedDoor()
         if invocation.parsed.flag("csv") && invocation.json {
             throw CommandFailure(.usage, "--csv and --json are two ways to print the same rows; choose one.")
         }
