@@ -36,6 +36,10 @@ let package = Package(
         // libfprint's NBIS (mindtct + bozorth3): the host-side matcher of image sensors. No pkgConfig:
         // its GLib flags draw a SwiftPM warning (see Sources/CLibfprint/shim.h).
         .systemLibrary(name: "CLibfprint", providers: [.apt(["libfprint-2-dev"])]),
+        // GNU libmicrohttpd: the web console's HTTP server (TLS through GnuTLS, limits, timeouts).
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // GnuTLS's X.509 API: the console's self-signed certificate and its SHA-256 fingerprint.
+        .systemLibrary(name: "CGnuTLS", pkgConfig: "gnutls", providers: [.apt(["libgnutls28-dev"])]),
         // libgpiod 1.x or 2.x behind one C interface: the side matching the <gpiod.h> this
         // build finds is compiled (Debian 12: v1, Debian 13: v2), so no flag is needed.
         .target(name: "CLibgpiod", dependencies: ["CGPIOD"]),
@@ -178,6 +182,19 @@ let package = Package(
             "UserPrompts", "Administration", "DoorLock", "FingerprintModule", "FingerprintProtocol", "ModuleSimulator",
             "SerialPort", "TemplateStore", "GPIO", "Posix",
         ]),
+        // An HTTP(S) server over libmicrohttpd: requests and responses as values, a handler on
+        // libmicrohttpd's threads, streamed bodies (Server-Sent Events), TLS 1.2+ only, every size and
+        // time bounded; and the self-signed certificate made with GnuTLS. Knows nothing of doors.
+        .target(name: "ConsoleHTTP", dependencies: ["CMicroHTTPD", "CGnuTLS", "Posix"]),
+        // The console's accounts, sessions, CSRF and Origin rules, setup code and API tokens: pure
+        // rules with a clock, over the store's console tables.
+        .target(name: "ConsoleAuth", dependencies: ["TemplateStore", "AccessPolicy", "CSodium", "Posix"]),
+        // The web console and the kiosk lock screen: routes, pages (embedded assets), the JSON API
+        // under /api/v1, SVG plots, live events; a front end over the store and the service's sockets.
+        .target(name: "WebConsole", dependencies: [
+            "ConsoleHTTP", "ConsoleAuth", "TemplateStore", "ServiceClient", "DoorLock", "DoctorRun", "Diagnostics",
+            "Administration", "AccessPolicy", "JSONValue", "Posix", "PrintableText",
+        ]),
         // The FVC protocol and its error rates (fpmod bench accuracy): pure, apart from reading PNGs.
         .target(name: "MatcherAccuracy", dependencies: ["Imaging"]),
         // Speed and score calibration of the host matcher (tools/bench-host-match.sh, tools/calibrate-host-matcher.sh).
@@ -187,7 +204,7 @@ let package = Package(
             "SerialPort", "Posix", "GPIO", "TemplateStore", "AccessPolicy", "Administration", "DoorLock",
             "SPI", "ImageSensor", "ImageSensorSimulator", "Imaging", "HostMatching", "HostReader", "PrintableText",
             "MatcherAccuracy", "MinutiaeExtraction", "Diagnostics", "ReaderSessions", "Benchmarks", "ServiceClient", "DoctorRun", "ServiceAssembly", "Demo", "Provisioning", "UserPrompts", "FailureKinds",
-            "Keypad", "KeypadInput", "Wiegand", "WiegandInput", "WiegandOutput", "NFCInput", "PN532Simulator",
+            "WebConsole", "ConsoleHTTP", "ConsoleAuth", "Keypad", "KeypadInput", "Wiegand", "WiegandInput", "WiegandOutput", "NFCInput", "PN532Simulator",
         ]),
 
         .testTarget(name: "FingerprintProtocolTests", dependencies: ["FingerprintProtocol", "Imaging"]),
@@ -241,6 +258,11 @@ let package = Package(
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "FingerprintModule", "ModuleSimulator"]),
         .testTarget(name: "ReaderSessionsTests", dependencies: ["ReaderSessions", "Administration", "TemplateStore", "TestSupport"]),
         .testTarget(name: "ServiceAssemblyTests", dependencies: ["ServiceAssembly", "ReaderSessions", "DoorLock", "JSONValue", "Posix", "TestSupport"]),
+        .testTarget(name: "ConsoleHTTPTests", dependencies: ["ConsoleHTTP", "Posix", "TestSupport"]),
+        .testTarget(name: "ConsoleAuthTests", dependencies: ["ConsoleAuth", "TemplateStore", "AccessPolicy", "TestSupport"]),
+        .testTarget(name: "WebConsoleTests", dependencies: [
+            "WebConsole", "ConsoleHTTP", "ConsoleAuth", "TemplateStore", "JSONValue", "Posix", "TestSupport",
+        ]),
         .testTarget(name: "DemoTests", dependencies: ["Demo", "DoorLock", "ModuleSimulator"]),
         .testTarget(name: "UserPromptsTests", dependencies: ["UserPrompts", "Administration", "TemplateStore"]),
         .testTarget(name: "ProvisioningTests", dependencies: [

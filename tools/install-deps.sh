@@ -13,6 +13,8 @@
 #   (no SPI hardware or kernel support needed).
 # - socat, with which the tests run the documentation's control-socket examples as printed.
 # - tzdata: schedules are read on the door's clock, in an IANA zone from /usr/share/zoneinfo.
+# - libmicrohttpd and GnuTLS: the web console's HTTPS server and its self-signed certificate;
+#   curl is the console tests' independent HTTP client.
 # - A Swift toolchain when none is on PATH: Debian 13 has one (`swiftlang`, Swift 6.0), so it is
 #   installed from apt; Debian 12 has none, so the script says where to get one and stops.
 set -euo pipefail
@@ -32,7 +34,7 @@ apt_install() {
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
 
 need=()
-for pkg in pkg-config libsqlite3-dev libsodium-dev libgpiod-dev libmosquitto-dev mosquitto mosquitto-clients openssl python3-venv umockdev socat tzdata; do
+for pkg in pkg-config libsqlite3-dev libsodium-dev libgpiod-dev libmosquitto-dev mosquitto mosquitto-clients openssl python3-venv umockdev socat tzdata libmicrohttpd-dev libgnutls28-dev curl; do
   installed "$pkg" || need+=("$pkg")
 done
 # libpng (fingerprint images as PNG files) and libfprint with GLib's headers (the host-side

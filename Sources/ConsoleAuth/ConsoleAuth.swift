@@ -1,0 +1,1 @@
+// ConsoleAuth: accounts, sessions, CSRF, Origin (issue 26).

@@ -1,0 +1,1 @@
+// WebConsole (issue 26).
