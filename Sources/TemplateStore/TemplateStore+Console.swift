@@ -6,6 +6,12 @@ public struct ConsoleAccount: Equatable, Sendable {
     public var name: String
     public var role: ConsoleRole
     public var createdAt: Date
+
+    public init(name: String, role: ConsoleRole, createdAt: Date) {
+        self.name = name
+        self.role = role
+        self.createdAt = createdAt
+    }
 }
 
 /// A console session row: the token itself is never stored, only its hash, which finds it.
@@ -15,6 +21,14 @@ public struct StoredConsoleSession: Equatable, Sendable {
     public var csrf: String
     public var createdAt: Date
     public var lastSeen: Date
+
+    public init(account: String, role: ConsoleRole, csrf: String, createdAt: Date, lastSeen: Date) {
+        self.account = account
+        self.role = role
+        self.csrf = csrf
+        self.createdAt = createdAt
+        self.lastSeen = lastSeen
+    }
 }
 
 /// An API token as listed and as found by its hash.
@@ -24,6 +38,14 @@ public struct StoredConsoleToken: Equatable, Sendable {
     public var createdBy: String
     public var createdAt: Date
     public var lastUsed: Date?
+
+    public init(name: String, role: ConsoleRole, createdBy: String, createdAt: Date, lastUsed: Date? = nil) {
+        self.name = name
+        self.role = role
+        self.createdBy = createdBy
+        self.createdAt = createdAt
+        self.lastUsed = lastUsed
+    }
 }
 
 /// The one pending setup code, by its hash.
@@ -31,6 +53,12 @@ public struct StoredSetupCode: Equatable, Sendable {
     public var hash: [UInt8]
     public var createdAt: Date
     public var expiresAt: Date
+
+    public init(hash: [UInt8], createdAt: Date, expiresAt: Date) {
+        self.hash = hash
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+    }
 }
 
 // The console's tables (migration 8). The store only keeps rows: hashing, clocks and the rules
