@@ -1,5 +1,5 @@
 /// What one counted failure led to.
-enum FailureOutcome: Equatable {
+public enum FailureOutcome: Equatable, Sendable {
     case counted
     case timedLockout(seconds: Double)
     case permanentLockout
@@ -7,12 +7,12 @@ enum FailureOutcome: Equatable {
 
 extension FailureCounter {
     /// Seconds of timed lockout left at `clock`, or nil when not (or no longer) locked.
-    func remaining(at clock: Double) -> Double? {
+    public func remaining(at clock: Double) -> Double? {
         guard let until = lockedUntil, clock < until else { return nil }
         return until - clock
     }
 
-    mutating func recordFailure(at clock: Double, thresholds: LockoutThresholds) -> FailureOutcome {
+    public mutating func recordFailure(at clock: Double, thresholds: LockoutThresholds) -> FailureOutcome {
         consecutive += 1
         if consecutive >= thresholds.failuresForPermanentLockout {
             permanent = true
@@ -26,7 +26,7 @@ extension FailureCounter {
         return .counted
     }
 
-    mutating func reset() {
+    public mutating func reset() {
         self = FailureCounter()
     }
 }

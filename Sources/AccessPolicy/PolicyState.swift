@@ -98,6 +98,13 @@ public struct FailureCounter: Codable, Equatable, Sendable {
     public internal(set) var permanent: Bool = false
 
     public init() {}
+
+    /// A counter as it was saved (the console keeps its login counters in the store).
+    public init(consecutive: Int, lockedUntil: Double?, permanent: Bool) {
+        self.consecutive = consecutive
+        self.lockedUntil = lockedUntil
+        self.permanent = permanent
+    }
 }
 
 /// The door contact as last reported, and its alarm timers (policy clock).

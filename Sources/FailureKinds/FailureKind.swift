@@ -156,9 +156,10 @@ public enum FailureKind: Sendable, Equatable, CaseIterable {
 
     static func of(_ error: StoreError) -> FailureKind {
         switch error {
-        case .unknownUser, .unknownSlot, .invalidSlot, .unknownCard, .unknownSchedule, .unknownHoliday, .invalidValidity: return .usage
+        case .unknownUser, .unknownSlot, .invalidSlot, .unknownCard, .unknownSchedule, .unknownHoliday, .invalidValidity,
+             .unknownConsoleAccount, .unknownConsoleToken: return .usage
         case .duplicateUser, .slotTaken, .fingerLabelTaken, .cardTaken, .cardLabelTaken, .duplicateSchedule, .scheduleInUse,
-             .duplicateHoliday: return .denied
+             .duplicateHoliday, .duplicateConsoleAccount, .duplicateConsoleToken: return .denied
         case .missingKey, .wrongKey, .badKeyFile, .noStore: return .config
         case .keyFileExposed: return .permission
         case .busy: return .tryLater

@@ -8,6 +8,7 @@ public struct NameError: Error, Equatable, Sendable, CustomStringConvertible {
         case displayName = "display name"
         case cardLabel = "card label"
         case ruleName = "schedule or holiday name"
+        case consoleName = "console account or token name"
 
         /// The rule in words a maker understands.
         var rule: String {
@@ -25,6 +26,9 @@ public struct NameError: Error, Equatable, Sendable, CustomStringConvertible {
             case .ruleName:
                 "A schedule or holiday name is 1 to \(RuleName.maximumLength) characters: ASCII letters, digits, '.', "
                     + "'_' and '-', such as office-hours or christmas."
+            case .consoleName:
+                "A console account or token name is 1 to \(ConsoleName.maximumLength) characters: ASCII letters, digits, "
+                    + "'.', '_', '-' and '@', such as alice or backup-script."
             case .displayName:
                 "A display name is 1 to \(DisplayName.maximumLength) characters (spaces and accented letters are fine) "
                     + "with no control characters (such as a line break or the escape character) or text-direction marks."
@@ -73,6 +77,7 @@ public struct NameError: Error, Equatable, Sendable, CustomStringConvertible {
         case .displayName: DisplayName.maximumLength
         case .cardLabel: CardLabel.maximumLength
         case .ruleName: RuleName.maximumLength
+        case .consoleName: ConsoleName.maximumLength
         }
     }
 

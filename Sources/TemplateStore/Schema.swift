@@ -1,7 +1,7 @@
 /// The store's schema as an ordered list of migrations. Migration N moves a database from
 /// `user_version` N-1 to N. A released migration never changes: add a new entry instead.
 enum Schema {
-    static let migrations: [String] = [migration1, migration2, migration3, migration4, migration5, migration6, migration7]
+    static let migrations: [String] = [migration1, migration2, migration3, migration4, migration5, migration6, migration7, migration8]
 
     static var currentVersion: Int { migrations.count }
 
@@ -176,5 +176,49 @@ enum Schema {
         ALTER TABLE users ADD COLUMN uses_left INTEGER CHECK (uses_left IS NULL OR uses_left >= 0);
         ALTER TABLE cards ADD COLUMN valid_from INTEGER;
         ALTER TABLE cards ADD COLUMN valid_until INTEGER;
+        """
+
+    /// Version 8: the web console's accounts, sessions, API tokens and one-time setup code
+    /// (issue 26). Never part of a user backup. Session and API tokens and the setup code are
+    /// kept only as SHA-256 hashes, so a stolen database gives no live session; passwords as
+    /// Argon2id strings. Login failures are counted per name as typed (`console_login_failures`,
+    /// no reference to an account), so a name that is no account locks out exactly as one that
+    /// is, and the counters survive a restart.
+    static let migration8 = """
+        CREATE TABLE console_accounts (
+            name TEXT PRIMARY KEY,
+            role TEXT NOT NULL CHECK (role IN ('admin', 'viewer')),
+            password_hash TEXT NOT NULL,
+            created_at REAL NOT NULL
+        );
+        CREATE TABLE console_login_failures (
+            name TEXT PRIMARY KEY,
+            consecutive INTEGER NOT NULL DEFAULT 0 CHECK (consecutive >= 0),
+            locked_until REAL,
+            permanent INTEGER NOT NULL DEFAULT 0 CHECK (permanent IN (0, 1)),
+            last_failure REAL NOT NULL
+        );
+        CREATE TABLE console_sessions (
+            token_hash BLOB PRIMARY KEY,
+            account TEXT NOT NULL REFERENCES console_accounts(name) ON DELETE CASCADE,
+            csrf TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            last_seen REAL NOT NULL
+        );
+        CREATE INDEX console_sessions_account ON console_sessions(account);
+        CREATE TABLE console_tokens (
+            name TEXT PRIMARY KEY,
+            token_hash BLOB NOT NULL UNIQUE,
+            role TEXT NOT NULL CHECK (role IN ('admin', 'viewer')),
+            created_by TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            last_used REAL
+        );
+        CREATE TABLE console_setup (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            code_hash BLOB NOT NULL,
+            created_at REAL NOT NULL,
+            expires_at REAL NOT NULL
+        );
         """
 }

@@ -45,6 +45,10 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     case duplicateHoliday(String)
     /// A user's validity would end before it starts (UTC seconds).
     case invalidValidity(from: Int64, until: Int64)
+    case unknownConsoleAccount(String)
+    case duplicateConsoleAccount(String)
+    case unknownConsoleToken(String)
+    case duplicateConsoleToken(String)
     case backupNotABackup
     case backupUnsupportedVersion(Int)
     case backupWrongPassphrase
@@ -120,6 +124,14 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
             return "no holiday named \(Printable.escaped(name)); see `fpmod holiday list`"
         case .duplicateHoliday(let name):
             return "a holiday named \(Printable.escaped(name)) already exists; delete it first, or choose another name"
+        case .unknownConsoleAccount(let name):
+            return "no console account named \(Printable.escaped(name)); the console's Accounts page lists them"
+        case .duplicateConsoleAccount(let name):
+            return "a console account named \(Printable.escaped(name)) already exists; choose another name, or delete that account first"
+        case .unknownConsoleToken(let name):
+            return "no API token named \(Printable.escaped(name)); the console's Tokens page lists them"
+        case .duplicateConsoleToken(let name):
+            return "an API token named \(Printable.escaped(name)) already exists; choose another name, or revoke that token first"
         case .unknownIntent(let id):
             return "no pending operation \(id); it may already have been completed or repaired"
         case .backupNotABackup:

@@ -1,1 +1,0 @@
-// ConsoleAuth: accounts, sessions, CSRF, Origin (issue 26).
