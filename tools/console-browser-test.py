@@ -117,7 +117,14 @@ class Run:
         return self.text_of("alert")
 
     def set_size(self, size):
-        self.driver.set_window_size(*size)
+        """A phone's viewport through DevTools emulation (a headless window is no narrower than
+        about 500 px); the desktop size as the window itself."""
+        if size == PHONE:
+            self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                "width": size[0], "height": size[1], "deviceScaleFactor": 2, "mobile": True})
+        else:
+            self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+            self.driver.set_window_size(*size)
 
     def screenshot(self, name):
         path = os.path.join(self.shots, name + ".png")
