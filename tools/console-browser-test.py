@@ -361,6 +361,29 @@ class Run:
             self.screenshot("lock-pin-" + label)
         self.by_id("pin-cancel").click()
         self.visible("screen-touch")
+        idle = self.driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            fetch('/lock/api/state').then((r) => r.json()).then((s) => done(s.idleRelockSeconds || 0)).catch(() => done(0));
+        """)
+        if 0 < idle <= self.args.max_idle_wait:
+            self.step("lock screen: the PIN pad re-locks to the touch screen after %s s idle" % idle)
+            self.by_id("use-pin").click()
+            self.visible("screen-pin")
+            self.wait(lambda d: self.by_id("screen-touch").is_displayed(), "the re-lock after %s s" % idle,
+                      timeout=max(idle, 5) + 10)
+        else:
+            print("     (idleRelockSeconds is %s: the re-lock is not waited for; --max-idle-wait %s)"
+                  % (idle, self.args.max_idle_wait), flush=True)
+        self.step("lock screen: a finger's grant shows Welcome, then the touch screen again")
+        self.touch("an enrolled finger at the kiosk")
+        self.visible("screen-open")
+        if not self.text_of("open-title").startswith("Welcome"):
+            raise StepFailed("the open screen says %r" % self.text_of("open-title"))
+        self.set_size(PHONE)
+        self.screenshot("lock-open-phone")
+        self.set_size(DESKTOP)
+        self.screenshot("lock-open-desktop")
+        self.wait(lambda d: self.by_id("screen-touch").is_displayed(), "the touch screen after Welcome")
         self.step("lock screen: wrong PINs until the lockout counts down")
         for attempt in range(1, self.args.wrong_pins + 1):
             if self.by_id("screen-lockout").is_displayed():
@@ -429,6 +452,8 @@ def main():
     parser.add_argument("--finger", default="alice", help="the simulated finger's name, for {finger}")
     parser.add_argument("--wrong-pin", default="90210437", help="a PIN nobody has (digits)")
     parser.add_argument("--wrong-pins", type=int, default=12, help="at most this many wrong PINs before the lockout")
+    parser.add_argument("--max-idle-wait", type=float, default=40,
+                        help="wait for the lock screen's idle re-lock when idleRelockSeconds is at most this (default 40)")
     parser.add_argument("--timeout", type=float, default=20, help="seconds to wait for each thing (default 20)")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--chromedriver", default="/usr/bin/chromedriver")
