@@ -108,6 +108,17 @@ func cspProblems(_ root: Element) -> [String] {
     return problems
 }
 
+/// Links and sources that leave the console's own origin (nothing may come from the network).
+func foreignReferences(_ root: Element) -> [String] {
+    root.all.flatMap { element in
+        ["href", "src", "action"].compactMap { name in
+            guard let value = element.attributes[name] else { return nil }
+            let local = (value.hasPrefix("/") && !value.hasPrefix("//")) || value.hasPrefix("#") || value.hasPrefix("data:")
+            return local ? nil : "\(name)=\"\(value)\" on <\(element.name)>"
+        }
+    }
+}
+
 /// Inputs, selects and textareas without a <label for> naming them.
 func unlabelled(_ root: Element) -> [String] {
     let labelled = Set(root.elements("label").compactMap { $0.attributes["for"] })
@@ -154,6 +165,7 @@ func duplicateIDs(_ root: Element) -> [String] {
         #expect(current.count == 1)
         #expect(current.first?.attributes["href"] == which.path)
         #expect(cspProblems(root).isEmpty, "CSP: \(cspProblems(root))")
+        #expect(foreignReferences(root).isEmpty, "off the origin: \(foreignReferences(root))")
         #expect(unlabelled(root).isEmpty, "unlabelled: \(unlabelled(root))")
         #expect(duplicateIDs(root).isEmpty, "duplicate ids: \(duplicateIDs(root))")
         for id in requiredIDs[which] ?? [] {
@@ -226,6 +238,7 @@ func duplicateIDs(_ root: Element) -> [String] {
         #expect(root.elements("nav").isEmpty)
         #expect(root.elements("form").isEmpty)
         #expect(root.elements("a").isEmpty, "the kiosk screen links nowhere")
+        #expect(foreignReferences(root).isEmpty, "off the origin: \(foreignReferences(root))")
         #expect(cspProblems(root).isEmpty, "CSP: \(cspProblems(root))")
         #expect(unlabelled(root).isEmpty)
         #expect(duplicateIDs(root).isEmpty)
@@ -246,6 +259,7 @@ func duplicateIDs(_ root: Element) -> [String] {
                     #expect(!file.body.contains(banned), "\(path) uses \(banned)")
                 }
                 #expect(file.body.hasPrefix("'use strict';"))
+                #expect(!file.body.contains("http://") && !file.body.contains("https://"), "\(path) names no other origin")
             }
         }
         let css = try #require(ConsoleAssets.files["/assets/console.css"]?.body)
