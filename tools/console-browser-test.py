@@ -15,8 +15,11 @@ The self-signed certificate is trusted by its public key's pin (--spki, as Chrom
 
 Example:
   tools/console-browser-test.py --url https://127.0.0.1:8443 --lock-url http://127.0.0.1:8080 \\
-      --spki "$(fpmod console url --spki)" --setup-code "$(fpmod console setup-code)" \\
-      --sim-control 'fpmod sim touch {finger}' --screenshots /tmp/console-shots
+      --spki SPKI_BASE64 --setup-code CODE --sim-control 'TOUCH COMMAND {finger}' \\
+      --screenshots /tmp/console-shots
+
+  SPKI_BASE64 for a PEM certificate:
+  openssl x509 -in cert.pem -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64
 
 Each step is printed; the first failure prints why, saves failure.png and exits 1.
 """
