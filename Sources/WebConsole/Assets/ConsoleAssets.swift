@@ -18,6 +18,7 @@ public enum ConsoleAssets {
             head += "<meta name=\"csrf-token\" content=\"" + HTMLText.escape(csrf) + "\" />\n"
         }
         head += "<title>" + HTMLText.escape(page.title) + " · fpmod console</title>\n"
+        head += "<link rel=\"icon\" href=\"data:,\" />\n"
         head += "<link rel=\"stylesheet\" href=\"/assets/console.css\" />\n"
         head += "<script src=\"/assets/console.js\" defer=\"defer\"></script>\n</head>\n"
 

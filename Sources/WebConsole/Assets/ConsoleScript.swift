@@ -370,7 +370,7 @@ enum ConsoleScript {
       editor.hidden = false;
       editor.focus();
     }
-    function closeEditor() { current = null; editor.hidden = true; }
+    function closeEditor() { const wasOpen = !editor.hidden; current = null; editor.hidden = true; if (wasOpen) search.focus(); }
 
     async function removeCredential(name, label, what) {
       if (!confirm('Delete ' + what + ' “' + text(label) + '” of ' + text(name) + '?')) return;

@@ -73,7 +73,8 @@ button:disabled { opacity: 0.55; cursor: not-allowed; }
 .notice { border-left: 4px solid var(--accent); padding: 0.5rem 1rem; background: var(--card); }
 .hint { color: var(--muted); }
 .status { min-height: 1.5rem; }
-.scroll { overflow-x: auto; }
+/* relative: the .sr-only texts in a table's cells stay inside the scrolling box (else a phone's page scrolls sideways). */
+.scroll { overflow-x: auto; position: relative; }
 table { border-collapse: collapse; width: 100%; background: var(--card); }
 th, td { text-align: left; padding: 0.45rem 0.6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { font-weight: 600; }
@@ -98,7 +99,7 @@ td.actions button { margin: 0 0.25rem 0.25rem 0; }
 .once { border: 2px dashed var(--accent); border-radius: 0.5rem; padding: 0.75rem; margin-top: 1rem; }
 .once input { width: 100%; font-family: ui-monospace, monospace; }
 .plot { margin: 0; }
-.plot img { display: block; width: 100%; height: auto; }
+.plot img { display: block; width: 100%; max-width: 60rem; height: auto; margin: 0 auto; }
 .summary { display: block; color: var(--muted); }
 body:not([data-role="admin"]) .admin-only { display: none !important; }
 body:not([data-role="viewer"]) .viewer-only { display: none !important; }

@@ -11,6 +11,7 @@ enum LockAssets {
 <meta name="color-scheme" content="dark" />
 <meta name="referrer" content="no-referrer" />
 <title>Door</title>
+<link rel="icon" href="data:," />
 <link rel="stylesheet" href="/assets/lock.css" />
 <script src="/assets/lock.js" defer="defer"></script>
 </head>
@@ -84,7 +85,8 @@ button:active { background: var(--line); }
 .pad { display: grid; grid-template-columns: repeat(3, minmax(4.5rem, 6.5rem)); gap: 0.75rem; }
 .key { min-height: 4.5rem; font-size: 2rem; font-weight: 600; }
 .key.ok { background: var(--ok); border-color: var(--ok); }
-.countdown { font-size: clamp(2rem, 7vw, 3.5rem); font-variant-numeric: tabular-nums; margin: 0; }
+.countdown { font-size: clamp(2rem, 7vw, 3.5rem); font-variant-numeric: tabular-nums; margin: 0; white-space: nowrap; }
+#screen-lockout, #screen-open { max-width: 48rem; }
 .open h1, .open .big { color: #ffffff; }
 body.is-open { background: var(--ok); }
 .big { font-size: clamp(2rem, 8vw, 4rem); font-weight: 700; margin: 0; }

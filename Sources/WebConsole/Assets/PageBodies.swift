@@ -119,7 +119,7 @@ enum PageBodies {
 <div class="field"><label for="schedule-name">Name</label>
 <input id="schedule-name" name="name" type="text" autocomplete="off" required="required" /></div>
 <div class="field grow"><label for="schedule-text">Rule</label>
-<input id="schedule-text" name="text" type="text" autocomplete="off" placeholder="mon-fri 08:00-18:00" required="required" /></div>
+<input id="schedule-text" name="text" type="text" autocomplete="off" placeholder="mon-fri 07:00-19:00; sat 08:00-12:00" required="required" /></div>
 </div>
 <div class="check"><input id="schedule-replace" name="replace" type="checkbox" /><label for="schedule-replace">Replace a schedule of that name</label></div>
 <button type="submit" id="schedule-submit">Save schedule</button>

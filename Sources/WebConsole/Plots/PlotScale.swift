@@ -76,10 +76,15 @@ enum PlotNumber {
     /// A coordinate: one decimal.
     static func coordinate(_ value: Double) -> String { format(value, decimals: 1) }
 
-    /// A measured value for a summary: up to 3 significant decimals below 10, 1 below 100, whole above.
+    /// A measured value for a summary: 2 decimals below 10, 1 below 100, whole above; no trailing zeros.
     static func summary(_ value: Double) -> String {
         let magnitude = abs(value)
-        return format(value, decimals: magnitude < 10 ? 2 : magnitude < 100 ? 1 : 0)
+        var text = format(value, decimals: magnitude < 10 ? 2 : magnitude < 100 ? 1 : 0)
+        if text.contains(".") {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        return text
     }
 
     /// The `p` quantile (0…1) of sorted values, linearly interpolated; 0 for none.
