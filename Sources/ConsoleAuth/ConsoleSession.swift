@@ -20,6 +20,14 @@ public struct ActiveSession: Equatable, Sendable {
     public var idleSeconds: Double
     /// Unix seconds the session ends at the latest.
     public var expiresAt: Double
+
+    public init(account: String, role: ConsoleRole, csrf: String, idleSeconds: Double, expiresAt: Double) {
+        self.account = account
+        self.role = role
+        self.csrf = csrf
+        self.idleSeconds = idleSeconds
+        self.expiresAt = expiresAt
+    }
 }
 
 /// Why a login is refused. The same `wrongCredentials` for an unknown name and a wrong
