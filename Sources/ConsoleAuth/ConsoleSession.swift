@@ -44,7 +44,7 @@ public enum LoginFailure: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .wrongCredentials: "wrong name or password; check both and try again"
         case .lockedOut(let seconds): "too many failed logins for this name; try again in \(seconds) s"
-        case .disabled: "too many failed logins for this name; an admin has to reset it on the lock"
+        case .disabled: "too many failed logins for this name; an admin has to set a new password for the account"
         }
     }
 

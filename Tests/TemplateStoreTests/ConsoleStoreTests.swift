@@ -98,4 +98,15 @@ struct ConsoleStoreTests {
         #expect(try store.forgetConsoleLoginFailures(before: Date(timeIntervalSince1970: 200)) == 1)
         #expect(try store.consoleLoginFailures(of: "mallory") == FailureCounter())
     }
+
+    /// A store holding only a console account is not "nothing": a failed command that made
+    /// the file must not remove it.
+    @Test func aConsoleAccountIsWorthKeeping() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = try dir.openStore()
+        #expect(TemplateStore.holdsNothing(databasePath: dir.database))
+        try store.addConsoleAccount(name: "alice", role: .admin, passwordHash: "$argon2id$stand-in")
+        #expect(!TemplateStore.holdsNothing(databasePath: dir.database))
+    }
 }
