@@ -18,8 +18,8 @@ public struct Accounts: Sendable {
     @discardableResult
     public func add(name: String, role: ConsoleRole, password: String, by admin: String) throws -> ConsoleAccount {
         let account: ConsoleName
-        do { account = try ConsoleName(validating: name) } catch { throw ConsoleAuthError.invalidName(error) }
-        do { try Passwords.check(password, account: name) } catch { throw ConsoleAuthError.weakPassword(error) }
+        do throws(NameError) { account = try ConsoleName(validating: name) } catch { throw ConsoleAuthError.invalidName(error) }
+        do throws(PasswordError) { try Passwords.check(password, account: name) } catch { throw ConsoleAuthError.weakPassword(error) }
         let hash = try Passwords.hash(password)
         let now = Date(timeIntervalSince1970: clock())
         try store.transaction {
@@ -43,7 +43,7 @@ public struct Accounts: Sendable {
 
     /// Sets a new password and ends every session of the account: whoever knew the old one is out.
     public func setPassword(of name: String, to password: String, by admin: String) throws {
-        do { try Passwords.check(password, account: name) } catch { throw ConsoleAuthError.weakPassword(error) }
+        do throws(PasswordError) { try Passwords.check(password, account: name) } catch { throw ConsoleAuthError.weakPassword(error) }
         let hash = try Passwords.hash(password)
         try store.transaction {
             try store.setConsolePassword(of: name, passwordHash: hash)

@@ -18,7 +18,7 @@ public struct BearerTokens: Sendable {
     /// A new token for `role`, named for the list (`backup-script`); the text is returned only here.
     public func create(name: String, role: ConsoleRole, by creator: String) throws -> String {
         let tokenName: ConsoleName
-        do { tokenName = try ConsoleName(validating: name) } catch { throw ConsoleAuthError.invalidName(error) }
+        do throws(NameError) { tokenName = try ConsoleName(validating: name) } catch { throw ConsoleAuthError.invalidName(error) }
         try Secrets.ready()
         let token = Self.prefix + Secrets.token()
         try store.transaction {

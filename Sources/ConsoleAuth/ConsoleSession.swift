@@ -20,6 +20,14 @@ public struct ActiveSession: Equatable, Sendable {
     public var idleSeconds: Double
     /// Unix seconds the session ends at the latest.
     public var expiresAt: Double
+
+    public init(account: String, role: ConsoleRole, csrf: String, idleSeconds: Double, expiresAt: Double) {
+        self.account = account
+        self.role = role
+        self.csrf = csrf
+        self.idleSeconds = idleSeconds
+        self.expiresAt = expiresAt
+    }
 }
 
 /// Why a login is refused. The same `wrongCredentials` for an unknown name and a wrong
@@ -36,7 +44,7 @@ public enum LoginFailure: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .wrongCredentials: "wrong name or password; check both and try again"
         case .lockedOut(let seconds): "too many failed logins for this name; try again in \(seconds) s"
-        case .disabled: "too many failed logins for this name; an admin has to reset it on the lock"
+        case .disabled: "too many failed logins for this name; an admin has to set a new password for the account"
         }
     }
 

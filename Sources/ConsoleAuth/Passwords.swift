@@ -33,9 +33,9 @@ public enum Passwords {
 
     public static func check(_ password: String, account: String) throws(PasswordError) {
         let bytes = password.utf8.count
-        if bytes > maximumBytes { throw .tooLong(bytes: bytes) }
-        if password.count < minimumCharacters { throw .tooShort(characters: password.count) }
-        if password == account { throw .sameAsName }
+        if bytes > maximumBytes { throw PasswordError.tooLong(bytes: bytes) }
+        if password.count < minimumCharacters { throw PasswordError.tooShort(characters: password.count) }
+        if password == account { throw PasswordError.sameAsName }
     }
 
     /// A fresh `$argon2id$…` string (random salt inside).

@@ -12,6 +12,9 @@ public struct Sessions: Sendable {
         self.store = store
         self.clock = clock
         self.limits = limits
+        // The stand-in hash is made here, not at the first unknown name, whose answer would
+        // otherwise take twice as long as a wrong password's.
+        _ = Passwords.standIn
     }
 
     var audit: ConsoleAudit { ConsoleAudit(store: store, clock: clock) }

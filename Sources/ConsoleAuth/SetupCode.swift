@@ -45,8 +45,8 @@ public struct SetupCode: Sendable {
     @discardableResult
     public func redeem(code: String, name: String, password: String) throws -> ConsoleAccount {
         let account: ConsoleName
-        do { account = try ConsoleName(validating: name) } catch { throw ConsoleAuthError.invalidName(error) }
-        do { try Passwords.check(password, account: name) } catch { throw ConsoleAuthError.weakPassword(error) }
+        do throws(NameError) { account = try ConsoleName(validating: name) } catch { throw ConsoleAuthError.invalidName(error) }
+        do throws(PasswordError) { try Passwords.check(password, account: name) } catch { throw ConsoleAuthError.weakPassword(error) }
         guard try needed() else { throw ConsoleAuthError.alreadySetUp }
         guard let stored = try store.consoleSetupCode() else { throw ConsoleAuthError.noSetupCode }
         let hash = Secrets.hash(Self.normalised(code))

@@ -236,7 +236,7 @@ extension Date {
 
 extension TemplateStore {
     /// True when the database at `databasePath` holds nothing worth keeping: no user, finger,
-    /// paired module or pending operation (an audit trail alone does not count). A file that is
+    /// paired module, pending operation or console account (an audit trail alone does not count). A file that is
     /// not a store yet (no tables) holds nothing either. Lets a command that created a store and
     /// then failed remove it again without ever deleting anything of value.
     public static func holdsNothing(databasePath: String) -> Bool {
@@ -247,6 +247,9 @@ extension TemplateStore {
             SELECT (SELECT count(*) FROM users) + (SELECT count(*) FROM fingers)
                  + (SELECT count(*) FROM module_identity) + (SELECT count(*) FROM intents)
             """).int
-        return count == 0
+        // The console's accounts (migration 8; a file not yet migrated has none) are worth keeping too.
+        let hasConsole = (try? connection.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'console_accounts'").int) == 1
+        let accounts = hasConsole ? (try? connection.scalar("SELECT count(*) FROM console_accounts").int) : 0
+        return count == 0 && accounts == 0
     }
 }

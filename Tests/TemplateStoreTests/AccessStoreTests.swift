@@ -106,7 +106,9 @@ struct AccessStoreTests {
             db.executescript("DROP TABLE schedules; DROP TABLE holidays; ALTER TABLE users DROP COLUMN schedule;"
                 "ALTER TABLE users DROP COLUMN valid_from; ALTER TABLE users DROP COLUMN valid_until;"
                 "ALTER TABLE users DROP COLUMN uses_left; ALTER TABLE cards DROP COLUMN valid_from;"
-                "ALTER TABLE cards DROP COLUMN valid_until; PRAGMA user_version = 6;")
+                "ALTER TABLE cards DROP COLUMN valid_until;"
+                "DROP TABLE console_sessions; DROP TABLE console_accounts; DROP TABLE console_tokens; DROP TABLE console_setup; DROP TABLE console_login_failures;"
+                "PRAGMA user_version = 6;")
             db.commit()
             """, [dir.database])
         #expect(downgrade.status == 0)
