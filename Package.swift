@@ -48,6 +48,8 @@ let package = Package(
         .target(name: "CNFCTimeout", dependencies: ["CNfc"]),
         // Thin C shims for libc calls Swift cannot see through Glibc (posix_openpt & co.).
         .target(name: "CShims"),
+        // libmicrohttpd's variadic calls (start, daemon and connection info) with fixed arguments for Swift.
+        .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
         // The Linux spidev ioctls (SPI_IOC_MESSAGE & co. are macros Swift cannot import).
         .target(name: "CSpidev"),
 
@@ -185,7 +187,7 @@ let package = Package(
         // An HTTP(S) server over libmicrohttpd: requests and responses as values, a handler on
         // libmicrohttpd's threads, streamed bodies (Server-Sent Events), TLS 1.2+ only, every size and
         // time bounded; and the self-signed certificate made with GnuTLS. Knows nothing of doors.
-        .target(name: "ConsoleHTTP", dependencies: ["CMicroHTTPD", "CGnuTLS", "Posix"]),
+        .target(name: "ConsoleHTTP", dependencies: ["CMicroHTTPD", "CMicroHTTPDShim", "CGnuTLS", "Posix"]),
         // The console's accounts, sessions, CSRF and Origin rules, setup code and API tokens: pure
         // rules with a clock, over the store's console tables.
         .target(name: "ConsoleAuth", dependencies: ["TemplateStore", "AccessPolicy", "CSodium", "Posix"]),

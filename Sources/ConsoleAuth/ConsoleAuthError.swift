@@ -1,8 +1,5 @@
 import TemplateStore
 
-// The command is named without backticks until the CLI has it: PrintedCommandsTests checks
-// every backticked `fpmod …` in the sources against the parser.
-
 /// What the console's account rules refuse. Each description names the problem and the fix;
 /// `status` is the HTTP status the API answers with (docs/console-api.md).
 public enum ConsoleAuthError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -22,9 +19,9 @@ public enum ConsoleAuthError: Error, Equatable, Sendable, CustomStringConvertibl
         case .invalidName(let error): error.description
         case .weakPassword(let error): error.description
         case .alreadySetUp: "the console is set up already; log in, or ask an admin for an account"
-        case .noSetupCode: "there is no setup code; run fpmod console setup-code on the lock and type the code it prints"
-        case .wrongSetupCode: "that is not the setup code; type the code that fpmod console setup-code printed (or run it again for a new one)"
-        case .setupCodeExpired: "the setup code has expired; run fpmod console setup-code on the lock again for a new one"
+        case .noSetupCode: "there is no setup code; run `fpmod console setup-code` on the lock and type the code it prints"
+        case .wrongSetupCode: "that is not the setup code; type the code that `fpmod console setup-code` printed (or run it again for a new one)"
+        case .setupCodeExpired: "the setup code has expired; run `fpmod console setup-code` on the lock again for a new one"
         case .lastAdmin(let name): "\(name) is the only admin; add another admin first"
         }
     }

@@ -58,7 +58,7 @@ public struct EntryReport: Sendable {
         return lines
     }
 
-    static func csvField(_ text: String) -> String {
+    public static func csvField(_ text: String) -> String {
         var field = text
         if let first = field.first, "=+-@\t\r".contains(first) { field = "'" + field }
         guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
@@ -88,6 +88,16 @@ public struct ReportMoment: Sendable, Equatable {
         let names = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
         guard let weekday = names.firstIndex(where: { $0 == word || (word.count >= 3 && $0.hasPrefix(word)) }) else { return nil }
         date = today.adding(days: -((today.weekday - weekday + 7) % 7))
+    }
+
+    /// A validity bound as `fpmod user set` and the console take it: `YYYY-MM-DD` (from its start;
+    /// with `endOfDay`, through its end) or `YYYY-MM-DD HH:MM`, on the door's clock; nil for
+    /// anything else (no "today" here: a bound is a date the admin means, not a relative one).
+    public static func validityBound(_ text: String, in zone: TimeZoneRules, endOfDay: Bool) -> Int64? {
+        guard text.first?.isNumber == true, let moment = ReportMoment(parsing: text, today: CivilDate(year: 1970, month: 1, day: 1)) else {
+            return nil
+        }
+        return endOfDay ? moment.end(in: zone) : moment.start(in: zone)
     }
 
     /// The first moment it names (a day: its first minute that happens).

@@ -56,6 +56,8 @@ public struct LockConfig: Sendable, Equatable {
     public var nfc: NFCReaderSection?
     /// The door's time zone and its own access rules (LockConfigAccess.swift).
     public var access = Access()
+    /// The web console and the kiosk lock screen (`console`); off unless enabled.
+    public var console = Console()
 
     public init() {}
 

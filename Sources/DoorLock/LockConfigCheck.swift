@@ -1,5 +1,6 @@
 import Foundation
 import GPIO
+import TemplateStore
 
 /// Everything that keeps a config file from being used, found in one pass: every bad key (the
 /// rest still read), the board preset, and the lines against the preset's chip (its layout,
@@ -53,6 +54,31 @@ public struct LockConfigCheck: Sendable {
             path = path[..<dot]
         }
         return nil
+    }
+
+    /// The line and column of the value a problem is about, as numbers (a page marks the line).
+    public func lineAndColumn(of problem: String) -> (line: Int, column: Int)? {
+        guard let colon = problem.range(of: ": ") else { return nil }
+        var path = Substring(problem[..<colon.lowerBound])
+        while !path.isEmpty {
+            if let position = positions[String(path)] { return (position.line, position.column) }
+            guard let dot = path.lastIndex(where: { $0 == "." || $0 == "[" }) else { break }
+            path = path[..<dot]
+        }
+        return nil
+    }
+
+    /// Every problem `fpmod config check` reports, for any front end: the file's own, its hooks'
+    /// and broker's, and the rules it makes with the store when one is given (read only).
+    public func allProblems(store: TemplateStore?) -> [String] {
+        guard let config else { return problems }
+        var all = problems + config.hookProblems() + config.mqttProblems()
+        if let store {
+            do { all += try AccessRulesCheck.problems(config: config, store: store) } catch {
+                all.append("the store's access rules cannot be read: \(error)")
+            }
+        }
+        return all
     }
 
     /// The usable config, or the error naming every problem (`source`: the file's path).

@@ -163,6 +163,14 @@ extension LockRuntime {
             reply["lockoutRemainingSeconds"] = .double(remaining.rounded(.up))
         case .permanent: reply["fingerprintLockout"] = "permanent"
         }
+        // The PIN's own lockout, for a keypad or a lock screen that counts it down.
+        switch status.pinLockout {
+        case .none: reply["pinLockout"] = "none"
+        case .timed(let remaining):
+            reply["pinLockout"] = "timed"
+            reply["pinLockoutRemainingSeconds"] = .double(remaining.rounded(.up))
+        case .permanent: reply["pinLockout"] = "permanent"
+        }
         reply["locked"] = .bool(!status.isUnlocked)
         reply["relay"] = .bool(relayOn)
         reply["door"] = .string(status.doorOpen.map { $0 ? "open" : "closed" } ?? "unknown")

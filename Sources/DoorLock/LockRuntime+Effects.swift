@@ -181,16 +181,7 @@ extension LockRuntime {
         guard let configLoader else { return }
         do {
             let fresh = try configLoader()
-            var restart: [String] = []
-            if fresh.board != config.board || fresh.gpio != config.gpio || fresh.touchActiveLow != config.touchActiveLow { restart.append("gpio") }
-            if fresh.serialPort != config.serialPort || fresh.baudRate != config.baudRate || fresh.address != config.address
-                || fresh.password != config.password || fresh.family != config.family { restart.append("module") }
-            if fresh.eventsSocket != config.eventsSocket || fresh.controlSocket != config.controlSocket { restart.append("sockets") }
-            // The readers at the door keep the lines and devices they were started with.
-            if fresh.keypad != config.keypad { restart.append("keypad") }
-            if fresh.wiegand != config.wiegand { restart.append("wiegand") }
-            if fresh.wiegandOut != config.wiegandOut { restart.append("wiegandOut") }
-            if fresh.nfc != config.nfc { restart.append("nfc") }
+            let restart = config.restartNeeded(toApply: fresh)
             let previousMQTT = config.mqtt
             config = fresh
             policy = AccessPolicy(config: fresh.policy)

@@ -18,6 +18,8 @@ import TemplateStore
 /// so all of them run the same service.
 public final class AssembledService: Sendable {
     public let service: LockService
+    /// The config the service started with (the console, when enabled, serves its door).
+    public let config: LockConfig
     /// The config file in use; nil when running on a simulator's defaults.
     public let configPath: String?
     /// The board preset's name.
@@ -92,7 +94,7 @@ public final class AssembledService: Sendable {
                 config: config, preset: preset, chip: chip, reader: endpoint.reader, store: store, options: options,
                 signals: signals, configLoader: loader(settings.configPath, initial: config, journalPrivacy: journalPrivacy))
             return AssembledService(
-                service: service, configPath: settings.configPath, board: preset.name, endpoint: endpoint,
+                service: service, config: config, configPath: settings.configPath, board: preset.name, endpoint: endpoint,
                 storeDatabase: storeDatabase, storeKey: storeKey, options: options, journalPrivacy: journalPrivacy)
         } catch {
             endpoint.stop()
@@ -100,9 +102,10 @@ public final class AssembledService: Sendable {
         }
     }
 
-    private init(service: LockService, configPath: String?, board: String, endpoint: ReaderEndpoint,
+    private init(service: LockService, config: LockConfig, configPath: String?, board: String, endpoint: ReaderEndpoint,
                  storeDatabase: String, storeKey: String, options: LockService.Options, journalPrivacy: JournalPrivacy) {
         self.service = service
+        self.config = config
         self.configPath = configPath
         self.board = board
         readerLocation = endpoint.location

@@ -94,3 +94,30 @@ extension TemplateStore {
         }
     }
 }
+
+extension TemplateStore {
+    /// One page of the audit log, newest first: rows with an id below `beforeID` (nil: from the
+    /// newest), in [`from`, `to`), of `event` and `user` when given. `limit + 1` rows are read so
+    /// the caller knows whether an older page exists without counting the table.
+    public func auditPage(beforeID: Int64?, from: Date?, to: Date?, event: String?, user: String?,
+                          limit: Int) throws -> (entries: [AuditEntry], more: Bool) {
+        var sql = "SELECT id, time, event, user, slot, score, latency_json, detail FROM audit WHERE id < ?"
+        var values: [SQLValue] = [.integer(beforeID ?? Int64.max)]
+        if let from { sql += " AND time >= ?"; values.append(.real(from.timeIntervalSince1970)) }
+        if let to { sql += " AND time < ?"; values.append(.real(to.timeIntervalSince1970)) }
+        if let event { sql += " AND event = ?"; values.append(.text(event)) }
+        if let user { sql += " AND user = ?"; values.append(.text(user)) }
+        sql += " ORDER BY id DESC LIMIT ?"
+        let count = max(1, limit)
+        values.append(.integer(Int64(count + 1)))
+        return try locked {
+            let rows = try connection.query(sql, values)
+            let entries = rows.prefix(count).map {
+                AuditEntry(id: $0[0].int64 ?? 0, time: Date(storeValue: $0[1]), event: $0[2].string ?? "",
+                           user: $0[3].string, slot: $0[4].int, score: $0[5].int, latencyJSON: $0[6].string,
+                           detail: $0[7].string)
+            }
+            return (Array(entries), rows.count > count)
+        }
+    }
+}

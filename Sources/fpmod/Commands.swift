@@ -62,10 +62,11 @@ enum Commands {
         "holiday delete": AccessRuleCommands.deleteHoliday,
         "user set": AccessRuleCommands.setUser,
         "door mode": DoorModeCommand.run,
+        "console": ConsoleCommand.run,
     ]
 
     /// The commands that start a new store when none exists at the store path.
-    static let storeCreators: Set<String> = ["enroll", "restore", "setup", "pair"]
+    static let storeCreators: Set<String> = ["enroll", "restore", "setup", "pair", "console"]
 
     /// The commands that never open the store at the store path (the simulator, demo and bench
     /// make their own), so --sim asks nothing of it.

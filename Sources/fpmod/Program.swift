@@ -367,6 +367,10 @@ enum Program {
                                 arguments: [.positional("mode", help: "The mode to set; without it, the mode is shown.", optional: true)]),
                 ]),
             CommandSpec(
+                name: "console", abstract: "The web console: run it, make the first admin's setup code, or show its address.",
+                discussion: "Without an action the console runs alone against this door's store until stopped (the service runs it itself when the config's console.enabled is true). setup-code prints a one-time code (24 hours) with which the console's setup page makes the first admin account; there is no default password. url prints the console's addresses and its certificate's SHA-256 fingerprint, to compare with the one the browser shows. Pages, API and the kiosk lock screen: docs/console.md.",
+                arguments: [.positional("action", help: "setup-code or url; none: run the console.", optional: true)]),
+            CommandSpec(
                 name: "access", abstract: "Who may enter when: ask the rules the door applies.",
                 discussion: "Schedules, holidays and each user's validity and uses are in the store (fpmod schedule, fpmod holiday, fpmod user set); they are read on the door's clock, in the config's access.timeZone (else the machine's own zone).",
                 subcommands: [

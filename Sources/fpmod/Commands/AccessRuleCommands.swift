@@ -158,9 +158,9 @@ enum AccessRuleCommands {
     /// `YYYY-MM-DD` (from its start; with `endOfDay`, through its end) or `YYYY-MM-DD HH:MM`, on
     /// the door's clock.
     static func readMoment(_ text: String, option: String, zone: TimeZoneRules, endOfDay: Bool) throws -> Int64 {
-        guard text.first?.isNumber == true, let moment = ReportMoment(parsing: text, today: CivilDate(year: 1970, month: 1, day: 1)) else {
+        guard let moment = ReportMoment.validityBound(text, in: zone, endOfDay: endOfDay) else {
             throw CommandFailure(.usage, "\(option) \"\(Printable.escaped(text))\" is not a day or time; write YYYY-MM-DD or 'YYYY-MM-DD HH:MM' on the door's clock (\(zone.name)).")
         }
-        return endOfDay ? moment.end(in: zone) : moment.start(in: zone)
+        return moment
     }
 }

@@ -14,16 +14,11 @@ enum ConfigCheckCommand {
             chip = config.chipName(preset: preset).flatMap { try? LibgpiodChip($0) }
             return chip
         }
-        var problems = check.problems
+        // The rules the config and the store make together, when the store is here to read.
+        let store = check.config.flatMap { try? invocation.openStoreForReading(configured: $0) }
+        let problems = check.allProblems(store: store)
         var summary = ""
         if let config = check.config {
-            problems += config.hookProblems() + config.mqttProblems()
-            // The rules the config and the store make together, when the store is here to read.
-            if let store = try? invocation.openStoreForReading(configured: config) {
-                do { problems += try AccessRulesCheck.problems(config: config, store: store) } catch {
-                    problems.append("the store's access rules cannot be read: \(error)")
-                }
-            }
             if let preset = check.preset {
                 let lines = config.resolvedLines(preset: preset, family: config.family)
                 let presetLines = config.gpio.chip == nil ? preset.gpio?.lineCount : nil

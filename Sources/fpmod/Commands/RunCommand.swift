@@ -4,6 +4,7 @@ import FingerprintProtocol
 import PrintableText
 import ReaderSessions
 import ServiceAssembly
+import WebConsole
 
 /// `fpmod run`: the door/kiosk lock service in the foreground (systemd runs it as is).
 /// With --sim and --sim-gpio nothing is real: a simulated module (or, with --sim-profile fpc1020,
@@ -34,6 +35,23 @@ enum RunCommand {
         invocation.progress("fpmod run: board \(service.board), \(configText); \(service.isImageSensor ? "image sensor" : "module") "
                             + "on \(service.readerLocation); store \(service.storeDatabase) with key \(service.storeKey); "
                             + "control \(service.controlSocket), events \(service.eventsSocket)")
+        // The door never depends on its console: one that cannot start is said, and the lock runs.
+        var console: ConsoleHost?
+        do {
+            console = try ConsoleHost.startIfEnabled(config: service.config, configPath: service.configPath,
+                                                     storeDatabase: service.storeDatabase, storeKey: service.storeKey,
+                                                     eventsSocket: service.eventsSocket, environment: invocation.environment)
+        } catch {
+            invocation.progress("fpmod run: the console did not start (the lock runs without it): \(error)")
+        }
+        defer { console?.stop() }
+        if let console {
+            invocation.progress("fpmod run: console at " + console.urls.joined(separator: ", ")
+                                + " (certificate SHA-256 \(console.certificate.sha256Fingerprint))"
+                                + (console.lockScreenPort.map { "; lock screen http://127.0.0.1:\($0)/lock" } ?? "")
+                                + (console.reachableFromThisMachineOnly ? "; reachable from this machine only: the service has no network "
+                                   + "(PrivateNetwork=yes in its unit; see docs/console.md)" : ""))
+        }
         do {
             try service.run()
         } catch let error as LockServiceError {

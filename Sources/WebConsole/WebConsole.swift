@@ -1,1 +1,0 @@
-// WebConsole (issue 26).
