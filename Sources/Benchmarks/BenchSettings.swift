@@ -30,6 +30,8 @@ public struct BenchSettings: Sendable {
     public var idleExecutable: String?
     /// The fpmod binary whose `run` decides on cards and PINs (`--credentials`); nil: not run.
     public var credentialsExecutable: String?
+    /// `--console-load RATE`: touch-to-relay with the web console on, idle and under RATE requests/s.
+    public var consoleLoad: (executable: String, rate: Int)?
 
     public init(cycles: Int, templates: Int, timing: TimingMode, commands: Int, transfers: Int, baudRate: Int,
                 profile: SimulatorProfile, hardware: Bool) {

@@ -57,5 +57,10 @@ public enum ModuleBench {
             output.section("credentials", title: "Cards and PINs to a decision (`fpmod run --sim --sim-gpio`, the control socket's line to its reply; the relay is set before the reply):",
                            table: result.table, notes: result.notes, json: result.json)
         }
+        if let load = settings.consoleLoad {
+            let result = ConsoleLoadBench.run(executable: load.executable, rate: load.rate, progress: progress)
+            output.section("console-load", title: "Touch to relay with the web console on (`fpmod run --sim --sim-gpio`; the service's stamps, touch edge to relay), idle and under \(load.rate) API requests/s from curl:",
+                           table: result.table, notes: result.notes, json: result.json)
+        }
     }
 }

@@ -94,6 +94,7 @@ public final class ConsoleRoutes: HTTPHandler, Sendable {
         case ("POST", "/users/rename"): return try users.rename(request, caller)
         case ("POST", "/users/access"): return try users.setAccess(request, caller)
         case ("POST", "/users/delete"): return try users.delete(request, caller)
+        case ("POST", "/users/disable"): return try users.disable(request, caller)
         case ("GET", "/schedules"): return try users.schedules()
         case ("POST", "/schedules"): return try users.addSchedule(request, caller)
         case ("POST", "/schedules/delete"): return try users.deleteSchedule(request, caller)

@@ -27,12 +27,12 @@ struct UsersAPI {
                     "fingers": .array(user.fingers.map { ["label": .string($0.label), "duress": .bool($0.duress), "usable": .bool($0.usable)] }),
                     "cards": .array(cards.filter { $0.user == user.name }.map { card in
                         ["label": .string(card.label), "kind": .string(card.kind.rawValue), "enabled": .bool(card.enabled),
-                         "validFrom": card.validFrom.map { .string(context.timeZone.wallClockText(atUTC: $0)) } ?? .null,
-                         "validUntil": card.validUntil.map { .string(context.timeZone.wallClockText(atUTC: $0)) } ?? .null]
+                         "validFrom": card.validFrom.map { .string(localText($0)) } ?? .null,
+                         "validUntil": card.validUntil.map { .string(localText($0)) } ?? .null]
                     }),
                     "schedule": JSONValue(user.access.schedule),
-                    "validFrom": user.access.validFrom.map { .string(context.timeZone.wallClockText(atUTC: $0)) } ?? .null,
-                    "validUntil": user.access.validUntil.map { .string(context.timeZone.wallClockText(atUTC: $0)) } ?? .null,
+                    "validFrom": user.access.validFrom.map { .string(localText($0)) } ?? .null,
+                    "validUntil": user.access.validUntil.map { .string(localText($0)) } ?? .null,
                     "usesLeft": user.access.usesLeft.map { .int(Int64($0)) } ?? .null,
                 ]
                 object["standing"] = user.access.standing(atUTC: now).map { .string($0.rawValue) } ?? .null
@@ -40,6 +40,29 @@ struct UsersAPI {
             }), "timeZone": .string(context.timeZone.name)])
         } catch {
             throw ConsoleFailure(500, "The store could not be read: \(error)")
+        }
+    }
+
+    /// `YYYY-MM-DD HH:MM` on the door's clock (the list says which zone): what the access form
+    /// shows and takes back unchanged.
+    func localText(_ utcSeconds: Int64) -> String { context.timeZone.localTime(atUTC: utcSeconds).description }
+
+    /// Disabling a user ends their validity now (everything else is kept: enabling clears the
+    /// end again), so a disabled user is refused at the door as "expired" and listed so.
+    func disable(_ request: HTTPRequest, _ caller: Caller) throws(ConsoleFailure) -> HTTPResponse {
+        try caller.requireAdmin()
+        let body = try JSONBody(request)
+        let name = try body.string("name"), disabled = try body.bool("disabled", default: true)
+        try existing(name)
+        let zone = context.timeZone
+        do {
+            let access = try AccessAdministration.setAccess(context.store, user: name,
+                                                            validUntil: disabled ? .set(Int64(Date().timeIntervalSince1970)) : .clear,
+                                                            moment: zone.wallClockText(atUTC:))
+            caller.audit(context.store, "\(disabled ? "disabled" : "enabled") \(name)", user: name)
+            return Reply.json(["ok": true, "name": .string(name), "access": access.jsonValue])
+        } catch {
+            throw ConsoleFailure(500, "\(error)")
         }
     }
 

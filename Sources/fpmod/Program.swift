@@ -194,6 +194,7 @@ enum Program {
                     .flag("sweep", help: "Also sweep templates, baud rates and packet sizes, and measure transfers."),
                     .flag("idle", help: "Also measure the idle CPU of fpmod run --sim --sim-gpio."),
                     .flag("credentials", help: "Time a card (100 and 1,000 users) and a PIN from the control socket to the decision of fpmod run --sim --sim-gpio."),
+                    .option("console-load", valueName: "RATE", help: "Time touch to relay of fpmod run --sim --sim-gpio with the web console on, idle and while curl asks its API RATE times a second (the issue's bound: 100)."),
                     .option("search-model", valueName: "MODEL", help: "Simulator Search model: best-match, first-match, or both (the workloads run under each).",
                             default: "best-match", choices: ["best-match", "first-match", "both"]),
                     .option("workload", valueName: "NAME", help: "Identify workloads: touches drawn uniform, regulars (80 % from 20 fingers), zipf (s = 1), strangers (a finger enrolled nowhere) or all; hot set first vs whole-range search.",

@@ -14,12 +14,13 @@ import Testing
     static let changes: [(path: String, json: String)] = [
         ("/api/v1/logout-everywhere", "{}"), ("/api/v1/door/mode", #"{"mode":"lockdown"}"#),
         ("/api/v1/users/rename", #"{"name":"bob","newName":"rob"}"#), ("/api/v1/users/access", #"{"name":"bob","uses":3}"#),
-        ("/api/v1/users/delete", #"{"name":"bob"}"#), ("/api/v1/schedules", #"{"name":"office","text":"mon-fri 08:00-18:00"}"#),
+        ("/api/v1/users/delete", #"{"name":"bob"}"#), ("/api/v1/users/disable", #"{"name":"bob"}"#), ("/api/v1/schedules", #"{"name":"office","text":"mon-fri 08:00-18:00"}"#),
         ("/api/v1/schedules/delete", #"{"name":"office"}"#), ("/api/v1/enrollments", #"{"name":"carol"}"#),
         ("/api/v1/settings", #"{"config":"{}"}"#), ("/api/v1/accounts", #"{"name":"victor","role":"admin","password":"0123456789ab"}"#),
         ("/api/v1/accounts/delete", #"{"name":"alice"}"#), ("/api/v1/tokens", #"{"name":"script","role":"admin"}"#),
         ("/api/v1/tokens/revoke", #"{"name":"script"}"#),
     ]
+    static let office = #"{"name":"office","text":"mon-fri 08:00-18:00"}"#
     static let reads = ["/api/v1/session", "/api/v1/status", "/api/v1/events", "/api/v1/health", "/api/v1/users", "/api/v1/schedules",
                         "/api/v1/log", "/api/v1/log.csv", "/api/v1/plots/latency.svg", "/api/v1/settings", "/api/v1/accounts",
                         "/api/v1/tokens", "/api/v1/enrollments/0123456789abcdef0123456789abcdef/events"]
@@ -69,7 +70,7 @@ import Testing
         #expect(try console.store.schedules().isEmpty)
         #expect(try BearerTokens(store: console.store).list().isEmpty)
         // The same request with both is taken.
-        #expect(console.request("POST", "/api/v1/schedules", json: Self.changes[5].json, browser: browser).status == 200)
+        #expect(console.request("POST", "/api/v1/schedules", json: Self.office, browser: browser).status == 200)
         #expect(try console.store.schedules().map(\.name) == ["office"])
     }
 
@@ -79,7 +80,7 @@ import Testing
         var headers: [(name: String, value: String)] = [("content-type", "text/plain"), ("origin", ConsoleFixture.origin),
                                                           ("cookie", "fpmod_session=\(browser.cookie)"), ("x-csrf-token", browser.csrf)]
         let plain = console.routes.respond(to: HTTPRequest(method: "POST", path: "/api/v1/schedules", headers: headers,
-                                                           body: Array(Self.changes[5].json.utf8)))
+                                                           body: Array(Self.office.utf8)))
         #expect(plain.status == 415)
         headers[0] = ("content-type", "application/json")
         let deep = String(repeating: "[", count: 40) + String(repeating: "]", count: 40)
@@ -174,7 +175,7 @@ import Testing
         let bearer: [(name: String, value: String)] = [("authorization", "Bearer \(token)")]
         #expect(console.request("GET", "/api/v1/users", origin: nil, headers: bearer).status == 200)
         // A viewer token changes nothing.
-        #expect(console.request("POST", "/api/v1/schedules", json: Self.changes[5].json, origin: nil, headers: bearer).status == 403)
+        #expect(console.request("POST", "/api/v1/schedules", json: Self.office, origin: nil, headers: bearer).status == 403)
         #expect(console.request("POST", "/api/v1/tokens/revoke", json: #"{"name":"backup"}"#, browser: admin).status == 200)
         #expect(console.request("GET", "/api/v1/users", origin: nil, headers: bearer).status == 401)
         // The token's text is nowhere in the store's file.
@@ -194,7 +195,7 @@ import Testing
     @Test func everyAdminActionIsAuditedWithTheAccount() throws {
         let console = try ConsoleFixture()
         let admin = try console.setUp()
-        #expect(console.request("POST", "/api/v1/schedules", json: Self.changes[5].json, browser: admin).status == 200)
+        #expect(console.request("POST", "/api/v1/schedules", json: Self.office, browser: admin).status == 200)
         let rows = try console.store.auditEntries(limit: 50)
         #expect(rows.contains { $0.event == "console-setup" && $0.user == "alice" })
         #expect(rows.contains { $0.event == "console-action" && ($0.detail ?? "").contains("by console account alice") && ($0.detail ?? "").contains("office") })

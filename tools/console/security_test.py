@@ -85,7 +85,7 @@ READS = ["/api/v1/session", "/api/v1/status", "/api/v1/health", "/api/v1/users",
          "/api/v1/log.csv", "/api/v1/plots/latency.svg", "/api/v1/plots/identify.svg", "/api/v1/plots/hourly.svg",
          "/api/v1/settings", "/api/v1/accounts", "/api/v1/tokens"]
 CHANGES = [("/api/v1/door/mode", {"mode": "lockdown"}), ("/api/v1/users/rename", {"name": "a", "newName": "b"}),
-           ("/api/v1/users/access", {"name": "a", "uses": 1}), ("/api/v1/users/delete", {"name": "a"}),
+           ("/api/v1/users/access", {"name": "a", "uses": 1}), ("/api/v1/users/delete", {"name": "a"}), ("/api/v1/users/disable", {"name": "a"}),
            ("/api/v1/schedules", {"name": "evil", "text": "daily 00:00-23:59"}), ("/api/v1/schedules/delete", {"name": "x"}),
            ("/api/v1/enrollments", {"name": "mallory"}), ("/api/v1/settings", {"config": "{}"}),
            ("/api/v1/accounts", {"name": "mallory", "role": "admin", "password": "mallory's password"}),

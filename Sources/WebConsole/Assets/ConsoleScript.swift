@@ -350,6 +350,7 @@ enum ConsoleScript {
       byId('access-until').value = user.validUntil ? text(user.validUntil) : '';
       byId('access-uses').value = user.usesLeft === null || user.usesLeft === undefined ? '' : text(user.usesLeft);
       byId('editor-enroll').href = '/enroll?name=' + encodeURIComponent(user.name);
+      byId('user-disable').textContent = user.standing === 'expired' ? 'Enable again' : 'Disable now';
       const list = byId('credential-list');
       list.textContent = '';
       for (const finger of user.fingers || []) {
@@ -397,6 +398,13 @@ enum ConsoleScript {
       });
       await loadUsers();
       byId('user-count').textContent = 'Saved the access of ' + current + '.';
+    });
+    byId('user-disable').addEventListener('click', async () => {
+      if (!current) return;
+      const user = users.find((candidate) => candidate.name === current);
+      const disabled = !(user && user.standing === 'expired');
+      clearAlert();
+      try { await api('POST', '/api/v1/users/disable', { name: current, disabled }); await loadUsers(); } catch (_) {}
     });
     byId('user-delete').addEventListener('click', async () => {
       if (!current || !confirm('Delete the user “' + current + '” and all their fingers and cards?')) return;

@@ -95,7 +95,7 @@ enum PageBodies {
 <div class="field"><label for="access-schedule">Schedule</label>
 <select id="access-schedule" name="schedule"><option value="">(always)</option></select></div>
 <div class="field"><label for="access-from">Valid from</label>
-<input id="access-from" name="validFrom" type="text" placeholder="2026-12-01 or 2026-12-01T08:00" autocomplete="off" /></div>
+<input id="access-from" name="validFrom" type="text" placeholder="2026-12-01 or 2026-12-01 08:00" autocomplete="off" /></div>
 <div class="field"><label for="access-until">Valid until</label>
 <input id="access-until" name="validUntil" type="text" placeholder="2026-12-31" autocomplete="off" /></div>
 <div class="field"><label for="access-uses">Uses left</label>
@@ -107,6 +107,7 @@ enum PageBodies {
 <h3>Credentials</h3>
 <ul id="credential-list" class="plain"></ul>
 <p><a id="editor-enroll" class="button" href="/enroll">Enroll a finger</a>
+<button type="button" id="user-disable">Disable now</button>
 <button type="button" id="user-delete" class="danger">Delete user</button>
 <button type="button" id="editor-close">Close</button></p>
 </section>

@@ -46,7 +46,7 @@ enum BenchCommand {
         let workloadName = parsed.string("workload")
         let workloads: [Workload] = workloadName == "all" ? Workload.allCases : workloadName.flatMap(Workload.init(rawValue:)).map { [$0] } ?? []
         // With workloads, the plain identify cycles run only when asked for.
-        let defaultCycles = workloads.isEmpty && !parsed.flag("layout") && !parsed.flag("throughput") && !parsed.flag("auto-identify") && !parsed.flag("credentials") ? 50 : 0
+        let defaultCycles = workloads.isEmpty && !parsed.flag("layout") && !parsed.flag("throughput") && !parsed.flag("auto-identify") && !parsed.flag("credentials") && parsed.string("console-load") == nil ? 50 : 0
         var settings = BenchSettings(
             cycles: parsed.isExplicit("cycles") ? try parsed.int("cycles", range: 0...100_000) ?? 50 : defaultCycles,
             templates: sizes[0],
@@ -68,6 +68,7 @@ enum BenchCommand {
         settings.autoIdentify = parsed.flag("auto-identify")
         settings.idleExecutable = parsed.flag("idle") ? CommandLine.arguments[0] : nil
         settings.credentialsExecutable = parsed.flag("credentials") ? CommandLine.arguments[0] : nil
+        if let rate = try parsed.int("console-load", range: 1...1000) { settings.consoleLoad = (CommandLine.arguments[0], rate) }
         return settings
     }
 }

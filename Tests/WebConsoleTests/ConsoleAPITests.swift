@@ -1,0 +1,131 @@
+import ConsoleHTTP
+import Foundation
+import JSONValue
+import TemplateStore
+import Testing
+@testable import WebConsole
+
+/// The console's API on a real store, as an admin's browser calls it: each answer checked
+/// against what the store then holds.
+@Suite struct ConsoleAPITests {
+    @Test func theAccessFormTakesBackWhatTheListShows() throws {
+        let console = try ConsoleFixture()
+        let admin = try console.setUp()
+        try console.store.addUser(name: "guest")
+        let set = console.request("POST", "/api/v1/users/access", json: #"{"name":"guest","validUntil":"2026-12-06","uses":5}"#, browser: admin)
+        #expect(set.status == 200, "\(ConsoleFixture.text(set))")
+        let stored = try console.store.access(of: "guest")
+        let listed = ConsoleFixture.json(console.request("GET", "/api/v1/users?q=gue", browser: admin))
+        let guest = try #require(listed["users"]?.arrayValue?.first)
+        #expect(guest["validUntil"]?.stringValue == "2026-12-07 00:00" && guest["usesLeft"]?.intValue == 5)
+        // Saved again as the form shows it: nothing moves.
+        let again = console.request("POST", "/api/v1/users/access",
+                                    json: #"{"name":"guest","validUntil":"\#(guest["validUntil"]?.stringValue ?? "")","uses":5}"#, browser: admin)
+        #expect(again.status == 200)
+        #expect(try console.store.access(of: "guest") == stored)
+        let bad = console.request("POST", "/api/v1/users/access", json: #"{"name":"guest","validUntil":"next week"}"#, browser: admin)
+        #expect(bad.status == 400 && ConsoleFixture.json(bad)["fix"] != nil)
+        #expect(try console.store.access(of: "guest") == stored)
+        #expect(console.request("POST", "/api/v1/users/access", json: #"{"name":"nobody","uses":1}"#, browser: admin).status == 404)
+    }
+
+    @Test func disablingEndsTheValidityAndEnablingClearsIt() throws {
+        let console = try ConsoleFixture()
+        let admin = try console.setUp()
+        try console.store.addUser(name: "bob")
+        #expect(console.request("POST", "/api/v1/users/disable", json: #"{"name":"bob","disabled":true}"#, browser: admin).status == 200)
+        let users = ConsoleFixture.json(console.request("GET", "/api/v1/users", browser: admin))["users"]?.arrayValue ?? []
+        #expect(users.first?["standing"]?.stringValue == "expired")
+        #expect(console.request("POST", "/api/v1/users/disable", json: #"{"name":"bob","disabled":false}"#, browser: admin).status == 200)
+        #expect(try console.store.access(of: "bob").validUntil == nil)
+        let rows = try console.store.auditEntries(limit: 20)
+        #expect(rows.contains { $0.event == "console-action" && ($0.detail ?? "").contains("disabled bob") })
+    }
+
+    @Test func renameAndASchedulesTypoWithItsColumn() throws {
+        let console = try ConsoleFixture()
+        let admin = try console.setUp()
+        try console.store.addUser(name: "carol")
+        #expect(console.request("POST", "/api/v1/users/rename", json: #"{"name":"carol","newName":"caroline"}"#, browser: admin).status == 200)
+        #expect(try console.store.user(named: "caroline") != nil)
+        let typo = console.request("POST", "/api/v1/schedules", json: #"{"name":"night","text":"mon 17:00-07:00"}"#, browser: admin)
+        #expect(typo.status == 422 && (ConsoleFixture.json(typo)["error"]?.stringValue ?? "").contains("Column"))
+        #expect(try console.store.schedules().isEmpty)
+    }
+
+    @Test func settingsAreCheckedBeforeAByteIsWritten() throws {
+        let console = try ConsoleFixture()
+        let admin = try console.setUp()
+        let before = try String(contentsOfFile: console.configPath, encoding: .utf8)
+        let broken = console.request("POST", "/api/v1/settings", json: #"{"config":"{\n  \"scanIntervalMs\": ,\n}"}"#, browser: admin)
+        #expect(broken.status == 422)
+        let problem = try #require(ConsoleFixture.json(broken)["problems"]?.arrayValue?.first)
+        #expect(problem["line"]?.intValue == 2 && problem["column"] != .null)
+        let wrongValue = console.request("POST", "/api/v1/settings", json: #"{"config":"{\n  \"scanIntervalMs\": 5\n}"}"#, browser: admin)
+        let range = try #require(ConsoleFixture.json(wrongValue)["problems"]?.arrayValue?.first)
+        #expect(wrongValue.status == 422 && range["line"]?.intValue == 2 && (range["message"]?.stringValue ?? "").contains("scanIntervalMs"))
+        #expect(try String(contentsOfFile: console.configPath, encoding: .utf8) == before)
+        let fine = before.replacingOccurrences(of: "\"console\"", with: "\"scanIntervalMs\": 300, \"console\"")
+        let saved = console.request("POST", "/api/v1/settings", json: JSONValue.object(["config": .string(fine)]).encoded, browser: admin)
+        #expect(saved.status == 200 && ConsoleFixture.json(saved)["applied"]?.stringValue == "saved", "\(ConsoleFixture.text(saved))")
+        #expect(try String(contentsOfFile: console.configPath, encoding: .utf8) == fine)
+    }
+
+    @Test func theLogPagesBackAndItsCSVIsSafeInASpreadsheet() throws {
+        let console = try ConsoleFixture()
+        let admin = try console.setUp()
+        for index in 0..<7 { try console.store.appendAudit(event: "granted", user: index == 6 ? "=HYPERLINK(\"x\")" : "user\(index)") }
+        let first = ConsoleFixture.json(console.request("GET", "/api/v1/log?kind=granted&limit=4", browser: admin))
+        #expect(first["entries"]?.arrayValue?.count == 4)
+        let next = try #require(first["next"]?.intValue)
+        let second = ConsoleFixture.json(console.request("GET", "/api/v1/log?kind=granted&limit=4&before=\(next)", browser: admin))
+        #expect(second["entries"]?.arrayValue?.count == 3 && second["next"] == .null)
+        let csv = console.request("GET", "/api/v1/log.csv?kind=granted", browser: admin)
+        let text = ConsoleFixture.text(csv)
+        #expect(csv.headers.contains { $0.name == "Content-Type" && $0.value.hasPrefix("text/csv") })
+        #expect(text.hasPrefix("id,time,utc,time_zone,event,user,slot,score,detail\r\n"))
+        #expect(text.contains("\"'=HYPERLINK(\"\"x\"\")\"") && !text.contains(",=HYPERLINK"))
+        #expect(console.request("GET", "/api/v1/log?limit=100000", browser: admin).status == 400)
+        #expect(console.request("GET", "/api/v1/log?since=someday", browser: admin).status == 400)
+    }
+
+    @Test func thePlotsAreSVGEvenWithNothingMeasured() throws {
+        let console = try ConsoleFixture()
+        let admin = try console.setUp()
+        try console.store.appendAudit(event: "granted", user: "a")
+        try console.store.appendAudit(event: "no-match", latencyJSON: #"{"captureEnd":200,"searchEnd":260,"decision":261}"#)
+        for name in ["latency.svg", "identify.svg", "hourly.svg"] {
+            let response = console.request("GET", "/api/v1/plots/\(name)", browser: admin)
+            #expect(response.status == 200 && ConsoleFixture.text(response).contains("<svg"), "\(name)")
+        }
+        #expect(console.request("GET", "/api/v1/plots/other.svg", browser: admin).status == 404)
+        #expect(try PlotData(store: console.store).decisionLatencies() == [261])
+    }
+
+    @Test func withoutTheServiceTheConsoleSaysSoAndChangesNothingAtTheDoor() throws {
+        let console = try ConsoleFixture()
+        let admin = try console.setUp()
+        #expect(ConsoleFixture.json(console.request("GET", "/api/v1/status", browser: admin))["service"]?.stringValue == "stopped")
+        let enroll = console.request("POST", "/api/v1/enrollments", json: #"{"name":"dave"}"#, browser: admin)
+        #expect(enroll.status == 503 && ConsoleFixture.json(enroll)["fix"] != nil)
+        #expect(console.request("POST", "/api/v1/door/mode", json: #"{"mode":"passage"}"#, browser: admin).status == 503)
+        #expect(console.request("POST", "/api/v1/door/mode", json: #"{"mode":"open-sesame"}"#, browser: admin).status == 400)
+    }
+
+    @Test func theLockScreenAnswersThisMachineOnlyAndOnlyItsOwnPaths() throws {
+        let console = try ConsoleFixture()
+        let lock = LockScreenRoutes(context: console.context, port: 8080)
+        let state = lock.respond(to: HTTPRequest(method: "GET", path: "/lock/api/state", remoteAddress: "127.0.0.1", isSecure: false))
+        #expect(state.status == 200 && ConsoleFixture.json(state)["available"] == .bool(false))
+        #expect(lock.respond(to: HTTPRequest(method: "GET", path: "/lock", remoteAddress: "192.0.2.9", isSecure: false)).status == 403)
+        for path in ["/api/v1/users", "/users", "/assets/console.js", "/lock/../api/v1/users"] {
+            #expect(lock.respond(to: HTTPRequest(method: "GET", path: path, remoteAddress: "127.0.0.1", isSecure: false)).status == 404, "\(path)")
+        }
+        let foreign = lock.respond(to: HTTPRequest(method: "POST", path: "/lock/api/pin", headers: [("origin", "https://evil.example"),
+                                   ("content-type", "application/json")], body: Array(#"{"pin":"1234"}"#.utf8), remoteAddress: "127.0.0.1", isSecure: false))
+        #expect(foreign.status == 403)
+        let notDigits = lock.respond(to: HTTPRequest(method: "POST", path: "/lock/api/pin", headers: [("origin", "http://127.0.0.1:8080"),
+                                     ("content-type", "application/json")], body: Array(#"{"pin":"12ab"}"#.utf8), remoteAddress: "127.0.0.1", isSecure: false))
+        #expect(notDigits.status == 400)
+    }
+}
