@@ -82,15 +82,18 @@ public enum ConsoleLoadBench {
             guard service.isRunning else { return .failure(BenchFailure("fpmod run exited at start-up")) }
             usleep(50_000)
         }
-        // One finger enrolled through the service, its two touches queued on the simulator first.
+        // One finger enrolled through the service, its touches queued on the simulator first (the
+        // service may scan one or two of them before the enrollment takes the reader).
         let simulator = directory + "/sim-control.sock"
-        guard simulatorLine(simulator, "touch bench-finger 2") else { return .failure(BenchFailure("the simulator's control socket did not answer")) }
+        guard simulatorLine(simulator, "touch bench-finger 6") else { return .failure(BenchFailure("the simulator's control socket did not answer")) }
         do {
             let reply = try ServiceConnection.require(address).send(.enroll(EnrollRequest(user: try UserName(validating: "bench"))), lineTimeout: .seconds(30))
             guard reply["ok"]?.boolValue == true else { return .failure(BenchFailure("enroll refused: \(JSONValue.object(reply).encoded.prefix(200))")) }
         } catch {
             return .failure(BenchFailure("enroll failed: \(error)"))
         }
+        // Touches left over from the enrollment are scanned (and refused) before measuring starts.
+        usleep(1_500_000)
         guard let subscriber = try? UnixConnection.connect(path: events) else { return .failure(BenchFailure("the events socket did not answer")) }
         defer { subscriber.close() }
         func touchesToRelay() -> [Int64]? {
@@ -114,10 +117,13 @@ public enum ConsoleLoadBench {
         progress("fpmod bench: touch to relay, console idle…")
         guard let idle = touchesToRelay() else { return .failure(BenchFailure("the simulator stopped answering")) }
         progress("fpmod bench: touch to relay, console asked \(rate) times a second…")
+        // Enough requests to outlast the touches (each about 0.2 s apart): curl ends by itself and
+        // its tally is complete.
+        let requests = max(rate, Int(Double(rate) * (Double(touches) * 0.2 + 1)))
         let load = Process()
         load.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         load.arguments = ["--silent", "--insecure", "--rate", "\(rate)/s", "--header", "Authorization: Bearer \(token)",
-                          "--output", "/dev/null", "--write-out", "%{http_code}\\n", "https://127.0.0.1:\(port)/api/v1/status?n=[1-1000000]"]
+                          "--output", "/dev/null", "--write-out", "%{http_code}\\n", "https://127.0.0.1:\(port)/api/v1/status?n=[1-\(requests)]"]
         let codes = Pipe()
         load.standardOutput = codes
         load.standardError = FileHandle.nullDevice
@@ -125,10 +131,9 @@ public enum ConsoleLoadBench {
         let loadStart = ContinuousClock.now
         usleep(500_000)
         let loaded = touchesToRelay()
-        load.terminate()
+        let answers = String(decoding: codes.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
         load.waitUntilExit()
         let elapsed = ContinuousClock.now - loadStart
-        let answers = String(decoding: codes.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
         guard let loaded else { return .failure(BenchFailure("the simulator stopped answering under load")) }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         return .success([Phase(rate: 0, samples: idle),
