@@ -330,6 +330,21 @@ class Run:
         self.type_into("user-search", self.args.user[:3])
         self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, row) and "matching" in self.text_of("user-count"),
                   "the search's answer")
+        self.step("users: a user without a finger, then a PIN and a card in the editor")
+        self.type_into("user-search", "")
+        self.type_into("user-add-name", "visitor")
+        self.present("user-add-submit").click()
+        self.wait(lambda d: not d.find_element(By.ID, "user-editor").get_attribute("hidden")
+                  and "visitor" in self.text_of("editor-heading"), "the editor open on visitor")
+        self.type_into("pin-value", "482913")
+        self.present("pin-save").click()
+        self.wait(lambda d: "Set the PIN of visitor" in self.text_of("user-count"), "the PIN saved")
+        self.type_into("card-number", "26:42:1234")
+        self.present("card-add").click()
+        self.wait(lambda d: "Card card" in self.text_of("credential-list"), "the card in the credential list")
+        visitor = '#user-table tbody tr[data-user="visitor"]'
+        self.wait(lambda d: "1 card" in (d.find_elements(By.CSS_SELECTOR, visitor) or [None])[0].text
+                  if d.find_elements(By.CSS_SELECTOR, visitor) else False, "visitor's card in #user-table")
         self.step("plots: three pictures with summaries")
         self.open_page("/plots", "plots")
         for name in ("latency", "identify", "hourly"):

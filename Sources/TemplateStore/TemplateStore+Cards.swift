@@ -182,3 +182,17 @@ extension TemplateStore {
 
     private static func by(_ actor: String?) -> String { actor.map { " by \($0)" } ?? "" }
 }
+
+extension TemplateStore {
+    /// The first of `card`, `card-2`, `card-3`… that the user has no card labelled with: what a
+    /// card added without a label is called (the CLI and the console alike).
+    public func freeCardLabel(for user: String) throws -> CardLabel {
+        let taken = Set(try cards(of: user).map(\.label))
+        var n = 1
+        while true {
+            let text = n == 1 ? "card" : "card-\(n)"
+            if !taken.contains(text) { return try CardLabel(validating: text) }
+            n += 1
+        }
+    }
+}

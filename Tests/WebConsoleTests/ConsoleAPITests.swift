@@ -129,3 +129,24 @@ import Testing
         #expect(notDigits.status == 400)
     }
 }
+
+@Suite struct ConsoleCredentialsTests {
+    @Test func aUserAddedWithAPINAndACardButNoFingerYet() throws {
+        let console = try ConsoleFixture()
+        let admin = try console.setUp()
+        #expect(console.request("POST", "/api/v1/users", json: #"{"name":"erin"}"#, browser: admin).status == 201)
+        #expect(console.request("POST", "/api/v1/users", json: #"{"name":"erin"}"#, browser: admin).status == 409)
+        #expect(console.request("POST", "/api/v1/users", json: #"{"name":"bad name!"}"#, browser: admin).status == 400)
+        #expect(console.request("POST", "/api/v1/users/pin", json: #"{"name":"erin","pin":"12"}"#, browser: admin).status == 400)
+        let pin = console.request("POST", "/api/v1/users/pin", json: #"{"name":"erin","pin":"482913"}"#, browser: admin)
+        #expect(pin.status == 200 && !ConsoleFixture.text(pin).contains("482913"))
+        #expect(try console.store.verifyPIN("482913", for: "erin"))
+        #expect(console.request("POST", "/api/v1/cards", json: #"{"name":"erin","number":"26:12:3456"}"#, browser: admin).status == 201)
+        #expect(console.request("POST", "/api/v1/cards", json: #"{"name":"erin","number":"twelve"}"#, browser: admin).status == 400)
+        #expect(try console.store.cards(of: "erin").map(\.label) == ["card"])
+        #expect(console.request("POST", "/api/v1/cards/delete", json: #"{"name":"erin","label":"card"}"#, browser: admin).status == 200)
+        #expect(try console.store.cards(of: "erin").isEmpty)
+        let rows = try console.store.auditEntries(limit: 50)
+        #expect(!rows.contains { ($0.detail ?? "").contains("482913") })
+    }
+}

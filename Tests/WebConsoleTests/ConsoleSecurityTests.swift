@@ -14,7 +14,9 @@ import Testing
     static let changes: [(path: String, json: String)] = [
         ("/api/v1/logout-everywhere", "{}"), ("/api/v1/door/mode", #"{"mode":"lockdown"}"#),
         ("/api/v1/users/rename", #"{"name":"bob","newName":"rob"}"#), ("/api/v1/users/access", #"{"name":"bob","uses":3}"#),
-        ("/api/v1/users/delete", #"{"name":"bob"}"#), ("/api/v1/users/disable", #"{"name":"bob"}"#), ("/api/v1/schedules", #"{"name":"office","text":"mon-fri 08:00-18:00"}"#),
+        ("/api/v1/users/delete", #"{"name":"bob"}"#), ("/api/v1/users/disable", #"{"name":"bob"}"#),
+        ("/api/v1/users", #"{"name":"eve"}"#), ("/api/v1/users/pin", #"{"name":"bob","pin":"482913"}"#),
+        ("/api/v1/cards", #"{"name":"bob","number":"26:1:2"}"#), ("/api/v1/cards/delete", #"{"name":"bob","label":"card"}"#), ("/api/v1/schedules", #"{"name":"office","text":"mon-fri 08:00-18:00"}"#),
         ("/api/v1/schedules/delete", #"{"name":"office"}"#), ("/api/v1/enrollments", #"{"name":"carol"}"#),
         ("/api/v1/settings", #"{"config":"{}"}"#), ("/api/v1/accounts", #"{"name":"victor","role":"admin","password":"0123456789ab"}"#),
         ("/api/v1/accounts/delete", #"{"name":"alice"}"#), ("/api/v1/tokens", #"{"name":"script","role":"admin"}"#),

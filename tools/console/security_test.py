@@ -86,6 +86,8 @@ READS = ["/api/v1/session", "/api/v1/status", "/api/v1/health", "/api/v1/users",
          "/api/v1/settings", "/api/v1/accounts", "/api/v1/tokens"]
 CHANGES = [("/api/v1/door/mode", {"mode": "lockdown"}), ("/api/v1/users/rename", {"name": "a", "newName": "b"}),
            ("/api/v1/users/access", {"name": "a", "uses": 1}), ("/api/v1/users/delete", {"name": "a"}), ("/api/v1/users/disable", {"name": "a"}),
+           ("/api/v1/users", {"name": "eve"}), ("/api/v1/users/pin", {"name": "a", "pin": "482913"}),
+           ("/api/v1/cards", {"name": "a", "number": "26:1:2"}), ("/api/v1/cards/delete", {"name": "a", "label": "card"}),
            ("/api/v1/schedules", {"name": "evil", "text": "daily 00:00-23:59"}), ("/api/v1/schedules/delete", {"name": "x"}),
            ("/api/v1/enrollments", {"name": "mallory"}), ("/api/v1/settings", {"config": "{}"}),
            ("/api/v1/accounts", {"name": "mallory", "role": "admin", "password": "mallory's password"}),

@@ -358,7 +358,8 @@ enum ConsoleScript {
           el('button', { type: 'button', className: 'danger', onclick: () => removeCredential(user.name, finger.label, 'finger') }, 'Delete finger')));
       }
       for (const card of user.cards || []) {
-        list.append(el('li', null, el('span', null, 'Card ' + (text(card.label) || '(no label)') + ' — ' + validity(card.validFrom, card.validUntil))));
+        list.append(el('li', null, el('span', null, 'Card ' + (text(card.label) || '(no label)') + ' — ' + validity(card.validFrom, card.validUntil)),
+          el('button', { type: 'button', className: 'danger', onclick: () => removeCard(user.name, card.label) }, 'Delete card')));
       }
       if (!list.children.length) list.append(el('li', null, 'No credentials yet.'));
     }
@@ -372,6 +373,12 @@ enum ConsoleScript {
       editor.focus();
     }
     function closeEditor() { const wasOpen = !editor.hidden; current = null; editor.hidden = true; if (wasOpen) search.focus(); }
+
+    async function removeCard(name, label) {
+      if (!confirm('Delete the card “' + text(label) + '” of ' + text(name) + '?')) return;
+      clearAlert();
+      try { await api('POST', '/api/v1/cards/delete', { name, label }); await loadUsers(); } catch (_) {}
+    }
 
     async function removeCredential(name, label, what) {
       if (!confirm('Delete ' + what + ' “' + text(label) + '” of ' + text(name) + '?')) return;
@@ -398,6 +405,33 @@ enum ConsoleScript {
       });
       await loadUsers();
       byId('user-count').textContent = 'Saved the access of ' + current + '.';
+    });
+    onSubmit(byId('user-add-form'), async () => {
+      const name = byId('user-add-name').value.trim();
+      if (!name) return;
+      await api('POST', '/api/v1/users', { name, admin: byId('user-add-admin').checked });
+      byId('user-add-name').value = '';
+      await loadUsers();
+      openEditor(name);
+    });
+    onSubmit(byId('pin-form'), async () => {
+      if (!current) return;
+      await api('POST', '/api/v1/users/pin', { name: current, pin: byId('pin-value').value });
+      byId('pin-value').value = '';
+      byId('user-count').textContent = 'Set the PIN of ' + current + '.';
+    });
+    byId('pin-clear').addEventListener('click', async () => {
+      if (!current || !confirm('Clear the PIN of “' + current + '”?')) return;
+      clearAlert();
+      try { await api('POST', '/api/v1/users/pin', { name: current, pin: null }); byId('user-count').textContent = 'Cleared the PIN of ' + current + '.'; } catch (_) {}
+    });
+    onSubmit(byId('card-form'), async () => {
+      if (!current) return;
+      const label = byId('card-label').value.trim();
+      await api('POST', '/api/v1/cards', { name: current, number: byId('card-number').value.trim(), label: label || null });
+      byId('card-number').value = '';
+      byId('card-label').value = '';
+      await loadUsers();
     });
     byId('user-disable').addEventListener('click', async () => {
       if (!current) return;

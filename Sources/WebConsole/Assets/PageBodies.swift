@@ -75,6 +75,12 @@ enum PageBodies {
 <input id="user-search" name="q" type="search" autocomplete="off" />
 <a class="button admin-only" href="/enroll">Enroll a new user</a>
 </form>
+<form id="user-add-form" class="toolbar admin-only">
+<label for="user-add-name">New user without a finger yet</label>
+<input id="user-add-name" name="name" type="text" autocomplete="off" required="required" />
+<span class="check"><input id="user-add-admin" name="admin" type="checkbox" /><label for="user-add-admin">Admin</label></span>
+<button type="submit" id="user-add-submit">Add user</button>
+</form>
 <div class="scroll"><table id="user-table">
 <caption class="sr-only">Users</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Credentials</th><th scope="col">Schedule</th><th scope="col">Valid</th><th scope="col">Uses left</th><th scope="col">Standing</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
@@ -106,6 +112,19 @@ enum PageBodies {
 </form>
 <h3>Credentials</h3>
 <ul id="credential-list" class="plain"></ul>
+<form id="pin-form" class="inline">
+<div class="field"><label for="pin-value">PIN (4 to 12 digits)</label>
+<input id="pin-value" name="pin" type="password" inputmode="numeric" autocomplete="new-password" required="required" /></div>
+<button type="submit" id="pin-save">Set PIN</button>
+<button type="button" id="pin-clear">Clear PIN</button>
+</form>
+<form id="card-form" class="inline">
+<div class="field"><label for="card-number">Card number</label>
+<input id="card-number" name="number" type="text" autocomplete="off" placeholder="26:123:4567 or uid:04A1B2C3" required="required" /></div>
+<div class="field"><label for="card-label">Label</label>
+<input id="card-label" name="label" type="text" autocomplete="off" placeholder="card" /></div>
+<button type="submit" id="card-add">Add card</button>
+</form>
 <p><a id="editor-enroll" class="button" href="/enroll">Enroll a finger</a>
 <button type="button" id="user-disable">Disable now</button>
 <button type="button" id="user-delete" class="danger">Delete user</button>

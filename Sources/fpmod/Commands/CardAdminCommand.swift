@@ -106,13 +106,7 @@ enum CardAdminCommand {
 
     /// "card", then "card-2", "card-3"…: the first label the user has not used.
     static func freeLabel(in store: TemplateStore, user: String) throws -> CardLabel {
-        let taken = Set(try store.cards(of: user).map(\.label))
-        var n = 1
-        while true {
-            let text = n == 1 ? "card" : "card-\(n)"
-            if !taken.contains(text) { return try CardLabel(validating: text) }
-            n += 1
-        }
+        try store.freeCardLabel(for: user)
     }
 
     static func kindWords(_ kind: CardNumber.Kind) -> String {
