@@ -16,10 +16,10 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxConnectionsPerAddress = 16
     /// A connection that sends or receives nothing for this long is closed (slow headers).
     public var idleTimeoutSeconds = 10
-    /// The memory a connection has for its request line and headers (and, after them, its
-    /// answer's headers): a request whose line and headers do not fit is answered 431 (a line
-    /// alone too long, 414).
-    public var maxHeaderBytes = 16 * 1024
+    /// The request line and headers together, about: more is answered 431 (a line alone too
+    /// long, 414). libmicrohttpd reads them into half of the connection's memory pool, which is
+    /// twice this, so the other half holds the answer's headers.
+    public var maxHeaderBytes = 8 * 1024
     /// A request's body; more (by Content-Length, or as it arrives) is answered 413, unread.
     public var maxBodyBytes = 64 * 1024
     /// A whole request, body included, must have arrived by then (a body trickled in is 408).
