@@ -58,7 +58,6 @@ public enum ConsoleLoadBench {
         let control = directory + "/control.sock", events = directory + "/events.sock"
         let port = freePort()
         let config = #"{"board": "gpio-vm", "policy": {"relayPulseSeconds": 0.05, "pinRequiredAfterEnrolledSetChange": false, "pinRequiredAfterRestart": false}, "control": {"socket": "\#(control)"}, "events": {"socket": "\#(events)"}, "console": {"enabled": true, "bind": "127.0.0.1", "port": \#(port)}}"#
-        _ = FileManager.default.createFile(atPath: directory + "/config.json", contents: Data(config.utf8))
         let token: String
         do {
             let store = try TemplateStore(databasePath: database, keyPath: key)
@@ -66,22 +65,15 @@ public enum ConsoleLoadBench {
         } catch {
             return .failure(BenchFailure("the store could not be made: \(error)"))
         }
-        let service = Process()
-        service.executableURL = URL(fileURLWithPath: executable)
-        service.arguments = ["--sim", "--store", database, "--key", key, "--config", directory + "/config.json", "run", "--sim-gpio"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["RUNTIME_DIRECTORY"] = directory
-        service.environment = environment
-        service.standardOutput = FileHandle.nullDevice
-        service.standardError = FileHandle.nullDevice
-        do { try service.run() } catch { return .failure(BenchFailure("cannot start \(executable): \(error)")) }
-        defer { if service.isRunning { service.terminate(); service.waitUntilExit() } }
-        let address = ServiceAddress(configPath: directory + "/config.json", environment: environment, storeDatabase: database)
-        let ready = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < ready, (try? ServiceConnection.require(address).send(.status))?["module"] != .string("connected") {
-            guard service.isRunning else { return .failure(BenchFailure("fpmod run exited at start-up")) }
-            usleep(50_000)
+        let service: BenchService
+        do {
+            service = try BenchService(executable: executable, directory: directory, database: database, key: key, config: config,
+                                       ready: { $0["module"] == .string("connected") })
+        } catch {
+            return .failure(error)
         }
+        defer { service.stop() }
+        let address = service.address
         // One finger enrolled through the service, its touches queued on the simulator first (the
         // service may scan one or two of them before the enrollment takes the reader).
         let simulator = directory + "/sim-control.sock"
@@ -159,9 +151,4 @@ public enum ConsoleLoadBench {
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
         return Int(UInt16(bigEndian: address.sin_port))
     }
-}
-
-public struct BenchFailure: Error, CustomStringConvertible, Sendable {
-    public var description: String
-    init(_ description: String) { self.description = description }
 }

@@ -90,25 +90,12 @@ public enum CredentialBench {
         // The door's mode: a card alone opens, a PIN alone opens (finger-or-pin takes no card).
         let mode = pinUsers > 0 ? "finger-or-pin" : "card"
         let config = #"{"board": "gpio-vm", "policy": {"verifyMode": "\#(mode)", "relayPulseSeconds": 0.05, "pinRequiredAfterEnrolledSetChange": false}, "control": {"socket": "\#(control)"}, "events": {"socket": "\#(events)"}}"#
-        _ = FileManager.default.createFile(atPath: directory + "/config.json", contents: Data(config.utf8))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--sim", "--store", database, "--key", key, "--config", directory + "/config.json", "run", "--sim-gpio"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["RUNTIME_DIRECTORY"] = directory
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return .failed("cannot start \(executable): \(error)") }
-        defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
-        // Reached as every front end reaches it (ServiceClient), through the config's socket.
-        let address = ServiceAddress(configPath: directory + "/config.json", environment: environment, storeDatabase: database)
-        // Ready when it answers `status`.
-        let ready = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < ready, (try? ServiceConnection.require(address).send(.status))?["ok"] != .bool(true) {
-            guard process.isRunning else { return .failed("fpmod run exited at start-up") }
-            usleep(50_000)
+        let service: BenchService
+        do { service = try BenchService(executable: executable, directory: directory, database: database, key: key, config: config) } catch {
+            return .failed(error.description)
         }
+        defer { service.stop() }
+        let address = service.address
         var samples: [Int64] = []
         for index in 0..<count {
             let request = request(index)
