@@ -55,6 +55,17 @@ public struct Sessions: Sendable {
     /// The session of a cookie's token, its last use moved to now; nil when there is none or it
     /// has ended (idle too long, or older than the absolute limit), which removes it.
     public func authenticate(cookieToken: String) throws -> ActiveSession? {
+        try authenticate(cookieToken: cookieToken, touching: true)
+    }
+
+    /// Whether the cookie's session still holds, without counting this as a use: what an open
+    /// event stream asks now and then, so a tab left open neither outlives a logout nor keeps its
+    /// session from going idle.
+    public func isActive(cookieToken: String) throws -> Bool {
+        try authenticate(cookieToken: cookieToken, touching: false) != nil
+    }
+
+    private func authenticate(cookieToken: String, touching: Bool) throws -> ActiveSession? {
         guard !cookieToken.isEmpty, cookieToken.utf8.count <= 256 else { return nil }
         try Secrets.ready()
         let hash = Secrets.hash(cookieToken), now = clock()
@@ -64,7 +75,7 @@ public struct Sessions: Sendable {
             try store.deleteConsoleSession(tokenHash: hash)
             return nil
         }
-        try store.touchConsoleSession(tokenHash: hash, at: Date(timeIntervalSince1970: now))
+        if touching { try store.touchConsoleSession(tokenHash: hash, at: Date(timeIntervalSince1970: now)) }
         return ActiveSession(account: session.account, role: session.role, csrf: session.csrf, idleSeconds: limits.idleSeconds,
                              expiresAt: created + limits.absoluteSeconds)
     }

@@ -87,7 +87,7 @@ public final class ConsoleRoutes: HTTPHandler, Sendable {
         case ("POST", "/logout"): return auth.logout(request)
         case ("POST", "/logout-everywhere"): return try auth.logoutEverywhere(caller)
         case ("GET", "/status"): return try door.status()
-        case ("GET", "/events"): return door.events()
+        case ("GET", "/events"): return door.events(stillAllowed: stillAllowed(request))
         case ("GET", "/health"): return door.health()
         case ("POST", "/door/mode"): return try door.setMode(request, caller)
         case ("GET", "/users"): return try users.list(request)
@@ -135,6 +135,16 @@ public final class ConsoleRoutes: HTTPHandler, Sendable {
             throw ConsoleFailure(401, "Not signed in, or the session has ended.", fix: "Sign in again at /login.")
         }
         return (Caller(account: session.account, isAdmin: session.role == .admin, byToken: false), session)
+    }
+
+    /// For a stream: whether its session (or token) still holds, asked without counting as a use.
+    private func stillAllowed(_ request: HTTPRequest) -> @Sendable () -> Bool {
+        let sessions = auth.sessions, tokens = auth.tokens
+        if let header = request.header("authorization"), let token = BearerTokens.token(fromAuthorization: header) {
+            return { ((try? tokens.authenticate(bearer: token)) ?? nil) != nil }
+        }
+        let cookie = request.cookie(SessionCookie.name) ?? ""
+        return { (try? sessions.isActive(cookieToken: cookie)) ?? false }
     }
 
     private func session(of request: HTTPRequest) throws(ConsoleFailure) -> ActiveSession? {

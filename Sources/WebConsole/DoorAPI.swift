@@ -28,8 +28,9 @@ struct DoorAPI {
         }
     }
 
-    func events() -> HTTPResponse {
-        .eventStream(EventSocketStream(eventsSocket: context.eventsSocket))
+    /// The door's events while the session lasts (`stillAllowed`, asked every 15 s).
+    func events(stillAllowed: (@Sendable () -> Bool)?) -> HTTPResponse {
+        .eventStream(EventSocketStream(eventsSocket: context.eventsSocket, stillAllowed: stillAllowed))
     }
 
     /// `fpmod doctor`'s checks of this machine and the store, without talking to the module (the

@@ -22,15 +22,35 @@ final class EventSocketStream: HTTPBodyStream, @unchecked Sendable {
     /// Below the HTTP server's idle timeout (10 s): a stream that says nothing for that long is closed.
     static let keepAliveInterval: Duration = .seconds(5)
 
-    init(eventsSocket path: String, eventName: String = "door") {
+    /// Asked every 15 s: false ends the stream (its session ended: logout, "log out everywhere",
+    /// expiry). nil: a stream nobody signed in for (the lock screen's).
+    private let stillAllowed: (@Sendable () -> Bool)?
+    // Guarded by `lock`.
+    private var lastAllowedCheck = ContinuousClock.now
+
+    private let checkEvery: Duration
+
+    init(eventsSocket path: String, eventName: String = "door", stillAllowed: (@Sendable () -> Bool)? = nil,
+         checkEvery: Duration = .seconds(15)) {
         self.path = path
         self.eventName = eventName
+        self.stillAllowed = stillAllowed
+        self.checkEvery = checkEvery
     }
 
     func next(deadline: ContinuousClock.Instant) -> [UInt8]? {
         lock.lock()
         defer { lock.unlock() }
         if closed { return nil }
+        if let stillAllowed, ContinuousClock.now - lastAllowedCheck >= checkEvery {
+            lastAllowedCheck = .now
+            if !stillAllowed() {
+                closed = true
+                connection?.close()
+                connection = nil
+                return nil
+            }
+        }
         if !greeted {
             greeted = true
             // The browser reconnects after `retry` ms when the stream ends.

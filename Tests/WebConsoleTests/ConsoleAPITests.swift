@@ -150,3 +150,29 @@ import Testing
         #expect(!rows.contains { ($0.detail ?? "").contains("482913") })
     }
 }
+
+@Suite struct ConsoleStreamTests {
+    @Test func anOpenEventStreamEndsWithItsSession() throws {
+        let console = try ConsoleFixture()
+        let browser = try console.setUp()
+        let sessions = console.routes.auth.sessions
+        #expect(try sessions.isActive(cookieToken: browser.cookie))
+        let cookie = browser.cookie
+        let stream = EventSocketStream(eventsSocket: console.scratch.file("events.sock"),
+                                       stillAllowed: { (try? sessions.isActive(cookieToken: cookie)) ?? false }, checkEvery: .zero)
+        #expect(stream.next(deadline: .now + .milliseconds(100)) != nil)
+        #expect(console.request("POST", "/api/v1/logout", json: "{}", browser: browser).status == 204)
+        #expect(try !sessions.isActive(cookieToken: browser.cookie))
+        #expect(stream.next(deadline: .now + .milliseconds(100)) == nil)
+    }
+
+    @Test func theServiceStoppingAndStartingIsSaidOnTheStream() throws {
+        let console = try ConsoleFixture()
+        let stream = EventSocketStream(eventsSocket: console.scratch.file("events.sock"))
+        var text = ""
+        for _ in 0..<3 { text += String(decoding: stream.next(deadline: .now + .milliseconds(100)) ?? [], as: UTF8.self) }
+        #expect(text.contains("retry: 3000") && text.contains("event: service\ndata: {\"service\":\"stopped\"}"))
+        stream.close()
+        #expect(stream.next(deadline: .now) == nil)
+    }
+}
