@@ -16,6 +16,9 @@ public enum EnrollProgress: Equatable, Sendable, CustomStringConvertible {
     case storing(slot: Int)
     /// The last touch was kept but showed less of the finger than it could: how to place the next.
     case adjustFinger(advice: String)
+    /// The kept touch's image quality, 0 (useless) … 100 (clear and large), from a reader that
+    /// measures it (an image sensor matched on the host; a module says nothing of it).
+    case touchQuality(capture: Int, score: Int)
 
     /// fprintd's status string for this step.
     public var status: String {
@@ -26,6 +29,8 @@ public enum EnrollProgress: Equatable, Sendable, CustomStringConvertible {
         case .retryScan: "enroll-retry-scan"
         case .storing: "enroll-storing"
         case .adjustFinger: "enroll-finger-not-centered"
+        // Not one of fprintd's: a client that does not know it shows the worded line.
+        case .touchQuality: "enroll-touch-quality"
         }
     }
 
@@ -37,6 +42,7 @@ public enum EnrollProgress: Equatable, Sendable, CustomStringConvertible {
         case .retryScan(_, let reason): "enroll-retry-scan: \(reason); place the same finger again"
         case .storing(let slot): "Storing the template in slot \(slot)…"
         case .adjustFinger(let advice): "Next touch: \(advice)"
+        case .touchQuality(let capture, let score): "Touch \(capture): quality \(score) of 100"
         }
     }
 }

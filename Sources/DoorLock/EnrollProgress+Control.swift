@@ -24,6 +24,9 @@ extension EnrollProgress {
             line["slot"] = JSONValue(slot)
         case .adjustFinger(let advice):
             line["advice"] = .string(advice)
+        case .touchQuality(let capture, let score):
+            line["capture"] = JSONValue(capture)
+            line["quality"] = JSONValue(score)
         }
         return line
     }
@@ -53,6 +56,9 @@ extension EnrollProgress {
         case "adjust-finger":
             guard let advice = line["advice"]?.stringValue else { return nil }
             self = .adjustFinger(advice: advice)
+        case "touch-quality":
+            guard let capture = count("capture"), let score = line["quality"]?.intValue, (0...100).contains(score) else { return nil }
+            self = .touchQuality(capture: capture, score: score)
         default:
             return nil
         }
@@ -67,6 +73,7 @@ extension EnrollProgress {
         case .retryScan: "retry-scan"
         case .storing: "storing"
         case .adjustFinger: "adjust-finger"
+        case .touchQuality: "touch-quality"
         }
     }
 }

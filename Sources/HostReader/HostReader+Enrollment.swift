@@ -49,8 +49,9 @@ extension HostReader {
                 progress(.placeFinger(capture: capture, of: total))
                 try waitForTouch()
                 switch try take(capture: capture, into: &collector, gallery: gallery, enrolling: user, label: label) {
-                case .kept(let advice):
+                case .kept(let advice, let quality):
                     progress(.stagePassed(capture: capture, of: total))
+                    progress(.touchQuality(capture: capture, score: quality))
                     if let advice { progress(.adjustFinger(advice: advice.rawValue)) }
                 case .retry(let reason):
                     retries += 1
@@ -119,7 +120,7 @@ extension HostReader {
     /// What one touch of an enrollment gave.
     private enum Touch {
         /// Kept; with advice for the next touch when this one showed little of the finger.
-        case kept(PlacementAdvice?)
+        case kept(PlacementAdvice?, quality: Int)
         /// Not kept: the same touch is asked for again, for this reason.
         case retry(String)
     }
@@ -151,7 +152,7 @@ extension HostReader {
         case .sameAsEarlier(let earlier):
             return .retry("the same image as touch \(earlier); lift the finger and place it a little differently")
         case .kept:
-            return .kept(PlacementAdvice.advice(for: probe.print))
+            return .kept(PlacementAdvice.advice(for: probe.print), quality: probe.print.quality.score)
         }
     }
 

@@ -106,7 +106,10 @@ final class EnrollmentJobs: @unchecked Sendable {
             object["of"] = JSONValue(total)
         case .retryScan(let capture, let reason):
             object["touch"] = JSONValue(capture)
-            object["quality"] = .string(reason)
+            object["refused"] = .string(reason)
+        case .touchQuality(let capture, let score):
+            object["touch"] = JSONValue(capture)
+            object["quality"] = JSONValue(score)
         default:
             break
         }

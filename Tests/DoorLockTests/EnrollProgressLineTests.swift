@@ -9,7 +9,7 @@ struct EnrollProgressLineTests {
     static let everyStep: [EnrollProgress] = [
         .placeFinger(capture: 1, of: 3), .stagePassed(capture: 2, of: 3), .liftFinger,
         .retryScan(capture: 2, reason: "the image was too faint"), .storing(slot: 17),
-        .adjustFinger(advice: "press a little higher"),
+        .adjustFinger(advice: "press a little higher"), .touchQuality(capture: 2, score: 74),
     ]
 
     @Test(arguments: everyStep)

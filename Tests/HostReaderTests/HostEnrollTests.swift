@@ -18,6 +18,11 @@ import TestSupport
         #expect(steps.filter { if case .stagePassed = $0 { true } else { false } }
             == (1...8).map { EnrollProgress.stagePassed(capture: $0, of: 8) })
         #expect(steps.filter { $0 == .liftFinger }.count == 7)
+        // Each kept touch says its quality, right after it passed (the console shows it live).
+        let qualities = steps.compactMap { step -> (Int, Int)? in
+            if case let .touchQuality(capture, score) = step { (capture, score) } else { nil }
+        }
+        #expect(qualities.map(\.0) == Array(1...8) && qualities.allSatisfy { (1...100).contains($0.1) })
         #expect(steps.last == .storing(slot: 0))
         #expect(try bench.store.fingers(of: "alice").map(\.slot) == [0])
         #expect(try StoreReaderKind.recorded(in: bench.store) == .imageSensor)

@@ -176,3 +176,14 @@ import Testing
         #expect(stream.next(deadline: .now) == nil)
     }
 }
+
+@Suite struct EnrollmentProgressTests {
+    @Test func eachStepReachesThePageWithItsTouchAndQuality() {
+        let quality = EnrollmentJobs.progressJSON(.touchQuality(capture: 3, score: 74))
+        #expect(quality["touch"]?.intValue == 3 && quality["quality"]?.intValue == 74 && quality["prompt"]?.stringValue == "Touch 3: quality 74 of 100")
+        let passed = EnrollmentJobs.progressJSON(.stagePassed(capture: 3, of: 8))
+        #expect(passed["touch"]?.intValue == 3 && passed["of"]?.intValue == 8)
+        let refused = EnrollmentJobs.progressJSON(.retryScan(capture: 4, reason: "poor capture (too faint)"))
+        #expect(refused["refused"]?.stringValue == "poor capture (too faint)" && refused["quality"] == nil)
+    }
+}
