@@ -11,6 +11,7 @@ struct AuthAPI {
     let setupCode: SetupCode
     let accounts: Accounts
     let tokens: BearerTokens
+    let throttle = LoginThrottle()
 
     init(context: ConsoleContext) {
         self.context = context
@@ -68,6 +69,10 @@ struct AuthAPI {
         let body = try JSONBody(request)
         let name = try body.string("name"), password = try body.string("password")
         guard name.utf8.count <= 256, password.utf8.count <= 1024 else { throw ConsoleFailure(401, "Wrong name or password.") }
+        if let seconds = throttle.wait(for: request.remoteAddress) {
+            throw ConsoleFailure(429, "Too many failed sign-ins from this address.", fix: "Try again in \(seconds) s.",
+                                 extra: ["retryInSeconds": .int(Int64(seconds))])
+        }
         // Ended sessions leave the table now and then: at each sign-in.
         _ = try? sessions.expireOld()
         let result = try Self.withPasswordCheck { () throws(ConsoleFailure) -> Result<NewSession, LoginFailure> in
@@ -79,6 +84,7 @@ struct AuthAPI {
         case .success(let session):
             return try signedIn(session, previous: request)
         case .failure(let failure):
+            throttle.failed(request.remoteAddress)
             var extra: [String: JSONValue] = [:]
             if case .lockedOut(let seconds) = failure { extra["retryInSeconds"] = .int(Int64(seconds)) }
             throw ConsoleFailure(failure.status, Self.sentence(failure.description), extra: extra)

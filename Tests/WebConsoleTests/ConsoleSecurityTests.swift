@@ -203,3 +203,37 @@ import Testing
         #expect(rows.contains { $0.event == "console-action" && ($0.detail ?? "").contains("by console account alice") && ($0.detail ?? "").contains("office") })
     }
 }
+
+@Suite struct LoginThrottleTests {
+    @Test func oneAddressTryingManyNamesIsHeldOffThenLetBack() {
+        final class Clock: @unchecked Sendable {
+            private let lock = NSLock()
+            private var seconds = 1_000.0  // guarded by `lock`
+            var now: Double {
+                get { lock.withLock { seconds } }
+                set { lock.withLock { seconds = newValue } }
+            }
+        }
+        let clock = Clock()
+        let throttle = LoginThrottle(limit: 3, windowSeconds: 60, clock: { clock.now })
+        for _ in 0..<3 { throttle.failed("192.0.2.7") }
+        #expect(throttle.wait(for: "192.0.2.7") == 60)
+        #expect(throttle.wait(for: "192.0.2.8") == nil, "another address is not held off")
+        clock.now += 59
+        #expect(throttle.wait(for: "192.0.2.7") == 1)
+        clock.now += 1
+        #expect(throttle.wait(for: "192.0.2.7") == nil)
+    }
+
+    @Test func theConsoleAnswers429BeforeCheckingAnyPassword() throws {
+        let console = try ConsoleFixture()
+        _ = try console.setUp()
+        var statuses: [Int] = []
+        for index in 0..<21 {
+            statuses.append(console.request("POST", "/api/v1/login", json: #"{"name":"guess\#(index)","password":"wrong password"}"#).status)
+        }
+        #expect(statuses.prefix(20).allSatisfy { $0 == 401 } && statuses.last == 429)
+        // The right password from that address waits too; the per-name counter of alice is untouched.
+        #expect(console.request("POST", "/api/v1/login", json: #"{"name":"alice","password":"correct horse battery"}"#).status == 429)
+    }
+}
