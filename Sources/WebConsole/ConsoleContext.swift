@@ -51,6 +51,13 @@ public struct ConsoleContext: Sendable {
         return service
     }
 
+    /// 404 for a name the store has no user of (before anything is changed for it).
+    func requireUser(_ name: String) throws(ConsoleFailure) {
+        let user: User?
+        do { user = try store.user(named: name) } catch { throw ConsoleFailure(500, "The store could not be read: \(error)") }
+        guard user != nil else { throw ConsoleFailure(404, "There is no user named \(name).", fix: "See the users page for the names.") }
+    }
+
     /// One control request and its reply, refusals turned into the API's errors.
     func ask(_ request: ControlRequest, for what: String, lineTimeout: Duration = .seconds(30)) throws(ConsoleFailure) -> [String: JSONValue] {
         let service = try requireService(for: what)

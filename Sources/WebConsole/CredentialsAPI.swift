@@ -38,7 +38,7 @@ struct CredentialsAPI {
         try caller.requireAdmin()
         let body = try JSONBody(request)
         let name = try body.string("name"), pin = try body.optionalString("pin")
-        try existing(name)
+        try context.requireUser(name)
         if let pin, let problem = PINRule.problem(pin) { throw ConsoleFailure.badRequest("\(problem)") }
         do { try StoreAdministration.setPIN(context.store, user: name, pin: pin) } catch {
             throw ConsoleFailure(400, "\(error)")
@@ -52,7 +52,7 @@ struct CredentialsAPI {
         let body = try JSONBody(request)
         let name = try body.string("name"), numberText = try body.string("number")
         let labelText = try body.optionalString("label")
-        try existing(name)
+        try context.requireUser(name)
         do {
             let number = try CardNumber(parsing: numberText)
             let user = try UserName(validating: name)
@@ -76,11 +76,5 @@ struct CredentialsAPI {
         }
         caller.audit(context.store, "deleted \(name)'s card \(label)", user: name)
         return Reply.ok
-    }
-
-    private func existing(_ name: String) throws(ConsoleFailure) {
-        let user: User?
-        do { user = try context.store.user(named: name) } catch { throw ConsoleFailure(500, "The store could not be read: \(error)") }
-        guard user != nil else { throw ConsoleFailure(404, "There is no user named \(name).", fix: "See the users page for the names.") }
     }
 }

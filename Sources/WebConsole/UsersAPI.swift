@@ -53,7 +53,7 @@ struct UsersAPI {
         try caller.requireAdmin()
         let body = try JSONBody(request)
         let name = try body.string("name"), disabled = try body.bool("disabled", default: true)
-        try existing(name)
+        try context.requireUser(name)
         let zone = context.timeZone
         do {
             let access = try AccessAdministration.setAccess(context.store, user: name,
@@ -72,7 +72,7 @@ struct UsersAPI {
         let name = try body.string("name"), newText = try body.string("newName")
         let newName: UserName
         do { newName = try UserName(validating: newText) } catch { throw ConsoleFailure.badRequest("\(error)") }
-        try existing(name)
+        try context.requireUser(name)
         do { try StoreAdministration.renameUser(context.store, user: name, to: newName) } catch {
             throw ConsoleFailure(409, "\(error)")
         }
@@ -85,7 +85,7 @@ struct UsersAPI {
         try caller.requireAdmin()
         let body = try JSONBody(request)
         let name = try body.string("name")
-        try existing(name)
+        try context.requireUser(name)
         let zone = context.timeZone
         var schedule: AccessChange<String>?
         if body.has("schedule") {
@@ -133,7 +133,7 @@ struct UsersAPI {
         try caller.requireAdmin()
         let body = try JSONBody(request)
         let name = try body.string("name"), label = try body.optionalString("label")
-        try existing(name)
+        try context.requireUser(name)
         let reply = try context.ask(.delete(user: name, label: label), for: "deleting a user")
         guard reply["ok"]?.boolValue == true else {
             throw ConsoleFailure(409, reply["error"]?.stringValue ?? "The service refused to delete \(name).")
@@ -142,11 +142,6 @@ struct UsersAPI {
         return Reply.ok
     }
 
-    private func existing(_ name: String) throws(ConsoleFailure) {
-        let user: User?
-        do { user = try context.store.user(named: name) } catch { throw ConsoleFailure(500, "The store could not be read: \(error)") }
-        guard user != nil else { throw ConsoleFailure(404, "There is no user named \(name).", fix: "See the users page for the names.") }
-    }
 
     // MARK: Schedules
 
