@@ -95,9 +95,8 @@ public enum ConsoleLoadBench {
                 let deadline = ContinuousClock.now + .seconds(10)
                 while ContinuousClock.now < deadline, let line = try? subscriber.readLine(deadline: deadline) {
                     guard case .object(let event)? = try? JSONValue(parsing: line) else { continue }
-                    if event["event"]?.stringValue == "unlocked", case .object(let latency)? = event["latencyMs"], let relay = latency["relayOn"] {
-                        let milliseconds: Double? = switch relay { case .double(let value): value; case .int(let value): Double(value); default: nil }
-                        if let milliseconds { samples.append(Int64(milliseconds * 1_000_000)) }
+                    if event["event"]?.stringValue == "unlocked" {
+                        if let milliseconds = event["latencyMs"]?["relayOn"]?.numberValue { samples.append(Int64(milliseconds * 1_000_000)) }
                         break
                     }
                 }

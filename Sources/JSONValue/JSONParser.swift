@@ -344,6 +344,16 @@ extension JSONValue {
         return Int(exactly: value)
     }
 
+    /// Any number as a Double: an `.int` or a finite `.double` (a reply writes whole numbers as
+    /// ints, so a millisecond figure may come either way).
+    public var numberValue: Double? {
+        switch self {
+        case .int(let value): Double(value)
+        case .double(let value) where value.isFinite: value
+        default: nil
+        }
+    }
+
     public var arrayValue: [JSONValue]? {
         guard case .array(let items) = self else { return nil }
         return items

@@ -26,7 +26,7 @@ struct LockScreenAPI {
         // A PIN lockout shows first: during it the screen has nothing to offer but the wait.
         if status["pinLockout"]?.stringValue == "timed" {
             state["screen"] = "locked-out"
-            state["retryInSeconds"] = .int(Int64((status["pinLockoutRemainingSeconds"].flatMap(Self.number) ?? 1).rounded(.up)))
+            state["retryInSeconds"] = .int(Int64((status["pinLockoutRemainingSeconds"]?.numberValue ?? 1).rounded(.up)))
             return state
         }
         if status["pinLockout"]?.stringValue == "permanent" {
@@ -37,7 +37,7 @@ struct LockScreenAPI {
         switch status["fingerprintLockout"]?.stringValue {
         case "timed":
             state["screen"] = "locked-out"
-            state["retryInSeconds"] = .int(Int64((status["lockoutRemainingSeconds"].flatMap(Self.number) ?? 1).rounded(.up)))
+            state["retryInSeconds"] = .int(Int64((status["lockoutRemainingSeconds"]?.numberValue ?? 1).rounded(.up)))
         case "permanent":
             state["screen"] = "pin-required"
         default:
@@ -71,14 +71,6 @@ struct LockScreenAPI {
 
     func events() -> HTTPResponse {
         .eventStream(NamesOnlyStream(EventSocketStream(eventsSocket: context.eventsSocket)))
-    }
-
-    static func number(_ value: JSONValue) -> Double? {
-        switch value {
-        case .int(let number): Double(number)
-        case .double(let number): number
-        default: nil
-        }
     }
 }
 

@@ -67,15 +67,7 @@ struct PlotData {
 
     static func stages(_ json: String?) -> [String: Double] {
         guard let json, case .object(let members)? = try? JSONValue(parsing: json) else { return [:] }
-        var stages: [String: Double] = [:]
-        for (key, value) in members {
-            switch value {
-            case .int(let number): stages[key] = Double(number)
-            case .double(let number) where number.isFinite: stages[key] = number
-            default: break
-            }
-        }
-        return stages
+        return members.compactMapValues(\.numberValue)
     }
 
     /// The search stage: the service's stamps (search end after extraction, or capture on a

@@ -59,14 +59,7 @@ enum StatusCommand {
         let since = search["historySince"]?.stringValue.map { " since \($0)" } ?? ""
         var text = "\(order): \(search["reason"]?.stringValue ?? "")"
         text += "; hot set \(search["hotSetSize"]?.intValue ?? 0), history \(search["historyTouches"]?.intValue ?? 0) touches\(since)"
-        func number(_ value: JSONValue?) -> Double? {
-            switch value {
-            case .int(let n)?: Double(n)
-            case .double(let n)?: n
-            default: nil
-            }
-        }
-        if let expected = number(search["expectedSearchMs"]), let whole = number(search["wholeSearchMs"]) {
+        if let expected = search["expectedSearchMs"]?.numberValue, let whole = search["wholeSearchMs"]?.numberValue {
             text += String(format: "; search %.0f ms expected (whole %.0f ms)", expected, whole)
         }
         let pending = search["layoutMovesPending"]?.intValue ?? 0
