@@ -69,15 +69,31 @@ public final class ConsoleHost: Sendable {
 }
 
 extension ConsoleHost {
+    /// The console of the door this config describes, on its store and sockets: what `fpmod
+    /// console` runs alone and what a service runs beside itself.
+    public static func start(config: LockConfig, configPath: String?, storeDatabase: String, storeKey: String,
+                             eventsSocket: String, environment: [String: String]) throws -> ConsoleHost {
+        let context = try ConsoleContext.forDoor(config: config, configPath: configPath, storeDatabase: storeDatabase,
+                                                 storeKey: storeKey, eventsSocket: eventsSocket, environment: environment)
+        let certificate = try ConsoleCertificate.loadOrCreate(config.console, storeDatabase: storeDatabase)
+        return try ConsoleHost(context: context, certificate: certificate)
+    }
+
     /// The console a service starts beside itself when its config enables it (nil otherwise):
     /// a front end of that service like any other, on threads of its own.
     public static func startIfEnabled(config: LockConfig, configPath: String?, storeDatabase: String, storeKey: String,
                                       eventsSocket: String, environment: [String: String]) throws -> ConsoleHost? {
         guard config.console.enabled else { return nil }
-        let context = try ConsoleContext.forDoor(config: config, configPath: configPath, storeDatabase: storeDatabase,
-                                                 storeKey: storeKey, eventsSocket: eventsSocket, environment: environment)
-        let certificate = try ConsoleCertificate.loadOrCreate(config.console, storeDatabase: storeDatabase)
-        return try ConsoleHost(context: context, certificate: certificate)
+        return try start(config: config, configPath: configPath, storeDatabase: storeDatabase, storeKey: storeKey,
+                         eventsSocket: eventsSocket, environment: environment)
+    }
+
+    /// Where it answers and what to compare, in one line for a journal or a terminal.
+    public var summary: String {
+        urls.joined(separator: ", ") + " (certificate SHA-256 \(certificate.sha256Fingerprint))"
+            + (lockScreenPort.map { "; lock screen http://127.0.0.1:\($0)/lock" } ?? "")
+            + (reachableFromThisMachineOnly ? "; reachable from this machine only: the service has no network "
+               + "(PrivateNetwork=yes in its unit; see docs/console.md)" : "")
     }
 }
 

@@ -66,14 +66,11 @@ enum ConsoleCommand {
         let (config, path) = try configuration(invocation)
         let paths = invocation.storePaths
         let sockets = LockService.Options(config: config, environment: invocation.environment)
-        let context = try ConsoleContext.forDoor(config: config, configPath: path, storeDatabase: paths.database, storeKey: paths.key,
-                                                 eventsSocket: sockets.eventsSocket, environment: invocation.environment)
-        let certificate = try ConsoleCertificate.loadOrCreate(config.console, storeDatabase: paths.database)
-        let host = try ConsoleHost(context: context, certificate: certificate)
+        let host = try ConsoleHost.start(config: config, configPath: path, storeDatabase: paths.database, storeKey: paths.key,
+                                         eventsSocket: sockets.eventsSocket, environment: invocation.environment)
         defer { host.stop() }
-        invocation.progress((host.urls.map { "fpmod console: \($0)" } + ["certificate SHA-256 \(certificate.sha256Fingerprint)"]
-            + [host.lockScreenPort.map { "lock screen: http://127.0.0.1:\($0)/lock" }].compactMap { $0 }).joined(separator: "\n"))
-        if try SetupCode(store: context.store).needed() {
+        invocation.progress("fpmod console: " + host.summary)
+        if try SetupCode(store: host.context.store).needed() {
             invocation.progress("No account yet: run `fpmod console setup-code` and open the console to make the first admin.")
         }
         _ = signals.waitForAny()

@@ -45,13 +45,7 @@ enum RunCommand {
             invocation.progress("fpmod run: the console did not start (the lock runs without it): \(error)")
         }
         defer { console?.stop() }
-        if let console {
-            invocation.progress("fpmod run: console at " + console.urls.joined(separator: ", ")
-                                + " (certificate SHA-256 \(console.certificate.sha256Fingerprint))"
-                                + (console.lockScreenPort.map { "; lock screen http://127.0.0.1:\($0)/lock" } ?? "")
-                                + (console.reachableFromThisMachineOnly ? "; reachable from this machine only: the service has no network "
-                                   + "(PrivateNetwork=yes in its unit; see docs/console.md)" : ""))
-        }
+        if let console { invocation.progress("fpmod run: console at " + console.summary) }
         do {
             try service.run()
         } catch let error as LockServiceError {
