@@ -13,8 +13,6 @@ public struct ConsoleCertificate: Sendable {
     public var privateKeyPEM: String
     public var sha256Fingerprint: String
     public var certificatePath: String
-    /// Made now (the first start), rather than read.
-    public var madeNow: Bool
 
     /// Where the self-signed pair lives: the store's folder.
     public static func defaultPaths(storeDatabase: String) -> (certificate: String, key: String) {
@@ -28,14 +26,14 @@ public struct ConsoleCertificate: Sendable {
             let key = try read(keyPath, what: "console.key")
             return ConsoleCertificate(certificatePEM: certificate, privateKeyPEM: key,
                                       sha256Fingerprint: try SelfSignedCertificate.fingerprint(ofPEM: certificate),
-                                      certificatePath: certificatePath, madeNow: false)
+                                      certificatePath: certificatePath)
         }
         let paths = defaultPaths(storeDatabase: storeDatabase)
         if FileSystem.exists(paths.certificate), FileSystem.exists(paths.key) {
             let certificate = try read(paths.certificate, what: "the console's certificate")
             return ConsoleCertificate(certificatePEM: certificate, privateKeyPEM: try read(paths.key, what: "the console's key"),
                                       sha256Fingerprint: try SelfSignedCertificate.fingerprint(ofPEM: certificate),
-                                      certificatePath: paths.certificate, madeNow: false)
+                                      certificatePath: paths.certificate)
         }
         let names = MachineNames.current(extra: console.hostNames)
         let made = try SelfSignedCertificate.make(commonName: names.hostNames.first ?? "fpmod", hostNames: names.hostNames,
@@ -44,7 +42,7 @@ public struct ConsoleCertificate: Sendable {
         try AtomicFile.replace(paths.key, with: Array(made.privateKeyPEM.utf8), mode: 0o600)
         try AtomicFile.replace(paths.certificate, with: Array(made.certificatePEM.utf8), mode: 0o644)
         return ConsoleCertificate(certificatePEM: made.certificatePEM, privateKeyPEM: made.privateKeyPEM,
-                                  sha256Fingerprint: made.sha256Fingerprint, certificatePath: paths.certificate, madeNow: true)
+                                  sha256Fingerprint: made.sha256Fingerprint, certificatePath: paths.certificate)
     }
 
     static func read(_ path: String, what: String) throws -> String {
