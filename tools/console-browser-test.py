@@ -37,7 +37,7 @@ import time
 import urllib.request
 
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException, WebDriverException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
@@ -82,8 +82,9 @@ class Run:
 
     def wait(self, condition, what, timeout=None):
         try:
-            return WebDriverWait(self.driver, timeout or self.args.timeout, poll_frequency=0.1).until(
-                lambda driver: condition(driver))
+            # A page that is navigating away replaces its elements: a stale one means "not yet".
+            return WebDriverWait(self.driver, timeout or self.args.timeout, poll_frequency=0.1,
+                                 ignored_exceptions=[StaleElementReferenceException]).until(lambda driver: condition(driver))
         except TimeoutException:
             raise StepFailed("timed out waiting for " + what) from None
 
@@ -103,9 +104,16 @@ class Run:
         return found[0].text.strip() if found else ""
 
     def type_into(self, element_id, text):
-        field = self.present(element_id)
-        field.clear()
-        field.send_keys(text)
+        for attempt in range(3):
+            try:
+                field = self.present(element_id)
+                field.clear()
+                field.send_keys(text)
+                return
+            except StaleElementReferenceException:
+                # The page re-rendered the field between finding and typing: find it again.
+                if attempt == 2:
+                    raise
 
     def open_page(self, path, page):
         self.driver.get(self.url + path)
