@@ -181,9 +181,13 @@ enum Program {
                     alone on the same image for extract and search). \
                     `fpmod bench accuracy DIR`: the host matcher's accuracy on real impressions by the FVC protocol \
                     (DIR holds NNN_K.png images, or folders of them such as FVC2002's DB1_B … DB4_B), with NIST's NBIS \
-                    (libfprint's mindtct + bozorth3) beside it; docs/accuracy.md says how to read it.
+                    (libfprint's mindtct + bozorth3) beside it; docs/accuracy.md says how to read it. \
+                    `fpmod bench soak --duration 1h`: a busy door on `fpmod sim` and `fpmod run` with faults injected \
+                    (damaged and lost replies, the serial device gone and back, the service killed, the store locked), \
+                    counting wrong and missed decisions and the service's memory, descriptors, threads, WAL and audit rows \
+                    (docs/soak.md); exits 1 when a decision was wrong, a decision has no audit row, or a bound was passed.
                     """,
-                arguments: [.positional("what", help: "`accuracy` for the matcher's accuracy on a folder of impressions.", optional: true),
+                arguments: [.positional("what", help: "`accuracy` for the matcher's accuracy on a folder of impressions; `soak` for a busy door with faults.", optional: true),
                             .positional("folder", help: "With accuracy: the folder of NNN_K.png impressions (or of such folders).", optional: true)],
                 options: [
                     .option("cycles", short: "n", valueName: "N", help: "Identify cycles (0 skips them).", default: "50"),
@@ -193,6 +197,9 @@ enum Program {
                     .option("transfers", valueName: "N", help: "Also time N template uploads (UpChar) against the wire limit.", default: "0"),
                     .flag("sweep", help: "Also sweep templates, baud rates and packet sizes, and measure transfers."),
                     .flag("idle", help: "Also measure the idle CPU of fpmod run --sim --sim-gpio."),
+                    .option("duration", valueName: "DURATION", help: "With soak: how long the traffic runs (e.g. 2m, 1h).", default: "2m"),
+                    .option("report-every", valueName: "DURATION", help: "With soak: time between report rows (default: a sixth of the run, 20 s to 10 min)."),
+                    .option("seed", valueName: "N", help: "With soak: the seed of the traffic and the faults, to replay a run.", default: "27"),
                     .flag("credentials", help: "Time a card (100 and 1,000 users) and a PIN from the control socket to the decision of fpmod run --sim --sim-gpio."),
                     .option("console-load", valueName: "RATE", help: "Time touch to relay of fpmod run --sim --sim-gpio with the web console on, idle and while curl asks its API RATE times a second (the issue's bound: 100)."),
                     .option("search-model", valueName: "MODEL", help: "Simulator Search model: best-match, first-match, or both (the workloads run under each).",

@@ -17,9 +17,13 @@ import Benchmarks
 enum BenchCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let parsed = invocation.parsed
+        if parsed.string("what") == "soak" { return try SoakBenchCommand.run(invocation) }
+        for option in ["duration", "report-every", "seed"] where parsed.isExplicit(option) {
+            throw CommandFailure(.usage, "--\(option) belongs to `fpmod bench soak`.")
+        }
         if let what = parsed.string("what") {
             guard what == "accuracy" else {
-                throw CommandFailure(.usage, "fpmod bench takes `accuracy DIR` or nothing before its options; got '\(what)'.")
+                throw CommandFailure(.usage, "fpmod bench takes `accuracy DIR`, `soak` or nothing before its options; got '\(what)'.")
             }
             guard let folder = parsed.string("folder") else {
                 throw CommandFailure(.usage, "fpmod bench accuracy needs a folder of NNN_K.png impressions, e.g. fpmod bench accuracy ../shared/data/fvc2002/DB3_B.")
