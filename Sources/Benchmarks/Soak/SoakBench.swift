@@ -1,3 +1,4 @@
+import ConsoleAuth
 import DoorLock
 import Foundation
 import Glibc
@@ -67,6 +68,8 @@ public enum SoakBench {
         var deleted: [String] = []
         var pins: [String: String] = [:]
         var nextUser = 1
+        /// A viewer's bearer token for the console's API.
+        let consoleToken: String
 
         init(rig: SoakRig, options: Options, progress: @escaping (String) -> Void) throws {
             self.rig = rig
@@ -74,6 +77,7 @@ public enum SoakBench {
             self.progress = progress
             mix = SoakMix(seed: options.seed)
             store = try TemplateStore(databasePath: rig.database, keyPath: rig.key)
+            consoleToken = try BearerTokens(store: store).create(name: "soak", role: .viewer, by: "fpmod bench soak")
             tap = SoakEventTap(path: rig.eventsSocket)
         }
 
@@ -156,6 +160,8 @@ public enum SoakBench {
                 ledger.query(ok: rig.request(.status)?["ok"]?.boolValue == true)
             case .logQuery:
                 ledger.query(ok: (try? store.auditEntries(limit: 50)) != nil)
+            case .consoleQuery:
+                if let ok = rig.consoleRequest(mix.number(in: 0...1) == 0 ? "status" : "log?limit=50", token: consoleToken) { ledger.query(ok: ok) }
             case .enroll:
                 enrollNewUser(counted: true)
             case .delete:

@@ -20,6 +20,8 @@ public struct SoakMix: Sendable {
         case status
         /// The newest audit rows, read from the store by another process (as `fpmod log` does).
         case logQuery = "log query"
+        /// The web console's status and audit log pages' API, over HTTPS with a bearer token.
+        case consoleQuery = "console query"
         /// A new user enrolled through the service (as the console or `fpmod enroll` does).
         case enroll
         /// A user deleted through the service.
@@ -45,7 +47,7 @@ public struct SoakMix: Sendable {
     /// How often each action comes, out of the sum: mostly regulars, as at a real door.
     static let weights: [(Action, Int)] = [
         (.regular, 58), (.stranger, 10), (.deletedFinger, 3), (.pinRight, 8), (.pinWrong, 3),
-        (.status, 8), (.logQuery, 6), (.enroll, 2), (.delete, 2),
+        (.status, 6), (.logQuery, 5), (.consoleQuery, 3), (.enroll, 2), (.delete, 2),
     ]
     /// The faults that need no restart come in turn, each once per round, in a seeded order.
     static let lightFaults: [Fault] = [.corruptReply, .lostReply, .garbage, .deviceVanishes, .storeLocked]

@@ -23,6 +23,9 @@ final class SoakRig {
     var eventsSocket: String { directory + "/events.sock" }
     var serviceLog: String { directory + "/service.log" }
 
+    /// The web console's port (HTTPS on 127.0.0.1), on in the service as a user would run it.
+    let consolePort: Int
+
     private var simulator: Process?
     private(set) var service: Process?
     private(set) var serviceStarts = 0
@@ -30,6 +33,7 @@ final class SoakRig {
     init(executable: String, directory: String) throws(BenchFailure) {
         self.executable = executable
         self.directory = directory
+        consolePort = ConsoleLoadBench.freePort()
         try? FileManager.default.removeItem(atPath: directory)
         do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
             throw BenchFailure("cannot make \(directory): \(error)")
@@ -41,7 +45,8 @@ final class SoakRig {
         let config = """
             {"serialPort": "\(link)", "control": {"socket": "\(controlSocket)"}, "events": {"socket": "\(eventsSocket)"},
              "policy": {"relayPulseSeconds": 0.05, "pinRequiredAfterEnrolledSetChange": false, "pinRequiredAfterRestart": false,
-                        "fingerprintLockout": \(lockout), "pinLockout": \(lockout)}}
+                        "fingerprintLockout": \(lockout), "pinLockout": \(lockout)},
+             "console": {"enabled": true, "bind": "127.0.0.1", "port": \(consolePort)}}
             """
         _ = FileManager.default.createFile(atPath: configPath, contents: Data(config.utf8))
         _ = FileManager.default.createFile(atPath: serviceLog, contents: Data())
@@ -165,6 +170,24 @@ final class SoakRig {
             if reply["step"]?.stringValue == "place-finger" { simulatorLine("touch \(finger) 1") }
         }
         return false
+    }
+
+    /// `GET /api/v1/PATH` on the web console with a bearer token, by curl (a client we did not
+    /// write); true for a 200. Nil when there is no curl.
+    func consoleRequest(_ path: String, token: String) -> Bool? {
+        let curl = "/usr/bin/curl"
+        guard FileManager.default.isExecutableFile(atPath: curl) else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: curl)
+        process.arguments = ["--silent", "--insecure", "--max-time", "10", "--header", "Authorization: Bearer \(token)",
+                             "--output", "/dev/null", "--write-out", "%{http_code}", "https://127.0.0.1:\(consolePort)/api/v1/\(path)"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let code = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return code == "200"
     }
 
     // MARK: - The store locked by another process
