@@ -34,7 +34,9 @@ apt_install() {
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
 
 need=()
-for pkg in pkg-config libsqlite3-dev libsodium-dev libgpiod-dev libmosquitto-dev mosquitto mosquitto-clients openssl python3-venv umockdev socat tzdata libmicrohttpd-dev libgnutls28-dev curl; do
+# sqlite3: the shell the audit-log tamper tests and the soak use as another process on the store;
+# faketime: steps a real service's wall clock in the clock-jump test.
+for pkg in pkg-config libsqlite3-dev libsodium-dev libgpiod-dev libmosquitto-dev mosquitto mosquitto-clients openssl python3-venv umockdev socat tzdata libmicrohttpd-dev libgnutls28-dev curl sqlite3 faketime; do
   installed "$pkg" || need+=("$pkg")
 done
 # libpng (fingerprint images as PNG files) and libfprint with GLib's headers (the host-side
