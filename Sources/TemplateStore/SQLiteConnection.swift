@@ -156,6 +156,10 @@ final class SQLiteConnection {
         case SQLITE_NOTADB, SQLITE_CORRUPT: return .notADatabase(path: path, detail: message)
         case SQLITE_BUSY, SQLITE_LOCKED: return .busy(path: path)
         case SQLITE_READONLY: return .readOnly(path: path, detail: "it was opened for reading only", fileSystem: false)
+        case SQLITE_FULL: return .diskFull(path: path)
+        // A full tmpfs often surfaces as an I/O error on the WAL write rather than SQLITE_FULL;
+        // the errno SQLite saw tells the two apart (28 is ENOSPC on Linux).
+        case SQLITE_IOERR where sqlite3_system_errno(handle) == 28: return .diskFull(path: path)
         default: return .sqlite(code: rc, message: message, path: path)
         }
     }

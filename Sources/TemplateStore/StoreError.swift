@@ -63,6 +63,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     case readOnly(path: String, detail: String, fileSystem: Bool)
     /// Another process holds the write lock beyond the busy timeout.
     case busy(path: String)
+    /// The file system holding the store has no room left; nothing of the failed write was kept.
+    case diskFull(path: String)
     /// Any other SQLite failure, with its result code.
     case sqlite(code: Int32, message: String, path: String)
     /// libsodium could not be initialised or a primitive failed.
@@ -158,6 +160,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
                 + "writable and pass --store and --key. list, log, info and doctor read a read-only store as it is"
         case .busy(let path):
             return "the store \(path) is locked by another process; try again later, or use the running service's commands"
+        case .diskFull(let path):
+            return "the disk holding the store is full: free space on the file system holding \(path) and try again; nothing was changed"
         case .sqlite(let code, let message, let path):
             return "SQLite error \(code) on \(path): \(message); check the disk and the file's permissions"
         case .crypto(let detail):
