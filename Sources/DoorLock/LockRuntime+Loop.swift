@@ -160,7 +160,7 @@ extension LockRuntime {
 
     /// The earliest timer: policy deadline, relay pulse end, LED/buzzer, watchdog, hook reaping.
     func nextWake() -> ContinuousClock.Instant? {
-        var candidates: [ContinuousClock.Instant] = [relayOffAt, ledRevertAt, buzzerOffAt, watchdogAt].compactMap { $0 }
+        var candidates: [ContinuousClock.Instant] = [relayOffAt, ledRevertAt, buzzerOffAt, watchdogAt, auditHeadAt].compactMap { $0 }
         if let deadline = policy.nextDeadline(state) {
             let seconds = deadline.monotonic - clock.now().monotonic
             candidates.append(.now + .milliseconds(Int64(max(0, seconds) * 1000) + 1))
@@ -189,6 +189,10 @@ extension LockRuntime {
         if let at = watchdogAt, at <= now, let interval = notifier.watchdogInterval {
             notifier.notify("WATCHDOG=1")
             watchdogAt = now + interval
+        }
+        if let at = auditHeadAt, at <= now {
+            auditHeadAt = now + Self.auditHeadInterval
+            logAuditHead()
         }
         keypad?.expire()
         if let wiegand, wiegand.isDue { handleWiegand(d0Ready: false, d1Ready: false) }
@@ -387,6 +391,7 @@ extension LockRuntime {
         do { try store.appendAudit(event: "stopped", detail: "service stopped; relay off, door locked") } catch {
             log("audit row 'stopped' not written: \(error)")
         }
+        logAuditHead()
         releaseLines()
         hooks.reap()
         publishSnapshot(running: false)
@@ -394,6 +399,15 @@ extension LockRuntime {
                           nfcFinished ? nil : "the NFC reader's call"].compactMap { $0 }
         log(unfinished.isEmpty ? "stopped"
             : "stopped; \(unfinished.joined(separator: " and ")) had not finished after \(Self.threadGrace.components.seconds) s and was left behind (the door was already locked)")
+    }
+
+    static let auditHeadInterval: Duration = .seconds(600)
+
+    /// `audit chain head: ID:HASH` to the log (the journal) when the head moved since the last.
+    func logAuditHead() {
+        guard let head = try? store.auditChainHead(), head.id != loggedAuditHead else { return }
+        loggedAuditHead = head.id
+        log("audit chain head: \(head)")
     }
 
     /// How long `shutdown` lets the reader's command in flight and a PIN check finish.

@@ -38,6 +38,10 @@ final class LockRuntime {
     var ledRevertAt: ContinuousClock.Instant?
     var buzzerOffAt: ContinuousClock.Instant?
     var watchdogAt: ContinuousClock.Instant?
+    /// When the audit chain's head goes to the log next (at start, then every 10 minutes when it
+    /// moved, and at stop), so a log cut short after it shows (`fpmod log verify`).
+    var auditHeadAt: ContinuousClock.Instant? = .now
+    var loggedAuditHead: Int64?
     var prepared = false
     /// The Home Assistant bridge (nil without an `mqtt` section) and what it shows beyond the
     /// policy's state.

@@ -1,7 +1,7 @@
 /// The store's schema as an ordered list of migrations. Migration N moves a database from
 /// `user_version` N-1 to N. A released migration never changes: add a new entry instead.
 enum Schema {
-    static let migrations: [String] = [migration1, migration2, migration3, migration4, migration5, migration6, migration7, migration8]
+    static let migrations: [String] = [migration1, migration2, migration3, migration4, migration5, migration6, migration7, migration8, migration9]
 
     static var currentVersion: Int { migrations.count }
 
@@ -220,5 +220,13 @@ enum Schema {
             created_at REAL NOT NULL,
             expires_at REAL NOT NULL
         );
+        """
+
+    /// Version 9: the audit log's hash chain (`AuditChain`). Rows written before it keep NULLs;
+    /// the first chained row's `prev_hash` is the chain folded over them, so they are covered too.
+    static let migration9 = """
+        ALTER TABLE audit ADD COLUMN prev_hash BLOB;
+        ALTER TABLE audit ADD COLUMN hash BLOB;
+        ALTER TABLE audit ADD COLUMN mac BLOB;
         """
 }

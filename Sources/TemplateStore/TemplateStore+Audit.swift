@@ -2,15 +2,47 @@ import Foundation
 
 extension TemplateStore {
     /// Appends one row to the audit log (which refuses updates and deletes) and returns its id.
+    /// The row is chained (`AuditChain`): its hash covers the row before it, its MAC the store
+    /// key. One transaction, so two processes appending at once cannot fork the chain.
     @discardableResult
     public func appendAudit(event: String, user: String? = nil, slot: Int? = nil, score: Int? = nil,
                             latencyJSON: String? = nil, detail: String? = nil, time: Date = Date()) throws -> Int64 {
-        try locked {
+        try transaction {
+            let previous = try auditChainTail()
+            let next = try connection.scalar("""
+                SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'audit'), 0), coalesce((SELECT max(id) FROM audit), 0)) + 1
+                """).int64 ?? 1
+            let record = AuditChain.Record(id: next, time: time.timeIntervalSince1970, event: event, user: user,
+                                           slot: slot.map(Int64.init), score: score.map(Int64.init), latencyJSON: latencyJSON, detail: detail)
+            let hash = AuditChain.hash(previous: previous, record)
+            let mac = AuditChain.mac(hash: hash, macKey: AuditChain.macKey(storeKey: key))
             try connection.query("""
-                INSERT INTO audit (time, event, user, slot, score, latency_json, detail) VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, [time.storeValue, .text(event), user.sql, slot.sql, score.sql, latencyJSON.sql, detail.sql])
-            return connection.lastInsertRowID
+                INSERT INTO audit (id, time, event, user, slot, score, latency_json, detail, prev_hash, hash, mac)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, [.integer(next), .real(record.time), .text(event), user.sql, slot.sql, score.sql, latencyJSON.sql, detail.sql,
+                      .blob(previous), .blob(hash), .blob(mac)])
+            return next
         }
+    }
+
+    /// The hash the next row chains to: the newest row's, or — the first time after an upgrade
+    /// — the chain folded over the rows written before it (the recorded starting point).
+    private func auditChainTail() throws -> [UInt8] {
+        let newest = try connection.query("SELECT hash FROM audit ORDER BY id DESC LIMIT 1")
+        guard let row = newest.first else { return AuditChain.genesis }
+        if let hash = row[0].bytes { return hash }
+        var folded = AuditChain.genesis
+        for row in try connection.query("SELECT \(Self.auditChainColumns) FROM audit WHERE hash IS NULL ORDER BY id") {
+            folded = AuditChain.hash(previous: folded, Self.auditRecord(row))
+        }
+        return folded
+    }
+
+    static let auditChainColumns = "id, time, event, user, slot, score, latency_json, detail, prev_hash, hash, mac"
+
+    static func auditRecord(_ row: [SQLValue]) -> AuditChain.Record {
+        AuditChain.Record(id: row[0].int64 ?? 0, time: row[1].double ?? 0, event: row[2].string ?? "", user: row[3].string,
+                          slot: row[4].int64, score: row[5].int64, latencyJSON: row[6].string, detail: row[7].string)
     }
 
     /// The newest `limit` audit rows at or after `since`, oldest first.

@@ -137,8 +137,10 @@ enum Program {
                 discussion: "Needs the store that paired the module (--store and --key): only it knows the module's password and address. Afterwards the module answers to password 00000000 at address FFFFFFFF, as new, and any store can pair it again. An interrupted unpair is finished at the next open. For a module paired by a store that is lost, see docs/recovery.md."),
             CommandSpec(
                 name: "log", abstract: "Show the audit log, or with --who who was let in.",
-                discussion: "WHEN is YYYY-MM-DD, 'YYYY-MM-DD HH:MM', today, yesterday or a weekday (the latest one, today included), on the door's clock (the config's access.timeZone, else the machine's). A day given to --until counts whole: --since tuesday --until tuesday is all of Tuesday. --who lists one line per person let in by a credential (fingerprint, PIN, card, or a remote code), oldest first.",
+                discussion: "WHEN is YYYY-MM-DD, 'YYYY-MM-DD HH:MM', today, yesterday or a weekday (the latest one, today included), on the door's clock (the config's access.timeZone, else the machine's). A day given to --until counts whole: --since tuesday --until tuesday is all of Tuesday. --who lists one line per person let in by a credential (fingerprint, PIN, card, or a remote code), oldest first. `fpmod log verify` checks the audit log's hash chain and names the first record that was changed, removed or inserted; with --head ID:HASH (the service writes 'audit chain head: ID:HASH' to its log) a cut-off tail shows too, and without it the newest head in the journal (journalctl -u fpmod) is used when there is one. Exit 0 when intact, 65 when not.",
+                arguments: [.positional("action", help: "`verify` to check the audit log's hash chain.", optional: true)],
                 options: [.option("limit", valueName: "N", help: "At most N entries (default 50; 10000 with --who)."),
+                          .option("head", valueName: "ID:HASH", help: "With verify: a chain head seen earlier (from the journal), so truncation shows."),
                           .flag("who", help: "Who was let in, and how."),
                           .option("since", valueName: "WHEN", help: "From this day or time on."),
                           .option("until", valueName: "WHEN", help: "Up to the end of this day, or this time."),

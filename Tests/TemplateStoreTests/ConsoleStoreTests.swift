@@ -19,12 +19,14 @@ struct ConsoleStoreTests {
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
             db.executescript("DROP TABLE console_sessions; DROP TABLE console_accounts; DROP TABLE console_tokens;"
-                "DROP TABLE console_setup; DROP TABLE console_login_failures; PRAGMA user_version = 7;")
+                "DROP TABLE console_setup; DROP TABLE console_login_failures;"
+                "ALTER TABLE audit DROP COLUMN prev_hash; ALTER TABLE audit DROP COLUMN hash; ALTER TABLE audit DROP COLUMN mac;"
+                "PRAGMA user_version = 7;")
             db.commit()
             """, [dir.database])
         #expect(downgrade.status == 0)
         let store = try dir.openStore()
-        #expect(try store.schemaVersion() == 8)
+        #expect(try store.schemaVersion() == Schema.currentVersion)
         #expect(try store.users().map(\.name) == ["alice"])
         #expect(try store.access(of: "alice").usesLeft == 3)
         #expect(try store.consoleAccountCount() == 0)

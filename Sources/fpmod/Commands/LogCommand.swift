@@ -9,6 +9,11 @@ import TemplateStore
 /// first; with `--who`, who was let in (`EntryReport`), as text, `--json` or `--csv`.
 enum LogCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
+        if let action = invocation.parsed.string("action") {
+            guard action == "verify" else { throw CommandFailure(.usage, "fpmod log takes `verify` or nothing; got '\(Printable.escaped(action))'.") }
+            return try LogVerifyCommand.run(invocation)
+        }
+        if invocation.parsed.isExplicit("head") { throw CommandFailure(.usage, "--head belongs to `fpmod log verify`.") }
         let limit = try invocation.parsed.int("limit", range: 1...100_000) ?? (invocation.parsed.flag("who") ? 10_000 : 50)
         let zone = invocation.doorTimeZone
         let door = try invocation.servedDoor()
