@@ -108,7 +108,7 @@ struct AccessStoreTests {
                 "ALTER TABLE users DROP COLUMN uses_left; ALTER TABLE cards DROP COLUMN valid_from;"
                 "ALTER TABLE cards DROP COLUMN valid_until;"
                 "DROP TABLE console_sessions; DROP TABLE console_accounts; DROP TABLE console_tokens; DROP TABLE console_setup; DROP TABLE console_login_failures;"
-                "PRAGMA user_version = 6;")
+                "ALTER TABLE audit DROP COLUMN prev_hash; ALTER TABLE audit DROP COLUMN hash; ALTER TABLE audit DROP COLUMN mac; PRAGMA user_version = 6;")
             db.commit()
             """, [dir.database])
         #expect(downgrade.status == 0)

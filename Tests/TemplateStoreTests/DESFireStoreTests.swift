@@ -64,6 +64,7 @@ import Testing
             ALTER TABLE users DROP COLUMN schedule; ALTER TABLE users DROP COLUMN valid_from;
             ALTER TABLE users DROP COLUMN valid_until; ALTER TABLE users DROP COLUMN uses_left;
             DROP TABLE console_sessions; DROP TABLE console_accounts; DROP TABLE console_tokens; DROP TABLE console_setup; DROP TABLE console_login_failures;
+            ALTER TABLE audit DROP COLUMN prev_hash; ALTER TABLE audit DROP COLUMN hash; ALTER TABLE audit DROP COLUMN mac;
             PRAGMA user_version = 5;
             \"\"\")
             db.commit()

@@ -49,7 +49,7 @@ import Testing
                 "DROP TABLE schedules; DROP TABLE holidays; ALTER TABLE users DROP COLUMN schedule;"
                 "ALTER TABLE users DROP COLUMN valid_from; ALTER TABLE users DROP COLUMN valid_until; ALTER TABLE users DROP COLUMN uses_left;"
                 "DROP TABLE console_sessions; DROP TABLE console_accounts; DROP TABLE console_tokens; DROP TABLE console_setup; DROP TABLE console_login_failures;"
-                "PRAGMA user_version = 2; COMMIT;")
+                "ALTER TABLE audit DROP COLUMN prev_hash; ALTER TABLE audit DROP COLUMN hash; ALTER TABLE audit DROP COLUMN mac; PRAGMA user_version = 2; COMMIT;")
             assert 'duress' not in [row[1] for row in c.execute("PRAGMA table_info(fingers)")]
             print(c.execute("SELECT count(*) FROM fingers").fetchone()[0])
             """
