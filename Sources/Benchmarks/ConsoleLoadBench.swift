@@ -126,17 +126,20 @@ public enum ConsoleLoadBench {
         load.waitUntilExit()
         let elapsed = ContinuousClock.now - loadStart
         guard let loaded else { return .failure(BenchFailure("the simulator stopped answering under load")) }
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = DurationText.seconds(elapsed)
         return .success([Phase(rate: 0, samples: idle),
                          Phase(rate: rate, samples: loaded, answered: answers.count, ok: answers.filter { $0 == "200" }.count,
                                achievedRate: Double(answers.count) / max(seconds, 0.001))])
     }
 
-    static func simulatorLine(_ path: String, _ line: String) -> Bool {
-        guard let connection = try? UnixConnection.connect(path: path) else { return false }
+    static func simulatorLine(_ path: String, _ line: String) -> Bool { simulatorReply(path, line) != nil }
+
+    /// One line to a simulator's control socket and its reply line (5 s each way), or nil.
+    static func simulatorReply(_ path: String, _ line: String) -> String? {
+        guard let connection = try? UnixConnection.connect(path: path) else { return nil }
         defer { connection.close() }
-        guard (try? connection.send(line: line, deadline: .now + .seconds(5))) != nil else { return false }
-        return ((try? connection.readLine(deadline: .now + .seconds(5))) ?? nil) != nil
+        guard (try? connection.send(line: line, deadline: .now + .seconds(5))) != nil else { return nil }
+        return (try? connection.readLine(deadline: .now + .seconds(5))) ?? nil
     }
 
     static func freePort() -> Int {

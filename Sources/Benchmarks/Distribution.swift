@@ -29,6 +29,11 @@ public struct Distribution: Equatable {
 
 /// Durations for people: 412 µs, 3.27 ms, 1.204 s.
 public enum DurationText {
+    /// A `Duration` as seconds, for rates and options given in seconds.
+    public static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
     public static func format(_ nanoseconds: Int64) -> String {
         let magnitude = abs(nanoseconds)
         let sign = nanoseconds < 0 ? "-" : ""

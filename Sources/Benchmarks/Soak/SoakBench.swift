@@ -100,7 +100,7 @@ public enum SoakBench {
             let announcedBefore = tap.counts
             progress("fpmod bench soak: \(SoakReport.clock(options.duration)) of traffic with faults, a row every \(SoakReport.clock(options.reportInterval))…")
             let start = ContinuousClock.now
-            func elapsed() -> Double { Self.seconds(ContinuousClock.now - start) }
+            func elapsed() -> Double { DurationText.seconds(ContinuousClock.now - start) }
             var nextRow = options.reportInterval
             var nextFault = options.faultEvery
             var kills = SoakMix.killTimes(duration: options.duration)
@@ -321,10 +321,6 @@ public enum SoakBench {
             guard let resources = rig.serviceResources() else { return nil }
             return SoakLedger.Sample(rssKiB: resources.rssKiB, descriptors: resources.descriptors, threads: resources.threads,
                                      walBytes: rig.walBytes(), auditRows: (try? store.newestAuditID()) ?? 0, serviceRun: rig.serviceStarts)
-        }
-
-        static func seconds(_ duration: Duration) -> Double {
-            Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         }
 
         static func nanoseconds(_ duration: Duration) -> Int64 {

@@ -82,12 +82,7 @@ final class SoakRig {
 
     /// One line to the simulator's control socket; its reply, or nil when it did not answer.
     @discardableResult
-    func simulatorLine(_ line: String) -> String? {
-        guard let connection = try? UnixConnection.connect(path: simulatorControl) else { return nil }
-        defer { connection.close() }
-        guard (try? connection.send(line: line, deadline: .now + .seconds(5))) != nil else { return nil }
-        return (try? connection.readLine(deadline: .now + .seconds(5))) ?? nil
-    }
+    func simulatorLine(_ line: String) -> String? { ConsoleLoadBench.simulatorReply(simulatorControl, line) }
 
     /// Lifts the finger and waits until the service has asked the sensor twice more (it saw the
     /// finger gone, so the next placement is a new touch, not the same one still down).

@@ -14,10 +14,10 @@ enum SoakBenchCommand {
         guard let duration = try parsed.duration("duration"), duration >= .seconds(10), duration <= .seconds(7 * 86_400) else {
             throw CommandFailure(.usage, "--duration takes 10s to 7 days, e.g. --duration 2m or --duration 1h.")
         }
-        var options = SoakBench.Options(duration: seconds(duration))
+        var options = SoakBench.Options(duration: DurationText.seconds(duration))
         if let every = try parsed.duration("report-every") {
             guard every >= .seconds(5) else { throw CommandFailure(.usage, "--report-every takes 5s or more, e.g. --report-every 10m.") }
-            options.interval = seconds(every)
+            options.interval = DurationText.seconds(every)
         }
         guard let seedText = parsed.string("seed"), let seed = UInt64(seedText) else {
             throw CommandFailure(.usage, "--seed takes a whole number from 0 to \(UInt64.max), e.g. --seed 27.")
@@ -33,9 +33,5 @@ enum SoakBenchCommand {
             invocation.emit(text, json: ["soak": report.json])
             return report.passed ? .ok : .denied
         }
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
