@@ -30,10 +30,29 @@ public struct RemovedFinger: Equatable, Sendable {
 
 extension Administrator {
     /// Deletes one finger of a user, or (label nil) every finger and then the user.
-    /// Each finger: intent → DeletChar → confirm → store row and intent removed together.
+    /// Each finger: intent → DeletChar → confirm → store row and intent removed together. A
+    /// whole user is one change: its own intent is in the store before the first finger goes,
+    /// so a cut between two fingers (or before the user row goes) is finished at the next open
+    /// (`RepairAction.finishDeleteUser`), never left as a user with some of their fingers.
     @discardableResult
     public func delete(user: String, label: String? = nil) throws -> DeleteResult {
         let chosen = try MatchRecording.fingersToDelete(of: user, label: label, in: store)
+        let userIntent = label == nil ? try store.beginIntent(.delete, user: user) : nil
+        let removed = try deleteFingers(chosen, of: user)
+        if let userIntent {
+            try failpoint("delete.before-user-commit")
+            try store.transaction {
+                try store.deleteUser(user)
+                try store.completeIntent(userIntent)
+                try store.appendAudit(event: "delete-user", user: user, detail: "deleted user \(user)")
+            }
+        }
+        try recordSlotTable()
+        return DeleteResult(user: user, fingers: removed, userRemoved: label == nil)
+    }
+
+    /// Each finger: intent → DeletChar → confirm → store row, intent and audit row together.
+    func deleteFingers(_ chosen: [Finger], of user: String) throws -> [RemovedFinger] {
         var removed: [RemovedFinger] = []
         for finger in chosen {
             let intent = try store.beginIntent(.delete, user: user, label: finger.label, slot: finger.slot)
@@ -48,14 +67,7 @@ extension Administrator {
             }
             removed.append(RemovedFinger(label: finger.label, slot: finger.slot))
         }
-        if label == nil {
-            try store.transaction {
-                try store.deleteUser(user)
-                try store.appendAudit(event: "delete-user", user: user, detail: "deleted user \(user)")
-            }
-        }
-        try recordSlotTable()
-        return DeleteResult(user: user, fingers: removed, userRemoved: label == nil)
+        return removed
     }
 
     /// Empties the module and deletes every user: intent → Empty → confirm → store.

@@ -53,6 +53,9 @@ extension Administrator {
 
     /// The module side of one repair, then the store side (which writes the audit row).
     func perform(_ action: RepairAction) throws {
+        if case .finishDeleteUser(_, let user) = action, try store.user(named: user) != nil {
+            _ = try deleteFingers(try store.fingers(of: user), of: user)
+        }
         switch action.moduleWork {
         case .writeTemplate(let slot):
             let template: [UInt8]

@@ -2,13 +2,23 @@ import Administration
 import TemplateStore
 
 extension HostReader {
-    /// Deletes one finger of a user, or (label nil) every finger and then the user: one store
-    /// transaction per finger (row and audit row together), as the module path records it.
-    /// Nothing lives on the sensor, so no intent is needed.
+    /// Deletes one finger of a user, or (label nil) every finger and then the user, in one store
+    /// transaction (rows and audit rows together, as the module path records them): a cut
+    /// leaves the user whole or gone, never with some fingers. Nothing lives on the sensor, so
+    /// no intent is needed.
     @discardableResult
     public func delete(user: String, label: String?) throws -> DeleteResult {
         _ = try sensor  // closed means unusable, also for store-only work
         let chosen = try MatchRecording.fingersToDelete(of: user, label: label, in: store)
+        do {
+            return try store.transaction { try deleteInTransaction(chosen, user: user, label: label) }
+        } catch {
+            cachedGallery = nil  // it may have let go of fingers the rollback kept
+            throw error
+        }
+    }
+
+    private func deleteInTransaction(_ chosen: [Finger], user: String, label: String?) throws -> DeleteResult {
         var removed: [RemovedFinger] = []
         for finger in chosen {
             // Should anything fail, the next search builds the gallery again from the store.

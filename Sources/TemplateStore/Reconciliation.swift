@@ -29,6 +29,9 @@ public enum RepairAction: Equatable, Sendable, CustomStringConvertible {
     /// template, so it is written again from the store's encrypted copy (the one DownChar of the
     /// layout, and only in repair). A `dropIntent` follows once every such slot is rewritten.
     case rewriteSwapSlot(intentID: Int64, slot: Int)
+    /// A whole user's delete was under way: the caller deletes the fingers the user still has
+    /// (module first, each with its own intent), then the user row goes with the intent.
+    case finishDeleteUser(intentID: Int64, user: String)
     /// A wipe was under way: empty the module, then delete every user and finger row.
     case finishWipe(intentID: Int64)
     /// The module holds a slot the store does not know: delete it from the module.
@@ -72,6 +75,8 @@ public enum RepairAction: Equatable, Sendable, CustomStringConvertible {
             return "deleted slot \(slot) from the module: the store has no finger for it"
         case .restoreToModule(let slot):
             return "wrote slot \(slot) to the module from the store"
+        case .finishDeleteUser(let id, let user):
+            return "finished interrupted delete #\(id) of user \(user)"
         case .dropIntent(let id, let reason):
             return "dropped pending operation #\(id): \(reason)"
         }
@@ -119,6 +124,8 @@ public func planReconciliation(storeSlots: [Int: String], moduleOccupied: Set<In
     var settled = Set<Int>()
     var actions: [RepairAction] = []
     var restores: [Intent] = []
+    // After every slot is settled: a user's remaining fingers are deleted by the caller.
+    var userDeletes: [RepairAction] = []
 
     for intent in intents {
         switch intent.kind {
@@ -147,7 +154,11 @@ public func planReconciliation(storeSlots: [Int: String], moduleOccupied: Set<In
             settled.insert(slot)
         case .delete:
             guard let slot = intent.slot else {
-                actions.append(.dropIntent(intentID: intent.id, reason: "delete without a slot"))
+                if let user = intent.user {
+                    userDeletes.append(.finishDeleteUser(intentID: intent.id, user: user))
+                } else {
+                    actions.append(.dropIntent(intentID: intent.id, reason: "delete without a slot"))
+                }
                 continue
             }
             actions.append(.finishDelete(intentID: intent.id, slot: slot, deleteFromModule: module.contains(slot)))
@@ -177,7 +188,7 @@ public func planReconciliation(storeSlots: [Int: String], moduleOccupied: Set<In
         actions.append(.deleteOrphan(slot: slot))
     }
     actions += restores.map { .dropIntent(intentID: $0.id, reason: "restore finished: the module now matches the store") }
-    return actions
+    return actions + userDeletes
 }
 
 /// One interrupted move (LoadChar `from`, Store `to`, store commit, DeletChar `from`). The store

@@ -47,6 +47,10 @@ extension TemplateStore {
             case .rewriteSwapSlot(_, let s):
                 slot = s
                 user = try finger(atSlot: s)?.user
+            case .finishDeleteUser(let id, let name):
+                if try self.user(named: name) != nil { try deleteUser(name) }
+                try completeIntent(id)
+                user = name
             case .finishWipe(let id):
                 try connection.query("DELETE FROM users")
                 try completeIntent(id)

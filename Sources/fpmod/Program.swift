@@ -187,9 +187,13 @@ enum Program {
                     `fpmod bench soak --duration 1h`: a busy door on `fpmod sim` and `fpmod run` with faults injected \
                     (damaged and lost replies, the serial device gone and back, the service killed, the store locked), \
                     counting wrong and missed decisions and the service's memory, descriptors, threads, WAL and audit rows \
-                    (docs/soak.md); exits 1 when a decision was wrong, a decision has no audit row, or a bound was passed.
+                    (docs/soak.md); exits 1 when a decision was wrong, a decision has no audit row, or a bound was passed. \
+                    `fpmod bench power-loss --iterations 1000`: every write path (enroll, delete, rename, layout, sync, \
+                    restore, wipe, PIN, schedule, card, user edits) SIGKILLed at a random moment or a failpoint, then \
+                    restarted and checked: integrity, no half-applied change, store and module agreeing, the audit chain \
+                    (docs/power-loss.md); exits 1 on any problem.
                     """,
-                arguments: [.positional("what", help: "`accuracy` for the matcher's accuracy on a folder of impressions; `soak` for a busy door with faults.", optional: true),
+                arguments: [.positional("what", help: "`accuracy` for the matcher's accuracy on a folder of impressions; `soak` for a busy door with faults; `power-loss` for a power cut at every write.", optional: true),
                             .positional("folder", help: "With accuracy: the folder of NNN_K.png impressions (or of such folders).", optional: true)],
                 options: [
                     .option("cycles", short: "n", valueName: "N", help: "Identify cycles (0 skips them).", default: "50"),
@@ -201,7 +205,9 @@ enum Program {
                     .flag("idle", help: "Also measure the idle CPU of fpmod run --sim --sim-gpio."),
                     .option("duration", valueName: "DURATION", help: "With soak: how long the traffic runs (e.g. 2m, 1h).", default: "2m"),
                     .option("report-every", valueName: "DURATION", help: "With soak: time between report rows (default: a sixth of the run, 20 s to 10 min)."),
-                    .option("seed", valueName: "N", help: "With soak: the seed of the traffic and the faults, to replay a run.", default: "27"),
+                    .option("seed", valueName: "N", help: "With soak or power-loss: the seed of the traffic and the faults (or of the cuts), to replay a run.", default: "27"),
+                    .option("iterations", valueName: "N", help: "With power-loss: how many cuts (spread over the write paths).", default: "1000"),
+                    .option("jobs", valueName: "N", help: "With power-loss: cuts run side by side.", default: "4"),
                     .flag("credentials", help: "Time a card (100 and 1,000 users) and a PIN from the control socket to the decision of fpmod run --sim --sim-gpio."),
                     .option("console-load", valueName: "RATE", help: "Time touch to relay of fpmod run --sim --sim-gpio with the web console on, idle and while curl asks its API RATE times a second (the issue's bound: 100)."),
                     .option("search-model", valueName: "MODEL", help: "Simulator Search model: best-match, first-match, or both (the workloads run under each).",

@@ -9,6 +9,25 @@ import Testing
         Intent(id: id, kind: .enroll, user: "alice", label: "right-index", slot: slot, template: template, quality: 80, state: state)
     }
 
+    /// A whole user's delete cut between fingers: the finger in flight is settled first, then the
+    /// user's delete is finished (after every slot, so the caller deletes what the user still has).
+    @Test func interruptedUserDeleteIsFinishedAfterTheSlots() {
+        let user = Intent(id: 1, kind: .delete, user: "carol", label: nil, slot: nil, template: nil, quality: nil, state: .pending)
+        let finger = Intent(id: 2, kind: .delete, user: "carol", label: "right-index", slot: 3, template: nil, quality: nil, state: .moduleWritten)
+        let plan = planReconciliation(storeSlots: [3: "c", 4: "d"], moduleOccupied: [4], pending: [user, finger])
+        #expect(plan == [.finishDelete(intentID: 2, slot: 3, deleteFromModule: false), .finishDeleteUser(intentID: 1, user: "carol")])
+        #expect(plan[1].moduleWork == nil)
+        #expect(plan[1].description == "finished interrupted delete #1 of user carol")
+    }
+
+    @Test func aWipeSupersedesAnInterruptedUserDelete() {
+        let user = Intent(id: 1, kind: .delete, user: "carol", label: nil, slot: nil, template: nil, quality: nil, state: .pending)
+        let wipe = Intent(id: 2, kind: .wipe, user: nil, label: nil, slot: nil, template: nil, quality: nil, state: .pending)
+        let plan = planReconciliation(storeSlots: [3: "c"], moduleOccupied: [3], pending: [user, wipe])
+        #expect(plan.first == .finishWipe(intentID: 2))
+        guard case .dropIntent(1, _)? = plan.last else { Issue.record("expected the user delete dropped, got \(plan)"); return }
+    }
+
     @Test func agreementNeedsNothing() {
         #expect(planReconciliation(storeSlots: [1: "a", 2: "b"], moduleOccupied: [1, 2], pending: []).isEmpty)
     }

@@ -18,12 +18,16 @@ enum BenchCommand {
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let parsed = invocation.parsed
         if parsed.string("what") == "soak" { return try SoakBenchCommand.run(invocation) }
+        if parsed.string("what") == "power-loss" { return try PowerLossBenchCommand.run(invocation) }
         for option in ["duration", "report-every", "seed"] where parsed.isExplicit(option) {
-            throw CommandFailure(.usage, "--\(option) belongs to `fpmod bench soak`.")
+            throw CommandFailure(.usage, "--\(option) belongs to `fpmod bench soak` or `fpmod bench power-loss`.")
+        }
+        for option in ["iterations", "jobs"] where parsed.isExplicit(option) {
+            throw CommandFailure(.usage, "--\(option) belongs to `fpmod bench power-loss`.")
         }
         if let what = parsed.string("what") {
             guard what == "accuracy" else {
-                throw CommandFailure(.usage, "fpmod bench takes `accuracy DIR`, `soak` or nothing before its options; got '\(what)'.")
+                throw CommandFailure(.usage, "fpmod bench takes `accuracy DIR`, `soak`, `power-loss` or nothing before its options; got '\(what)'.")
             }
             guard let folder = parsed.string("folder") else {
                 throw CommandFailure(.usage, "fpmod bench accuracy needs a folder of NNN_K.png impressions, e.g. fpmod bench accuracy ../shared/data/fvc2002/DB3_B.")

@@ -11,6 +11,9 @@ enum SoakBenchCommand {
         if parsed.string("folder") != nil {
             throw CommandFailure(.usage, "fpmod bench soak takes no folder; its options are --duration, --report-every and --seed.")
         }
+        for option in ["iterations", "jobs"] where parsed.isExplicit(option) {
+            throw CommandFailure(.usage, "--\(option) belongs to `fpmod bench power-loss`.")
+        }
         guard let duration = try parsed.duration("duration"), duration >= .seconds(10), duration <= .seconds(7 * 86_400) else {
             throw CommandFailure(.usage, "--duration takes 10s to 7 days, e.g. --duration 2m or --duration 1h.")
         }
