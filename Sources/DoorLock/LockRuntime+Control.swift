@@ -68,6 +68,11 @@ extension LockRuntime {
 
     /// `code` says what kind of refusal it is, so a client can pick its exit status:
     /// `usage`, `busy` (retry later), `unavailable` (no module), `denied`, `refused` (bad data), `failed`.
+    /// Why an administrative write is refused while the store refuses audit records.
+    func storeRefusing(_ failure: String, what: String) -> String {
+        "cannot \(what) now: the store cannot be written (\(failure)); the door keeps deciding. Free space, then \(what) again"
+    }
+
     func replyError(_ client: UnixConnection, _ message: String, code: String = "usage") {
         reply(client, ["ok": false, "error": .string(message), "code": .string(code)])
     }
@@ -101,8 +106,11 @@ extension LockRuntime {
         case .list:
             reply(client, listReply())
         case .enroll(let enroll):
+            // Refused before anyone places a finger: the enrollment could not be recorded.
+            if let failure = auditBacklog.failure { return replyError(client, storeRefusing(failure, what: "enroll"), code: "failed") }
             submitAdmin(.enroll(enroll), client: client)
         case let .delete(user, label):
+            if let failure = auditBacklog.failure { return replyError(client, storeRefusing(failure, what: "delete"), code: "failed") }
             submitAdmin(.delete(user: user, label: label), client: client)
         case .doorMode(let mode):
             setDoorMode(mode, client: client)
@@ -192,6 +200,10 @@ extension LockRuntime {
         // Which reader, and where it matches ("… matching on the host" for an image sensor).
         reply["reader"] = readerDescription.map { .string($0.description) } ?? .null
         reply["readerKind"] = readerDescription.map { .string($0.kind.rawValue) } ?? .null
+        // "ok", or why audit records cannot be written and how many wait in memory.
+        reply["records"] = .string(auditBacklog.failure.map { "cannot be written: \($0)" } ?? "ok")
+        reply["recordsWaiting"] = JSONValue(auditBacklog.records.count)
+        reply["recordsLost"] = JSONValue(auditBacklog.lost)
         return reply
     }
 

@@ -72,12 +72,8 @@ extension LockRuntime {
             runHook(config.hooks.onDeny, event: "deny", user: context.user, slot: context.slot, extra: ["FPMOD_REASON": reason.description])
         case let .audit(name, user, detail):
             let scanRow = context.timing != nil
-            do {
-                try store.appendAudit(event: name, user: user, slot: scanRow ? context.slot : nil,
-                                      score: scanRow ? context.score : nil, latencyJSON: context.timing?.json, detail: detail)
-            } catch {
-                log("audit row '\(name)' not written: \(error)")
-            }
+            writeAudit(AuditBacklog.Record(event: name, user: user, slot: scanRow ? context.slot : nil, score: scanRow ? context.score : nil,
+                                           latencyJSON: context.timing?.json, detail: detail, time: Date()))
         case let .event(name, fields):
             emit(LockEvent(name: name, fields: fields, timing: context.timing))
             if name == "lockout" || name == "lockout-permanent" {
@@ -88,10 +84,8 @@ extension LockRuntime {
         case .duressAlarm(let user):
             // Silent: no public event, LED or buzzer; only the hook, the audit log and the observer.
             runHook(config.hooks.onDuress, event: "duress", user: user, slot: context.slot, extra: [:])
-            do {
-                try store.appendAudit(event: "duress", user: user, slot: context.slot, score: context.score,
-                                      latencyJSON: context.timing?.json, detail: "duress finger used")
-            } catch { log("audit row 'duress' not written: \(error)") }
+            writeAudit(AuditBacklog.Record(event: "duress", user: user, slot: context.slot, score: context.score,
+                                           latencyJSON: context.timing?.json, detail: "duress finger used", time: Date()))
             emit(LockEvent(name: "duress", fields: ["user": user], timing: context.timing, isPublic: false))
         case let .setFingerprintUnlock(user, enabled):
             // Not silent: the policy already announced the change, so a failed write says so.
@@ -195,6 +189,52 @@ extension LockRuntime {
         } catch {
             emit(LockEvent(name: "config-invalid", fields: ["reason": String(describing: error)]))
             log("configuration NOT reloaded, keeping the running one: \(error)")
+        }
+    }
+}
+
+extension LockRuntime {
+    /// Writes one audit record, after any the store refused earlier (order is kept). When the
+    /// store refuses, the record is kept in memory (`AuditBacklog`) and the service says once
+    /// that records cannot be written; the decision it records stands either way.
+    func writeAudit(_ record: AuditBacklog.Record) {
+        flushAuditBacklog()
+        if auditBacklog.isEmpty {
+            do {
+                try appendAudit(record)
+                return
+            } catch {
+                keepAudit(record, failure: error)
+            }
+        } else {
+            keepAudit(record, failure: auditBacklog.failure ?? "the store refused an earlier record")
+        }
+    }
+
+    private func appendAudit(_ record: AuditBacklog.Record) throws {
+        try store.appendAudit(event: record.event, user: record.user, slot: record.slot, score: record.score,
+                              latencyJSON: record.latencyJSON, detail: record.detail, time: record.time)
+    }
+
+    private func keepAudit(_ record: AuditBacklog.Record, failure: any Error) {
+        keepAudit(record, failure: "\(failure)")
+    }
+
+    private func keepAudit(_ record: AuditBacklog.Record, failure: String) {
+        guard auditBacklog.keep(record, failure: failure) else { return }
+        log("audit records cannot be written: \(failure); the door keeps deciding, and up to \(auditBacklog.capacity) records wait in memory until the store takes them")
+        emit(LockEvent(name: "records-unwritable", fields: ["reason": failure]))
+    }
+
+    /// Tries to write what the store refused before (at every record and every timer tick).
+    func flushAuditBacklog() {
+        switch auditBacklog.flush({ try appendAudit($0) }) {
+        case .nothing, .stillFailing:
+            return
+        case .written(let count, let lost):
+            let lostText = lost > 0 ? "; \(lost) were not kept (a records-lost record says so)" : ""
+            log("audit records are written again: \(count) kept in memory written\(lostText)")
+            emit(LockEvent(name: "records-writable", fields: ["written": String(count), "lost": String(lost)]))
         }
     }
 }

@@ -160,7 +160,8 @@ extension LockRuntime {
 
     /// The earliest timer: policy deadline, relay pulse end, LED/buzzer, watchdog, hook reaping.
     func nextWake() -> ContinuousClock.Instant? {
-        var candidates: [ContinuousClock.Instant] = [relayOffAt, ledRevertAt, buzzerOffAt, watchdogAt, auditHeadAt].compactMap { $0 }
+        var candidates: [ContinuousClock.Instant] = [relayOffAt, ledRevertAt, buzzerOffAt, watchdogAt, auditHeadAt,
+                                                     auditBacklog.isEmpty ? nil : (auditRetryAt ?? .now)].compactMap { $0 }
         if let deadline = policy.nextDeadline(state) {
             let seconds = deadline.monotonic - clock.now().monotonic
             candidates.append(.now + .milliseconds(Int64(max(0, seconds) * 1000) + 1))
@@ -193,6 +194,14 @@ extension LockRuntime {
         if let at = auditHeadAt, at <= now {
             auditHeadAt = now + Self.auditHeadInterval
             logAuditHead()
+        }
+        if !auditBacklog.isEmpty {
+            if let at = auditRetryAt, at > now {} else {
+                auditRetryAt = now + Self.auditRetryInterval
+                flushAuditBacklog()
+            }
+        } else {
+            auditRetryAt = nil
         }
         keypad?.expire()
         if let wiegand, wiegand.isDue { handleWiegand(d0Ready: false, d1Ready: false) }
@@ -388,8 +397,10 @@ extension LockRuntime {
         let nfcFinished = nfc?.waitUntilFinished(timeout: max(.zero, deadline - .now)) ?? true
         // Nothing decides any more: a PIN result arriving now must not pulse the relay.
         front.inbox.withLock { $0.removeAll() }
-        do { try store.appendAudit(event: "stopped", detail: "service stopped; relay off, door locked") } catch {
-            log("audit row 'stopped' not written: \(error)")
+        writeAudit(AuditBacklog.Record(event: "stopped", user: nil, slot: nil, score: nil, latencyJSON: nil,
+                                       detail: "service stopped; relay off, door locked", time: Date()))
+        if !auditBacklog.isEmpty {
+            log("stopping with \(auditBacklog.records.count) audit record(s) the store could not take (\(auditBacklog.failure ?? "unknown")); they are lost")
         }
         logAuditHead()
         releaseLines()
@@ -402,6 +413,8 @@ extension LockRuntime {
     }
 
     static let auditHeadInterval: Duration = .seconds(600)
+    /// How often records the store refused are tried again while nothing new is recorded.
+    static let auditRetryInterval: Duration = .seconds(5)
 
     /// `audit chain head: ID:HASH` to the log (the journal) when the head moved since the last.
     func logAuditHead() {

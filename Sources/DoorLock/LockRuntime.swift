@@ -42,6 +42,10 @@ final class LockRuntime {
     /// moved, and at stop), so a log cut short after it shows (`fpmod log verify`).
     var auditHeadAt: ContinuousClock.Instant? = .now
     var loggedAuditHead: Int64?
+    /// Audit records the store refused (a full disk…), until it takes them again.
+    var auditBacklog = AuditBacklog()
+    /// When the kept records are tried again without a new one (every `auditRetryInterval`).
+    var auditRetryAt: ContinuousClock.Instant?
     var prepared = false
     /// The Home Assistant bridge (nil without an `mqtt` section) and what it shows beyond the
     /// policy's state.

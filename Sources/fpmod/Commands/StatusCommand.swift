@@ -47,6 +47,11 @@ enum StatusCommand {
         lines.append("PIN:         \(pinText)")
         lines.append("Tamper:      \(reply["tamper"]?.boolValue == true ? "ACTIVE" : "quiet")")
         lines.append("Events:      \(reply["events"]?.intValue ?? 0) since start")
+        if let records = reply["records"]?.stringValue, records != "ok" {
+            let lost = reply["recordsLost"]?.intValue ?? 0
+            lines.append("Records:     \(records); \(reply["recordsWaiting"]?.intValue ?? 0) waiting in memory"
+                         + (lost > 0 ? ", \(lost) not kept" : "") + " (the door keeps deciding)")
+        }
         lines.append("Search:      \(search)")
         for warning in (reply["configWarnings"]?.arrayValue ?? []).compactMap(\.stringValue) { lines.append("Warning:     \(warning)") }
         // One line each, whatever the service's strings hold (a module's model, a config path).
