@@ -36,7 +36,10 @@ enum AccessPolicyModule {
         if event != .started { step.settlePassage() }
         step.handle(event)
         step.settlePassage()
-        if step.state.durable != state.durable {
+        step.reportWallStep()
+        // After a reboot the new boot's anchor is saved at once: else a second restart in this
+        // boot would find the old boot again and credit nothing for this run either.
+        if step.state.durable != state.durable || step.rebooted {
             step.effects.append(.persist)
         }
         return (step.state, step.effects)
