@@ -1,4 +1,4 @@
-/// The policy clock (issue 27, item 5). The decision, in short (docs/policy.md, "Clocks"):
+/// The policy clock (issue 27, item 5). The decision, in short (docs/service.md, "The clocks"):
 ///
 /// - Within a run: `origin + (monotonic − monotonic at origin)`. Wall-clock steps (either
 ///   way) change nothing and rounding does not accumulate.

@@ -1,7 +1,7 @@
 /// A moment as the runtime observed it: the wall clock and a monotonic clock read together,
 /// and the boot they were read in.
 ///
-/// Why all three (issue 27, item 5; the decision is made, see docs/policy.md "Clocks"): the
+/// Why all three (issue 27, item 5; the decision is made, see docs/service.md, "The clocks"): the
 /// wall clock may step at any time (NTP on a Pi without a real-time clock steps it at every
 /// boot, an admin sets it), so no duration is ever measured on it. Within a run the policy
 /// counts the monotonic clock. Across a restart it counts the monotonic clock too, but only
