@@ -48,7 +48,7 @@ extension Step {
         // A reboot (or a boot id unknown, or a monotonic clock that went back): credit nothing.
         rebooted = true
         startRun(reference: now.wallOffset)
-        endPermissiveWindows()
+        endPermissiveWindows(starting: acrossRestart)
     }
 
     /// Anchors the policy clock to the monotonic clock for this run; `reference` is the wall
@@ -60,9 +60,10 @@ extension Step {
     /// After a reboot no elapsed time is credited, which would stretch every window that lets
     /// something happen; so each ends here. Restrictive deadlines (lockouts) are left as they
     /// are, and so are the door's alarm timers (`.started` resets the door anyway).
-    private mutating func endPermissiveWindows() {
+    /// `starting`: this is `.started`, which locks anyway (and says so with its own events).
+    private mutating func endPermissiveWindows(starting: Bool) {
         // An unlock or the kiosk's idle re-lock: expires now (`expireDeadlines` re-locks).
-        if case .unlocked(_, let reason, let user) = state.lock {
+        if !starting, case .unlocked(_, let reason, let user) = state.lock {
             state.lock = .unlocked(until: clock, reason: reason, user: user)
         }
         endGrace()

@@ -130,9 +130,21 @@ struct ClockJumpTests {
     func kioskUnlockEndsAtReboot() throws {
         var lock = Harness { $0.mode = .kiosk }
         _ = lock.match()
-        try lock.restart(downtime: 1)
+        let start = try lock.restart(downtime: 1)
+        #expect(start.first == .lock)
+        #expect(start.eventNames == ["started"])
         #expect(lock.state.lock == .locked)
         #expect(nextDeadline(lock.state) == nil)
+    }
+
+    @Test("a kiosk unlock when the monotonic clock went back without .started: re-locked at once, not stretched")
+    func kioskUnlockEndsWhenMonotonicWentBack() {
+        var lock = Harness { $0.mode = .kiosk }
+        _ = lock.match()
+        lock.monotonicMillis = 2_000
+        let seen = lock.send(.activity)
+        #expect(seen.locked)
+        #expect(seen.fields(of: "locked")?["cause"] == "timeout")
     }
 
     @Test("a verification from another boot is not fresh")
