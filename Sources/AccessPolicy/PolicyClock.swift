@@ -12,16 +12,12 @@
 ///   (`endPermissiveWindows`), as a phone asks for the PIN after a restart.
 ///
 /// The wall clock is never used to measure a duration. Its steps are only reported: a change
-/// of its offset against the monotonic clock by more than `wallStepThreshold` between two
+/// of its offset against the monotonic clock by more than 2 s (`PolicyTime.wallStep`) between two
 /// observations in one boot gives a `wall-clock-stepped` event and audit row, and while the
 /// wall clock disagrees with the policy clock (its offset differs from the one at the
 /// reference, kept across restarts within a boot) every event and audit row the policy writes
 /// carries both (`policy-clock`, `wall-offset`).
 extension Step {
-    /// Seconds the wall clock's offset against the monotonic clock may drift before it counts
-    /// as a step (NTP slews far less; a step is an hour or a day).
-    static let wallStepThreshold = 2.0
-
     mutating func advanceClock(acrossRestart: Bool) {
         defer { state.lastObserved = now }
         guard let last = state.lastObserved else {
@@ -29,10 +25,7 @@ extension Step {
             return
         }
         let withinRun = !acrossRestart && now.monotonic >= last.monotonic && last.bootID == now.bootID
-        if withinRun || last.sameBoot(as: now) {
-            let stepped = now.wallOffset - last.wallOffset
-            if stepped.isFinite, stepped.magnitude > Self.wallStepThreshold { wallStep = stepped }
-        }
+        if withinRun || last.sameBoot(as: now) { wallStep = last.wallStep(until: now) }
         if withinRun, let origin = state.clockOrigin {
             let candidate = origin.clock + (now.monotonic - origin.monotonic)
             if candidate.isFinite { state.clock = max(state.clock, candidate) }
@@ -79,7 +72,7 @@ extension Step {
     var clockDisagreement: Double? {
         guard let reference = state.clockOrigin?.wallOffset else { return nil }
         let offset = now.wallOffset - reference
-        return offset.isFinite && offset.magnitude > Self.wallStepThreshold ? offset : nil
+        return offset.isFinite && offset.magnitude > PolicyTime.wallStepThreshold ? offset : nil
     }
 
     /// The fields an event gets while the clocks disagree (none while they agree).

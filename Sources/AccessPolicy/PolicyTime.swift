@@ -35,6 +35,19 @@ public struct PolicyTime: Codable, Hashable, Sendable, CustomStringConvertible {
     /// wall clock is stepped (or slewed, which moves it by well under a second a day).
     public var wallOffset: Double { wall - monotonic }
 
+    /// How far the wall clock stepped between this reading and `later` (seconds, + forward),
+    /// or nil when it did not (its offset against the monotonic clock moved by at most 2 s:
+    /// NTP slews far less; a step is an hour or a day), or when the two readings are not in one
+    /// boot (the monotonic clock went back, or the boot ids differ), where it cannot be told.
+    public func wallStep(until later: PolicyTime) -> Double? {
+        guard later.monotonic >= monotonic, bootID == later.bootID else { return nil }
+        let stepped = later.wallOffset - wallOffset
+        return stepped.isFinite && stepped.magnitude > Self.wallStepThreshold ? stepped : nil
+    }
+
+    /// Seconds the wall clock's offset may drift before it counts as a step.
+    public static let wallStepThreshold = 2.0
+
     /// Whether `later` was read in the same boot as this, with the monotonic clock not gone
     /// back: only then does the monotonic difference measure the time between them.
     public func sameBoot(as later: PolicyTime) -> Bool {

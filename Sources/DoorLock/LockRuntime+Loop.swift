@@ -199,7 +199,12 @@ extension LockRuntime {
         }
         keypad?.expire()
         if let wiegand, wiegand.isDue { handleWiegand(d0Ready: false, d1Ready: false) }
-        if let deadline = policy.nextDeadline(state), deadline.monotonic <= clock.now().monotonic {
+        let moment = clock.now()
+        if let deadline = policy.nextDeadline(state), deadline.monotonic <= moment.monotonic {
+            decide(.tick)
+        } else if let last = state.lastObserved, last.wallStep(until: moment) != nil {
+            // A wall-clock step is reported when the loop next wakes (a request, a timer, the
+            // watchdog; at the latest the audit head's 10 minutes), not at the next credential.
             decide(.tick)
         }
         hooks.reap()
