@@ -158,7 +158,7 @@ struct ClockJumpTests {
     }
 
     @Test("a wall step within a run: one event with both clocks, then every event and audit row carries both")
-    func stepReported() {
+    func stepReported() throws {
         var lock = Harness()
         lock.jumpWall(1.5)
         #expect(lock.tick(after: 1).isEmpty, "a drift under 2 s is no step")
@@ -171,7 +171,9 @@ struct ClockJumpTests {
         #expect(fields?["wall-offset"] == "86402")
         #expect(seen.contains(.audit(event: "wall-clock-stepped", user: nil,
                                      detail: "wall clock stepped forward 1 d 0 h 0 min; lockouts and grace windows count on the monotonic clock")))
+        #expect(seen.contains(.persist), "the new offset is saved, so a restart does not report the step again")
         #expect(lock.tick(after: 1).isEmpty, "reported once")
+        #expect(try lock.restartService(downtime: 1).fields(of: "wall-clock-stepped") == nil)
 
         let denied = lockOut(&lock)
         #expect(denied.fields(of: "lockout")?["wall-offset"] == "86402")

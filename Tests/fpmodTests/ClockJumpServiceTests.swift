@@ -3,8 +3,9 @@ import Testing
 
 /// Issue 27, item 5, with the real binary: the wall clock stepped a day forward (libfaketime,
 /// which moves `Date()` but, with FAKETIME_DONT_FAKE_MONOTONIC, not CLOCK_BOOTTIME) neither
-/// ends a lockout within the run nor across a restart of the service in the same boot; the
-/// step is logged once and published with both clocks.
+/// ends a lockout within the run nor across a restart of the service in the same boot (with
+/// another day's step while it was down); each step is logged once and published with both
+/// clocks.
 @Suite(.serialized)
 struct ClockJumpServiceTests {
     typealias RunningService = ServiceControlCLITests.RunningService
@@ -70,8 +71,10 @@ struct ClockJumpServiceTests {
         try waitFor("the step's log line") { first.log.contains(Self.stepLine) }
         #expect(first.log.components(separatedBy: Self.stepLine).count == 2, "logged once\n\(first.log)")
 
-        // systemctl restart, the wall clock still a day ahead: the same boot, so CLOCK_BOOTTIME counts.
+        // systemctl restart, the wall clock stepped another day while it was down: the same
+        // boot, so CLOCK_BOOTTIME counts, and the step is seen at the start.
         first.stop()
+        try "+2d\n".write(toFile: timestamps, atomically: true, encoding: .utf8)
         let second = try RunningService(cli, policy: Self.policy, environment: environment, launcher: Self.launcher)
         defer {
             second.stop()
@@ -80,9 +83,11 @@ struct ClockJumpServiceTests {
         try expectLockedOut(cli, second)
         try waitFor("the step's log line after the restart") { second.log.contains(Self.stepLine) }
         #expect(!second.log.contains("another boot"), "\(second.log)")
+        // Its events carry both clocks: the wall clock is two days off the boot's first offset.
+        #expect(second.log.contains("wall-offset=172800"), "\(second.log)")
     }
 
-    /// `fpmod status --json`: the PIN still timed out, for most of the configured 600 s.
+    /// `fpmod status --json`: the PIN still locked out, for most of the configured 600 s.
     private func expectLockedOut(_ cli: CLI, _ service: RunningService,
                                  sourceLocation: SourceLocation = #_sourceLocation) throws {
         let status = try #require(try cli.run(["--config", service.config, "status", "--json"]).json)
