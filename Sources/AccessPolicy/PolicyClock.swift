@@ -93,8 +93,8 @@ extension Step {
         guard let stepped = wallStep else { return }
         wallStep = nil
         event("wall-clock-stepped", ["seconds": String(wholeSecondsSigned(stepped)),
-                                     "wall": String(Int(now.wall)),
-                                     "monotonic": String(Int(now.monotonic))])
+                                     "wall": String(wholeSecondsSigned(now.wall)),
+                                     "monotonic": String(wholeSecondsSigned(now.monotonic))])
         effects.append(.audit(event: "wall-clock-stepped", user: nil, detail: WallClockStep.text(stepped)))
     }
 }

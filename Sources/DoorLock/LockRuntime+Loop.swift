@@ -53,7 +53,7 @@ extension LockRuntime {
         let stateProblem = restorePolicyState()
         hooks.onFailure = { [log] in log($0) }
         if let saved = state.lastObserved, !saved.sameBoot(as: clock.now()) {
-            log("policy state saved in another boot: the time since counts nothing (lockouts resume with what remained) and grace windows end")
+            log("policy state saved in another boot (or before boot ids were recorded): the time since counts nothing (lockouts resume with what remained) and grace windows end")
         }
         decide(.started)
         checkConfigAtRuntime()
