@@ -22,9 +22,10 @@ struct ClockJumpServiceTests {
 
     /// Through `/usr/bin/env`: libfaketime, loaded into the first process of its kind, creates
     /// its shared memory and `setenv`s FAKETIME_SHARED from its constructor, after which a Swift
-    /// program started directly sees no arguments (its runtime finds argv beside `environ`,
-    /// which that setenv moved). Started by a program already under libfaketime (as the
-    /// `faketime` command does it), the variable is inherited and nothing moves.
+    /// program started directly sees no arguments (seen with Swift 6.3: its runtime apparently
+    /// finds argv by walking back from `environ`, which that setenv moved). Started by a
+    /// program already under libfaketime (as the `faketime` command does it), the variable is
+    /// inherited and nothing moves.
     static let launcher = "/usr/bin/env"
 
     /// libfaketime's shared memory of a process it was first loaded into (env's pid, kept by
