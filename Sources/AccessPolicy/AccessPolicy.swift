@@ -36,7 +36,12 @@ enum AccessPolicyModule {
         if event != .started { step.settlePassage() }
         step.handle(event)
         step.settlePassage()
-        if step.state.durable != state.durable {
+        let stepped = step.wallStep != nil
+        step.reportWallStep()
+        // After a reboot the new boot's anchor is saved at once: else a second restart in this
+        // boot would find the old boot again and credit nothing for this run either. After a
+        // wall step the new offset is, so a restart does not report the same step again.
+        if step.state.durable != state.durable || step.rebooted || stepped {
             step.effects.append(.persist)
         }
         return (step.state, step.effects)

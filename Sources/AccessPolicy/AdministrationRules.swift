@@ -52,6 +52,7 @@ extension Step {
     /// Measured on the monotonic clock: a verification from an earlier boot or from the
     /// future is not fresh.
     private func isFresh(_ verifiedAt: PolicyTime) -> Bool {
+        if let boot = now.bootID, let then = verifiedAt.bootID, boot != then { return false }
         let age = now.monotonic - verifiedAt.monotonic
         return age >= 0 && age <= config.verificationValiditySeconds
     }

@@ -1,7 +1,7 @@
 /// Everything the policy remembers. Codable so the runtime can persist it as JSON.
 ///
 /// Times inside are on the policy's own clock (`clock`, seconds): it only moves forward, by
-/// monotonic time within a run and by wall time across a restart (see `PolicyTime`). Use
+/// monotonic time within a boot and not at all across a reboot (see `PolicyClock.swift`). Use
 /// `nextDeadline(_:)` and `status(at:config:)` rather than reading those numbers directly.
 public struct PolicyState: Codable, Equatable, Sendable {
     /// Bumped when the JSON shape changes incompatibly.
@@ -78,6 +78,10 @@ extension PolicyState {
 public struct ClockOrigin: Codable, Equatable, Sendable {
     public internal(set) var clock: Double
     public internal(set) var monotonic: Double
+    /// The wall clock's offset against the monotonic clock when this boot was first observed
+    /// (kept across restarts within the boot): the wall clock disagrees with the policy clock
+    /// while its offset differs from this. nil in states saved before it was recorded.
+    public internal(set) var wallOffset: Double?
 }
 
 /// Whether the strike is released, and until when (policy clock).

@@ -12,6 +12,10 @@ struct Step {
     var modeChange: ModeChange?
     /// This step handled `.started`.
     var handledStart = false
+    /// The wall clock's step since the last observation, to report (`reportWallStep`).
+    var wallStep: Double?
+    /// The last observation was in another boot (or an unknown one): no time was credited.
+    var rebooted = false
 
     init(config: PolicyConfig, now: PolicyTime, state: PolicyState, access: AccessRules? = nil, side: ReaderSide = .entry) {
         self.config = config
@@ -33,12 +37,14 @@ struct Step {
         effects.append(effect)
     }
 
+    /// While the wall clock disagrees with the policy clock, the event carries both (`clockFields`).
     mutating func event(_ name: String, _ fields: [String: String] = [:]) {
-        effects.append(.event(name: name, fields: fields))
+        effects.append(.event(name: name, fields: fields.merging(clockFields) { own, _ in own }))
     }
 
+    /// While the wall clock disagrees with the policy clock, the detail says both (`clockDetail`).
     mutating func audit(_ name: String, user: String? = nil, _ detail: String) {
-        effects.append(.audit(event: name, user: user, detail: detail))
+        effects.append(.audit(event: name, user: user, detail: detail + clockDetail))
     }
 
     mutating func handle(_ event: PolicyEvent) {

@@ -23,7 +23,10 @@ public struct LockEvent: Sendable, Equatable {
         self.isPublic = isPublic
     }
 
-    static let numericFields: Set<String> = ["slot", "score", "failures", "seconds", "remaining", "capacity", "decisionMs"]
+    /// `policy-clock`, `wall-offset`: both clocks, on events written while the wall clock
+    /// disagrees with the policy's monotonic clock; `wall`, `monotonic`: on `wall-clock-stepped`.
+    static let numericFields: Set<String> = ["slot", "score", "failures", "seconds", "remaining", "capacity", "decisionMs",
+                                             "policy-clock", "wall-offset", "wall", "monotonic"]
     /// Fields that are booleans by meaning. Only these: a user named "true" stays a string.
     static let booleanFields: Set<String> = ["enabled"]
 

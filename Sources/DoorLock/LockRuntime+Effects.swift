@@ -71,6 +71,8 @@ extension LockRuntime {
         case .deny(let reason):
             runHook(config.hooks.onDeny, event: "deny", user: context.user, slot: context.slot, extra: ["FPMOD_REASON": reason.description])
         case let .audit(name, user, detail):
+            // The one log line for a wall-clock step (the event carries both clocks).
+            if name == "wall-clock-stepped" { log(detail) }
             let scanRow = context.timing != nil
             writeAudit(AuditBacklog.Record(event: name, user: user, slot: scanRow ? context.slot : nil, score: scanRow ? context.score : nil,
                                            latencyJSON: context.timing?.json, detail: detail, time: Date()))

@@ -52,6 +52,9 @@ extension LockRuntime {
         }
         let stateProblem = restorePolicyState()
         hooks.onFailure = { [log] in log($0) }
+        if let saved = state.lastObserved, !saved.sameBoot(as: clock.now()) {
+            log("policy state saved in another boot (or before boot ids were recorded): the time since counts nothing (lockouts resume with what remained) and grace windows end")
+        }
         decide(.started)
         checkConfigAtRuntime()
         if let stateProblem {
@@ -205,7 +208,12 @@ extension LockRuntime {
         }
         keypad?.expire()
         if let wiegand, wiegand.isDue { handleWiegand(d0Ready: false, d1Ready: false) }
-        if let deadline = policy.nextDeadline(state), deadline.monotonic <= clock.now().monotonic {
+        let moment = clock.now()
+        if let deadline = policy.nextDeadline(state), deadline.monotonic <= moment.monotonic {
+            decide(.tick)
+        } else if let last = state.lastObserved, last.wallStep(until: moment) != nil {
+            // A wall-clock step is reported when the loop next wakes (a request, a timer, the
+            // watchdog; at the latest the audit head's 10 minutes), not at the next credential.
             decide(.tick)
         }
         hooks.reap()

@@ -43,7 +43,7 @@ struct FingerprintLockoutTests {
         var lock = Harness()
         lock.noMatch(times: 5)
         let deadline = nextDeadline(lock.state)
-        #expect(deadline == PolicyTime(wall: lock.wall + 30, monotonic: lock.monotonic + 30))
+        #expect(deadline == PolicyTime(wall: lock.wall + 30, monotonic: lock.monotonic + 30, bootID: lock.bootID))
         let ended = lock.tick(after: 30)
         #expect(ended.fields(of: "lockout-ended") == ["credential": "fingerprint"])
         #expect(ended.contains(.led(.idle)))

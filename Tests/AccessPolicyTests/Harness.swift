@@ -10,12 +10,15 @@ struct Harness {
     /// Clocks in whole milliseconds, so 29.999 + 0.001 is exactly 30.
     var wallMillis: Int = 1_700_000_000_000
     var monotonicMillis: Int = 1_000_000
+    /// The kernel's boot id, as the runtime reads it; `restart` (a reboot) changes it.
+    var bootID: String? = "boot-1"
+    var boots = 1
     var wall: Double { Double(wallMillis) / 1000 }
     var monotonic: Double { Double(monotonicMillis) / 1000 }
     /// Every effect seen, in order, across all events.
     var log: [PolicyEffect] = []
 
-    var now: PolicyTime { PolicyTime(wall: wall, monotonic: monotonic) }
+    var now: PolicyTime { PolicyTime(wall: wall, monotonic: monotonic, bootID: bootID) }
 
     /// A started lock with the given config changes.
     init(_ configure: (inout PolicyConfig) -> Void = { _ in }) {
@@ -53,14 +56,29 @@ struct Harness {
         return send(.tick)
     }
 
-    /// Persist as JSON, go down for `downtime` seconds, come back with a fresh monotonic clock
-    /// and the wall clock off by `wallError`, then send `.started`.
+    /// A reboot: persist as JSON, go down for `downtime` seconds, come back in a new boot (a
+    /// new boot id, a fresh monotonic clock) with the wall clock off by `wallError`, then send
+    /// `.started`.
     @discardableResult
     mutating func restart(downtime: Double = 0, wallError: Double = 0) throws -> [PolicyEffect] {
         let data = try JSONEncoder().encode(state)
         state = try JSONDecoder().decode(PolicyState.self, from: data)
         wallMillis += Self.millis(downtime + wallError)
         monotonicMillis = 7_000 // a new boot: the monotonic clock restarts near 0
+        boots += 1
+        bootID = "boot-\(boots)"
+        return send(.started)
+    }
+
+    /// A restart of the service within the boot (`systemctl restart`, a crash): persist as
+    /// JSON, down for `downtime` seconds on both clocks, the wall clock then stepped by
+    /// `wallStep`, then `.started`.
+    @discardableResult
+    mutating func restartService(downtime: Double = 0, wallStep: Double = 0) throws -> [PolicyEffect] {
+        let data = try JSONEncoder().encode(state)
+        state = try JSONDecoder().decode(PolicyState.self, from: data)
+        advance(downtime)
+        jumpWall(wallStep)
         return send(.started)
     }
 

@@ -36,15 +36,26 @@ struct RestartAndClockTests {
         #expect(lock.send(.unlockRequested).denials == [.freshMatchRequired])
     }
 
-    @Test("a lockout continues across a restart; downtime counts")
+    @Test("a lockout continues across a restart in the same boot; downtime counts")
     func lockoutAcrossRestart() throws {
         var lock = Harness()
         lock.noMatch(times: 5)
         lock.advance(10)
-        try lock.restart(downtime: 5)
+        try lock.restartService(downtime: 5)
         #expect(lock.match().denials == [.lockedOut(remaining: 15)])
         #expect(nextDeadline(lock.state) == lock.now.advanced(by: 15))
         lock.advance(15)
+        #expect(lock.match().unlocked)
+    }
+
+    @Test("a lockout continues across a reboot; the time since it was last observed does not count")
+    func lockoutAcrossReboot() throws {
+        var lock = Harness()
+        lock.noMatch(times: 5)
+        lock.advance(10)
+        try lock.restart(downtime: 5)
+        #expect(lock.match().denials == [.lockedOut(remaining: 30)])
+        lock.advance(30)
         #expect(lock.match().unlocked)
     }
 
@@ -101,13 +112,13 @@ struct RestartAndClockTests {
         #expect(lock.tick(after: 3).locked)
     }
 
-    @Test("a reboot without .started (monotonic went back) falls back to the wall clock")
+    @Test("a reboot without .started (monotonic went back) credits nothing")
     func monotonicBackWithoutStarted() throws {
         var lock = Harness()
         lock.noMatch(times: 5)
         lock.monotonicMillis = 2_000 // the runtime forgot to send .started
         lock.advance(12)
-        #expect(lock.match().denials == [.lockedOut(remaining: 18)])
+        #expect(lock.match().denials == [.lockedOut(remaining: 30)])
     }
 
     @Test(".started across restarts never moves the clock backwards")

@@ -7,14 +7,16 @@ final class LoggedProcess {
     let process = Process()
     let logPath: String
 
-    /// Starts `executable` (default: the built `fpmod`) with `arguments` in `cli`'s environment.
-    init(_ cli: CLI, executable: String = CLI.binary, arguments: [String], logPath: String? = nil) throws {
+    /// Starts `executable` (default: the built `fpmod`) with `arguments` in `cli`'s environment
+    /// and `environment` on top.
+    init(_ cli: CLI, executable: String = CLI.binary, arguments: [String], logPath: String? = nil,
+         environment: [String: String] = [:]) throws {
         self.logPath = logPath ?? cli.directory + "/run.log"
         _ = FileManager.default.createFile(atPath: self.logPath, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: self.logPath))
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        process.environment = cli.environment
+        process.environment = cli.environment.merging(environment) { $1 }
         process.standardOutput = handle
         process.standardError = handle
         try process.run()

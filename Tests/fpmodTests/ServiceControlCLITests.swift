@@ -15,8 +15,10 @@ struct ServiceControlCLITests {
         var process: Process { service.process }
 
         /// `policy`: the config's policy section (JSON); `sections`: more top-level members
-        /// (`"nfc": {…}`), without a leading comma.
-        init(_ cli: CLI, policy: String = #"{"relayPulseSeconds": 0.3}"#, sections: String? = nil) throws {
+        /// (`"nfc": {…}`), without a leading comma; `environment`: more for the service alone;
+        /// `launcher`: a program that execs the service (`/usr/bin/env`).
+        init(_ cli: CLI, policy: String = #"{"relayPulseSeconds": 0.3}"#, sections: String? = nil,
+             environment: [String: String] = [:], launcher: String? = nil) throws {
             self.cli = cli
             sockets = cli.directory + "/sockets"
             config = cli.directory + "/config.json"
@@ -24,7 +26,9 @@ struct ServiceControlCLITests {
             let json = #"{"board": "gpio-vm", "policy": \#(policy), "# + (sections.map { $0 + ", " } ?? "")
                 + #""control": {"socket": "\#(sockets)/control.sock"}, "events": {"socket": "\#(sockets)/events.sock"}}"#
             try json.write(toFile: config, atomically: true, encoding: .utf8)
-            service = try LoggedProcess(cli, arguments: ["--config", config, "run", "--sim", "--sim-gpio"])
+            let arguments = ["--config", config, "run", "--sim", "--sim-gpio"]
+            service = try LoggedProcess(cli, executable: launcher ?? CLI.binary,
+                                        arguments: (launcher == nil ? [] : [CLI.binary]) + arguments, environment: environment)
             try waitFor("the service to report its module connected") {
                 let status = try cli.run(["--config", config, "status", "--json"])
                 return status.status == 0 && status.json?["module"] as? String == "connected"
