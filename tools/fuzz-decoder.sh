@@ -5,9 +5,12 @@
 # Extra arguments go to libFuzzer. Crashes are written to .build/fuzz/crash-*.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# FUZZ_SANITIZERS=fuzzer builds without AddressSanitizer (for long campaigns), in its own directory.
+sanitizers=${FUZZ_SANITIZERS:-fuzzer,address}
 out=.build/fuzz
+[ "$sanitizers" = fuzzer,address ] || out=.build/fuzz-${sanitizers//,/-}
 mkdir -p "$out/corpus"
-swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name FuzzDecoder \
+swiftc -sanitize="$sanitizers" -parse-as-library -O -module-name FuzzDecoder \
     tools/fuzz/FuzzDecoder.swift Sources/FingerprintProtocol/*.swift -o "$out/fuzz-decoder"
 # Seed the corpus with real frames so the fuzzer starts from valid structure.
 printf '\xEF\x01\xFF\xFF\xFF\xFF\x07\x00\x07\x00\x00\x01\x00\x60\x00\x6F' > "$out/corpus/search-hit"
