@@ -34,7 +34,7 @@ enum PowerLossBaseline {
                 + step.arguments.map { $0.replacingOccurrences(of: "{dir}", with: directory) }
             let result = PowerLossProcess.run(argv, directory: directory)
             guard result.exitStatus == 0 else {
-                throw BenchFailure("baseline step `fpmod --sim \(step.arguments.joined(separator: " "))` failed: \(result.summary)")
+                throw BenchFailure("baseline step \"fpmod --sim \(step.arguments.joined(separator: " "))\" failed: \(result.summary)")
             }
         }
         try copyFiles(from: directory, to: drifted)

@@ -109,7 +109,7 @@ public enum PowerLossCampaign {
         }
         for command in operation.afterRestart {
             let result = PowerLossProcess.run([executable, "--sim"] + command, directory: directory)
-            guard result.exitStatus == 0 else { throw BenchFailure("after `\(operation.name)`, `fpmod \(command.joined(separator: " "))` failed: \(result.summary)") }
+            guard result.exitStatus == 0 else { throw BenchFailure("after `\(operation.name)`, \"fpmod \(command.joined(separator: " "))\" failed: \(result.summary)") }
         }
         let snapshot = try PowerLossSnapshot.read(directory: directory, afterAuditID: base.newestAuditID).get()
         let problems = PowerLossSnapshot.disagreements(directory: directory)
@@ -153,7 +153,7 @@ public enum PowerLossCampaign {
         for command in operation.afterRestart {
             let result = PowerLossProcess.run([executable, "--sim"] + command, directory: directory)
             if result.exitStatus != 0 {
-                outcome.problems.append("after the restart, `fpmod \(command.joined(separator: " "))` failed: \(result.summary)")
+                outcome.problems.append("after the restart, \"fpmod \(command.joined(separator: " "))\" failed: \(result.summary)")
             }
         }
         let snapshot: PowerLossSnapshot
