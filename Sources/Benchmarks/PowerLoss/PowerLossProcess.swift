@@ -31,8 +31,9 @@ enum PowerLossProcess {
         return environment
     }
 
-    /// Runs `argv` to its end, or SIGKILLs it `killAfter` seconds after it started.
-    static func run(_ argv: [String], directory: String, failpoint: String? = nil, killAfter: Double? = nil) -> Result {
+    /// `argv` in `directory` with the iteration's environment, nothing on stdin or stdout, and
+    /// stderr into a fresh `errorPath` (returned open: the caller closes it).
+    static func prepare(_ argv: [String], directory: String, failpoint: String?, errorPath: String) -> (Process, FileHandle?) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: argv[0])
         process.arguments = Array(argv.dropFirst())
@@ -40,10 +41,16 @@ enum PowerLossProcess {
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
-        let errorPath = directory + "/.stderr"
         _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
         let errorFile = FileHandle(forWritingAtPath: errorPath)
         process.standardError = errorFile ?? FileHandle.nullDevice
+        return (process, errorFile)
+    }
+
+    /// Runs `argv` to its end, or SIGKILLs it `killAfter` seconds after it started.
+    static func run(_ argv: [String], directory: String, failpoint: String? = nil, killAfter: Double? = nil) -> Result {
+        let errorPath = directory + "/.stderr"
+        let (process, errorFile) = prepare(argv, directory: directory, failpoint: failpoint, errorPath: errorPath)
         let start = ContinuousClock.now
         do { try process.run() } catch {
             try? errorFile?.close()
@@ -71,17 +78,8 @@ enum PowerLossProcess {
     /// until its status says the module is connected — its open settled whatever the cut
     /// interrupted — then SIGTERM, as systemd stops it. nil when all went well, else why not.
     static func restartService(executable: String, directory: String) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--sim", "run"]
-        process.environment = environment(directory: directory, failpoint: nil)
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
         let logPath = directory + "/.service"
-        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        let log = FileHandle(forWritingAtPath: logPath)
-        process.standardError = log ?? FileHandle.nullDevice
+        let (process, log) = prepare([executable, "--sim", "run"], directory: directory, failpoint: nil, errorPath: logPath)
         defer { try? log?.close() }
         do { try process.run() } catch { return "cannot start fpmod run: \(error)" }
         let socket = directory + "/run/control.sock"
