@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import ModuleSimulator
 import Posix
+import Synchronization
 import TemplateStore
 
 /// `fpmod bench power-loss`: the power cut at every write. Each iteration copies the baseline,
@@ -62,20 +63,25 @@ public enum PowerLossCampaign {
                               executable: executable, directory: root + "/reference")
             }
             progress("Cutting \(options.iterations) writes across \(operations.count) write paths, \(options.jobs) at a time…")
-            let results = Results(count: options.iterations)
-            let next = Counter()
+            // Handed out one at a time; outcomes kept by iteration.
+            let next = Mutex(0)
+            let results = Mutex([PowerLossOutcome?](repeating: nil, count: options.iterations))
             let workers = max(1, min(options.jobs, options.iterations))
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                while let index = next.take(below: options.iterations) {
+                while let index = next.withLock({ value -> Int? in
+                    guard value < options.iterations else { return nil }
+                    defer { value += 1 }
+                    return value
+                }) {
                     let reference = references[index % references.count]
                     let base = reference.operation.baseline == .agreeing ? agreeing : drifted
                     let outcome = iteration(index, reference: reference, base: base, executable: executable,
                                             directory: root + "/worker-\(worker)", seed: options.seed)
-                    results.set(index, outcome)
+                    results.withLock { $0[index] = outcome }
                     if (index + 1) % 100 == 0 { progress("  \(index + 1) of \(options.iterations)") }
                 }
             }
-            return .success(PowerLossReport(references: references, outcomes: results.all, seed: options.seed))
+            return .success(PowerLossReport(references: references, outcomes: results.withLock { $0.compactMap { $0 } }, seed: options.seed))
         } catch let failure as BenchFailure {
             return .failure(failure)
         } catch {
@@ -196,38 +202,4 @@ func difference(_ found: [String], _ expected: [String]) -> String {
     if let extra = found.first(where: { !expected.contains($0) }) { return "found " + extra.prefix(120) }
     if let missing = expected.first(where: { !found.contains($0) }) { return "missing " + missing.prefix(120) }
     return "the same rows in another order"
-}
-
-/// The next iteration to run, handed to one worker at a time.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0  // guarded by lock
-
-    func take(below limit: Int) -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard value < limit else { return nil }
-        defer { value += 1 }
-        return value
-    }
-}
-
-/// Outcomes by iteration, written by the workers.
-final class Results: @unchecked Sendable {
-    private let lock = NSLock()
-    private var outcomes: [PowerLossOutcome?]  // guarded by lock
-
-    init(count: Int) { outcomes = Array(repeating: nil, count: count) }
-
-    func set(_ index: Int, _ outcome: PowerLossOutcome) {
-        lock.lock()
-        outcomes[index] = outcome
-        lock.unlock()
-    }
-
-    var all: [PowerLossOutcome] {
-        lock.lock()
-        defer { lock.unlock() }
-        return outcomes.compactMap { $0 }
-    }
 }

@@ -1,8 +1,6 @@
-import DoorLock
 import Foundation
 import Glibc
-import JSONValue
-import Posix
+import ServiceClient
 
 /// A real `fpmod` process of the campaign, on one iteration's store (FPMOD_STORE,
 /// FPMOD_STORE_KEY, RUNTIME_DIRECTORY in its directory: no running service is ever reached),
@@ -82,11 +80,14 @@ enum PowerLossProcess {
         let (process, log) = prepare([executable, "--sim", "run"], directory: directory, failpoint: nil, errorPath: logPath)
         defer { try? log?.close() }
         do { try process.run() } catch { return "cannot start fpmod run: \(error)" }
-        let socket = directory + "/run/control.sock"
+        // Reached as every front end reaches it (ServiceClient): the socket in RUNTIME_DIRECTORY.
+        let address = ServiceAddress(configPath: nil, environment: environment(directory: directory, failpoint: nil),
+                                     storeDatabase: directory + "/" + PowerLossBaseline.databaseName)
         let deadline = ContinuousClock.now + .seconds(60)
         var connected = false
         while !connected, process.isRunning, ContinuousClock.now < deadline {
-            if let status = status(socket: socket), status["module"] == .string("connected") {
+            if let status = try? ServiceConnection.require(address).send(.status, lineTimeout: .seconds(5)),
+               status["module"] == .string("connected") {
                 connected = true
             } else {
                 usleep(20_000)
@@ -98,15 +99,5 @@ enum PowerLossProcess {
         let lines = ((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "").split(separator: "\n").suffix(3).joined(separator: " / ")
         if !connected { return "the restarted service never said its module is connected: \(lines)" }
         return "the restarted service did not stop cleanly (\(process.terminationReason == .exit ? "exit" : "signal") \(process.terminationStatus)): \(lines)"
-    }
-
-    /// The service's status on its control socket, or nil when it does not answer (yet).
-    static func status(socket: String) -> [String: JSONValue]? {
-        guard let connection = try? UnixConnection.connect(path: socket) else { return nil }
-        defer { connection.close() }
-        guard (try? connection.send(line: ControlRequest.status.line, deadline: .now + .seconds(5))) != nil,
-              let line = (try? connection.readLine(deadline: .now + .seconds(5))) ?? nil,
-              case .object(let reply)? = try? JSONValue(parsing: line) else { return nil }
-        return reply
     }
 }
