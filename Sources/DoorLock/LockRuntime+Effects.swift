@@ -206,7 +206,7 @@ extension LockRuntime {
                 try appendAudit(record)
                 return
             } catch {
-                keepAudit(record, failure: error)
+                keepAudit(record, failure: "\(error)")
             }
         } else {
             keepAudit(record, failure: auditBacklog.failure ?? "the store refused an earlier record")
@@ -216,10 +216,6 @@ extension LockRuntime {
     private func appendAudit(_ record: AuditBacklog.Record) throws {
         try store.appendAudit(event: record.event, user: record.user, slot: record.slot, score: record.score,
                               latencyJSON: record.latencyJSON, detail: record.detail, time: record.time)
-    }
-
-    private func keepAudit(_ record: AuditBacklog.Record, failure: any Error) {
-        keepAudit(record, failure: "\(failure)")
     }
 
     private func keepAudit(_ record: AuditBacklog.Record, failure: String) {

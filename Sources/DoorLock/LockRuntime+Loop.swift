@@ -198,13 +198,11 @@ extension LockRuntime {
             auditHeadAt = now + Self.auditHeadInterval
             logAuditHead()
         }
-        if !auditBacklog.isEmpty {
-            if let at = auditRetryAt, at > now {} else {
-                auditRetryAt = now + Self.auditRetryInterval
-                flushAuditBacklog()
-            }
-        } else {
+        if auditBacklog.isEmpty {
             auditRetryAt = nil
+        } else if auditRetryAt.map({ $0 <= now }) ?? true {
+            auditRetryAt = now + Self.auditRetryInterval
+            flushAuditBacklog()
         }
         keypad?.expire()
         if let wiegand, wiegand.isDue { handleWiegand(d0Ready: false, d1Ready: false) }
