@@ -41,10 +41,12 @@ extension EnrollRequest {
                 guard let count = Int(text), (2...15).contains(count) else { throw ControlUsageError("--captures takes 2 to 15") }
                 captures = count
             case ("timeout", let text?):
-                guard let seconds = Double(text), seconds > 0, seconds <= 600 else {
-                    throw ControlUsageError("--timeout takes seconds between 0 and 600")
+                // Kept to the millisecond, as `controlLine` prints it: a value that rounds to 0 ms would
+                // print as "--timeout=0", which this very check refuses (found by tools/fuzz.sh's control harness).
+                guard let seconds = Double(text), seconds <= 600, (seconds * 1000).rounded() >= 1 else {
+                    throw ControlUsageError("--timeout takes seconds from 0.001 to 600")
                 }
-                fingerTimeout = .milliseconds(Int64(seconds * 1000))
+                fingerTimeout = .milliseconds(Int64((seconds * 1000).rounded()))
             case ("display-name", let text?):
                 do { displayName = try DisplayName(validating: text.removingPercentEncoding ?? text) } catch {
                     throw ControlUsageError(String(describing: error))

@@ -66,6 +66,18 @@ struct DuressAndControlTests {
         #expect(throws: ControlUsageError.self) { try EnrollRequest(controlArguments: []) }
     }
 
+    @Test func anEnrollTimeoutUnderAMillisecondIsRefusedAndOthersRoundTrip() throws {
+        // Once ".0001" was taken as a zero timeout, printed as "--timeout=0" and refused by the service.
+        for text in [".0001", "0.0004", "0", "-1", "nan", "inf", "600.1"] {
+            #expect(throws: ControlUsageError.self) { try EnrollRequest(controlArguments: ["carol", "--timeout=" + text]) }
+        }
+        for text in ["0.001", "1.0005", "20", "599.9996"] {
+            let request = try EnrollRequest(controlArguments: ["carol", "--timeout=" + text])
+            let words = request.controlLine.split(separator: " ").map(String.init)
+            #expect(try EnrollRequest(controlArguments: Array(words.dropFirst())) == request)
+        }
+    }
+
     @Test func badEnrollOptionsAreRefusedWithAUsageCode() throws {
         let lock = try LockHarness()
         let reply = try lock.control("enroll carol left-index --sudo")
