@@ -11,6 +11,9 @@
 //   HostMatchBench pairs [FVC-DIR]       a quick look while tuning: per database, the FVC pairs'
 //                                        equal error rate and misses at 1 in 1,000 (crops only;
 //                                        the full tables, with NBIS beside, are `fpmod bench accuracy`)
+//   HostMatchBench extractors [FVC-DIR] [full]  the cylinders on our minutiae and on NBIS mindtct's,
+//                                        side by side (crops, or whole images): the extractor's share
+//                                        of the error
 //   HostMatchBench dump [FVC-DIR]        every ordered pair's score, one line each: all usable crops
 //                                        of the four databases against each other, then each
 //                                        database's whole images against each other; two builds'
@@ -44,8 +47,8 @@ func seconds(_ duration: Duration) -> Double {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 2, ["speed", "compare", "calibrate", "pairs", "dump"].contains(arguments[1]) else {
-    fail("usage: HostMatchBench speed|compare|calibrate|pairs|dump [FVC-DIR] [ROUNDS]")
+guard arguments.count >= 2, ["speed", "compare", "calibrate", "pairs", "dump", "extractors"].contains(arguments[1]) else {
+    fail("usage: HostMatchBench speed|compare|calibrate|pairs|dump|extractors [FVC-DIR] [ROUNDS|full]")
 }
 let mode = arguments[1]
 let root = arguments.count > 2 ? arguments[2] : getenv("FPMOD_FVC2002").map { String(cString: $0) } ?? "../shared/data/fvc2002"
@@ -118,6 +121,63 @@ if mode == "calibrate" {
             tail: [\(pairs.tail.map(String.init).joined(separator: ", "))])
     }
     """)
+    exit(0)
+}
+
+if mode == "extractors" {
+    // The same comparison (the cylinders) on the minutiae of two extractors, ours and NBIS's
+    // mindtct (through libfprint), each on our print area: which part of an error is the
+    // extractor's. FVC all-pairs protocol, on each image's 192 × 192 centre or (`full`) whole.
+    let whole = arguments.count > 3 && arguments[3] == "full"
+    let nbis = NBISMatcher()
+    for database in databases {
+        var ours: [[Probe?]] = [], theirs: [[Probe?]] = []
+        var found = (ours: 0, theirs: 0)
+        for finger in 101...110 {
+            var rowOurs: [Probe?] = [], rowTheirs: [Probe?] = []
+            for impression in 1...8 {
+                let path = "\(root)/\(database)/\(finger)_\(impression).png"
+                guard var image = try? PNGFile.read(path) else { fail("cannot read \(path); give the folder that holds DB1_B … DB4_B") }
+                if !whole { image = image.centreCropped(width: 192, height: 192) }
+                let print = matcher.extractor.extract(image)
+                found.ours += print.minutiae.count
+                rowOurs.append(try? matcher.probe(image))
+                var other = print
+                other.minutiae = (try? nbis.minutiae(in: image)) ?? []
+                found.theirs += other.minutiae.count
+                rowTheirs.append(other.minutiae.count >= matcher.minimumMinutiae ? matcher.probe(print: other) : nil)
+            }
+            ours.append(rowOurs)
+            theirs.append(rowTheirs)
+        }
+        for (name, probes) in [("fpmod's extractor", ours), ("NBIS mindtct", theirs)] {
+            var genuine: [Int] = [], impostor: [Int] = []
+            for a in 0..<10 {
+                for i in 0..<8 {
+                    for j in (i + 1)..<8 {
+                        guard let p = probes[a][i], let q = probes[a][j] else { genuine.append(0); continue }
+                        genuine.append(matcher.score(p, q))
+                    }
+                    for b in (a + 1)..<10 {
+                        for j in 0..<8 {
+                            guard let p = probes[a][i], let q = probes[b][j] else { continue }
+                            impostor.append(matcher.score(p, q))
+                        }
+                    }
+                }
+            }
+            var eer = 1.0
+            for threshold in 0...1001 {
+                let fnmr = Double(genuine.count { $0 < threshold }) / Double(genuine.count)
+                let fmr = Double(impostor.count { $0 >= threshold }) / Double(impostor.count)
+                eer = min(eer, max(fnmr, fmr))
+            }
+            let fmr1000 = impostor.sorted(by: >)[max(0, impostor.count / 1000 - 1)] + 1
+            print("\(database) \(whole ? "whole" : "192 × 192") \(name): EER \(fixed(100 * eer, 1)) %, "
+                + "\(genuine.count { $0 < fmr1000 })/\(genuine.count) genuine missed at 1 in 1,000, \(probes.joined().count { $0 == nil }) refused")
+        }
+        print("  minutiae per image: fpmod \(found.ours / 80), mindtct \(found.theirs / 80)")
+    }
     exit(0)
 }
 

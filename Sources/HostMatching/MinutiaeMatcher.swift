@@ -80,6 +80,10 @@ public struct MinutiaeMatcher: Sendable {
         return Probe(print)
     }
 
+    /// A probe of minutiae another extractor found, on `print`'s area, without the checks of
+    /// `probe(_:)`: for comparing extractors under one comparison.
+    public func probe(print: ExtractedPrint) -> Probe { Probe(print) }
+
     /// One comparison, 0…1000.
     public func score(_ probe: Probe, _ other: Probe) -> Int {
         Self.scaled(CylinderComparison.score(probe.cylinders, other.cylinders))

@@ -1,4 +1,5 @@
 import CLibfprint
+import MinutiaeExtraction
 import Imaging
 
 /// NIST's NBIS (mindtct minutiae, bozorth3 scores) as built into libfprint, driven through
@@ -148,5 +149,25 @@ public struct NBISMatcher: Sendable {
         let message = consume(error)
         if isTooHot { return .deviceTooHot }
         return isRetry ? .unusableImage(reason: message) : .libfprint(operation: operation, message: message)
+    }
+}
+
+extension NBISMatcher {
+    /// The minutiae mindtct finds in `image`, in fpmod's convention (`RidgeMinutia`: y down,
+    /// radians), for comparing extractors under one comparison (`HostMatchBench extractors`).
+    public func minutiae(in image: GreyImage) throws(HostMatchingError) -> [RidgeMinutia] {
+        try LibfprintSession.with { session throws(HostMatchingError) in try session.probeMinutiae(image) }
+            .map { $0.inImage(height: image.height) }
+    }
+}
+
+extension Minutia {
+    /// NIST's row (y up, θ counter-clockwise in degrees) as fpmod's: y down, the angle from +x
+    /// towards +y. NBIS gives no kind and no quality: every one is an ending of middling quality.
+    func inImage(height: Int) -> RidgeMinutia {
+        var angle = -Float(theta) * .pi / 180
+        while angle < 0 { angle += 2 * .pi }
+        while angle >= 2 * .pi { angle -= 2 * .pi }
+        return RidgeMinutia(x: Float(x), y: Float(height - 1) - Float(y), angle: angle, kind: .ending, quality: 0.5)
     }
 }

@@ -9,8 +9,9 @@ public struct RidgeExtractor: Sendable, Equatable {
         public var blockSize = 8
         /// Least grey-level deviation in a block of print (0…255 scale).
         public var minimumContrast: Float = 8
-        /// Least orientation coherence in a block of print.
-        public var minimumCoherence: Float = 0.25
+        /// Least orientation coherence in a block of print (at 0.25 dry and faint regions of real
+        /// prints were cut away with their minutiae: docs/accuracy.md "The extractor's share").
+        public var minimumCoherence: Float = 0.15
         /// Ridge period assumed where none can be measured (about 500 dpi).
         public var fallbackPeriod: Float = 9
         /// Minutiae kept at most, the best by quality.
