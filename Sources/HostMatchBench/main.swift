@@ -166,6 +166,7 @@ if mode == "extractors" {
                     }
                 }
             }
+            guard !impostor.isEmpty else { print("\(database) \(name): every image refused"); continue }
             var eer = 1.0
             for threshold in 0...1001 {
                 let fnmr = Double(genuine.count { $0 < threshold }) / Double(genuine.count)
