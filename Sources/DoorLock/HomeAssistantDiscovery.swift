@@ -53,14 +53,17 @@ public struct HomeAssistantDevice: Sendable, Equatable {
 /// availability topic. Pure: the bridge publishes it retained on every connect and on
 /// Home Assistant's `online`.
 public enum HomeAssistantDiscovery {
-    /// The event types of the event entity: every public decision the service emits. A duress
-    /// finger is never among them.
+    /// The event types of the event entity: every public decision the service emits, and the
+    /// health events a household should hear of. A duress finger is never among them.
     public static let eventTypes = [
         "match", "no-match", "retry-scan", "misplaced", "lockout", "lockout-permanent", "lockout-ended",
         "lockout-cleared", "pin-ok", "pin-wrong", "pin-required", "pin-lockout", "pin-lockout-permanent",
         "exit-request", "unlocked", "locked", "door-opened", "door-closed", "door-forced", "door-held-open",
         "door-held-open-cleared", "tamper", "tamper-cleared", "disconnected", "reconnected", "touch",
         "remote-refused", "admin-required", "admin-clear",
+        // The door's health, which an automation should hear about: records it cannot write
+        // (a full disk) and when they are written again, and the wall clock stepped.
+        "records-unwritable", "records-writable", "wall-clock-stepped",
     ]
 
     /// The events of admin commands from Home Assistant, listed only with `mqtt.adminCommands`:

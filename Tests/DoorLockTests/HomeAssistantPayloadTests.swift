@@ -185,6 +185,16 @@ struct HomeAssistantPayloadTests {
             == #"{"event_type":"door-forced","time":"1970-01-01T00:00:01.500Z"}"#)
     }
 
+    @Test func theDoorsHealthEventsArePublished() {
+        // Once they stayed on the event socket: a full disk or a stepped clock went unheard in Home Assistant.
+        let unwritable = LockEvent(name: "records-unwritable", fields: ["reason": "the disk is full"], time: Date(timeIntervalSince1970: 1.5))
+        #expect(HomeAssistantState.event(unwritable, privacy: .masked)?.encoded
+            == #"{"event_type":"records-unwritable","reason":"the disk is full","time":"1970-01-01T00:00:01.500Z"}"#)
+        for name in ["records-writable", "wall-clock-stepped"] {
+            #expect(HomeAssistantState.event(LockEvent(name: name), privacy: .masked) != nil)
+        }
+    }
+
     @Test func duressIsNeverPublished() {
         let duress = LockEvent(name: "duress", fields: ["user": "alice"], isPublic: false)
         for privacy in IdentityPrivacy.allCases {
