@@ -71,6 +71,39 @@ func probes(_ images: [[GreyImage]]) -> [[Probe?]] {
     images.map { $0.map { try? matcher.probe($0) } }
 }
 
+/// FVC's pairs of one database (10 fingers × 8 impressions): every two impressions of a finger
+/// (a refused image scores 0, a miss) and every impression against every impression of a later
+/// finger (refused images left out).
+func fvcScores(_ probes: [[Probe?]]) -> (genuine: [Int], impostor: [Int]) {
+    var genuine: [Int] = [], impostor: [Int] = []
+    for a in 0..<10 {
+        for i in 0..<8 {
+            for j in (i + 1)..<8 {
+                guard let p = probes[a][i], let q = probes[a][j] else { genuine.append(0); continue }
+                genuine.append(matcher.score(p, q))
+            }
+            for b in (a + 1)..<10 {
+                for j in 0..<8 {
+                    guard let p = probes[a][i], let q = probes[b][j] else { continue }
+                    impostor.append(matcher.score(p, q))
+                }
+            }
+        }
+    }
+    return (genuine, impostor)
+}
+
+/// Equal error rate: where misses and false matches cross.
+func equalErrorRate(_ genuine: [Int], _ impostor: [Int]) -> Double {
+    var eer = 1.0
+    for threshold in 0...1001 {
+        let fnmr = Double(genuine.count { $0 < threshold }) / Double(genuine.count)
+        let fmr = Double(impostor.count { $0 >= threshold }) / Double(impostor.count)
+        eer = min(eer, max(fnmr, fmr))
+    }
+    return eer
+}
+
 if mode == "calibrate" {
     var impostors: [Int] = [], pairImpostors: [Int] = []
     for database in databases {
@@ -151,28 +184,9 @@ if mode == "extractors" {
             theirs.append(rowTheirs)
         }
         for (name, probes) in [("fpmod's extractor", ours), ("NBIS mindtct", theirs)] {
-            var genuine: [Int] = [], impostor: [Int] = []
-            for a in 0..<10 {
-                for i in 0..<8 {
-                    for j in (i + 1)..<8 {
-                        guard let p = probes[a][i], let q = probes[a][j] else { genuine.append(0); continue }
-                        genuine.append(matcher.score(p, q))
-                    }
-                    for b in (a + 1)..<10 {
-                        for j in 0..<8 {
-                            guard let p = probes[a][i], let q = probes[b][j] else { continue }
-                            impostor.append(matcher.score(p, q))
-                        }
-                    }
-                }
-            }
+            let (genuine, impostor) = fvcScores(probes)
             guard !impostor.isEmpty else { print("\(database) \(name): every image refused"); continue }
-            var eer = 1.0
-            for threshold in 0...1001 {
-                let fnmr = Double(genuine.count { $0 < threshold }) / Double(genuine.count)
-                let fmr = Double(impostor.count { $0 >= threshold }) / Double(impostor.count)
-                eer = min(eer, max(fnmr, fmr))
-            }
+            let eer = equalErrorRate(genuine, impostor)
             let fmr1000 = impostor.sorted(by: >)[max(0, impostor.count / 1000 - 1)] + 1
             print("\(database) \(whole ? "whole" : "192 × 192") \(name): EER \(fixed(100 * eer, 1)) %, "
                 + "\(genuine.count { $0 < fmr1000 })/\(genuine.count) genuine missed at 1 in 1,000, \(probes.joined().count { $0 == nil }) refused")
@@ -185,28 +199,8 @@ if mode == "extractors" {
 if mode == "pairs" {
     for database in databases {
         let probes = probes(crops(database))
-        var genuine: [Int] = [], impostor: [Int] = []
-        for a in 0..<10 {
-            for i in 0..<8 {
-                for j in (i + 1)..<8 {
-                    guard let p = probes[a][i], let q = probes[a][j] else { genuine.append(0); continue }
-                    genuine.append(matcher.score(p, q))
-                }
-                for b in (a + 1)..<10 {
-                    for j in 0..<8 {
-                        guard let p = probes[a][i], let q = probes[b][j] else { continue }
-                        impostor.append(matcher.score(p, q))
-                    }
-                }
-            }
-        }
-        // Equal error rate: the threshold where misses and false matches cross.
-        var eer = 1.0
-        for threshold in 0...1001 {
-            let fnmr = Double(genuine.count { $0 < threshold }) / Double(genuine.count)
-            let fmr = Double(impostor.count { $0 >= threshold }) / Double(impostor.count)
-            eer = min(eer, max(fnmr, fmr))
-        }
+        let (genuine, impostor) = fvcScores(probes)
+        let eer = equalErrorRate(genuine, impostor)
         let sorted = impostor.sorted(by: >)
         let fmr1000 = sorted[max(0, impostor.count / 1000 - 1)] + 1
         let missed = genuine.count { $0 < fmr1000 }
