@@ -14,8 +14,24 @@ struct Caller: Sendable {
         }
     }
 
-    /// The audit row that says which console account did something (the change's own row says what).
+    /// The audit row that says which console account did something (the change's own row says
+    /// what), for a change made elsewhere (by the service, in the config file): written after it.
     func audit(_ store: TemplateStore, _ what: String, user: String? = nil) {
-        _ = try? store.appendAudit(event: "console-action", user: user, detail: "by console account \(account)\(byToken ? " (API token)" : ""): \(what)")
+        _ = try? store.appendAudit(event: "console-action", user: user, detail: detail(what))
+    }
+
+    /// A store change and the row naming the console account that made it, in one transaction:
+    /// a power cut or a full disk keeps both or neither (written apart, a cut between them lost
+    /// who did it). `what` describes the change from its result.
+    func attributed<T>(_ store: TemplateStore, user: String? = nil, what: (T) -> String, _ change: () throws -> T) throws -> T {
+        try store.transaction {
+            let result = try change()
+            try store.appendAudit(event: "console-action", user: user, detail: detail(what(result)))
+            return result
+        }
+    }
+
+    private func detail(_ what: String) -> String {
+        "by console account \(account)\(byToken ? " (API token)" : ""): \(what)"
     }
 }

@@ -20,7 +20,7 @@ struct CredentialsAPI {
         }
         let admin = try body.bool("admin", default: false)
         do {
-            try context.store.transaction {
+            try caller.attributed(context.store, user: name.text, what: { "added user \(name.text)" }) {
                 _ = try context.store.addUser(name: name, role: admin ? .admin : .user)
                 try context.store.appendAudit(event: "user-added", user: name.text, detail: admin ? "admin" : "user")
             }
@@ -29,7 +29,6 @@ struct CredentialsAPI {
         } catch {
             throw ConsoleFailure(500, "\(error)")
         }
-        caller.audit(context.store, "added user \(name.text)", user: name.text)
         return Reply.json(["ok": true, "name": .string(name.text)], status: 201)
     }
 
@@ -40,10 +39,13 @@ struct CredentialsAPI {
         let name = try body.string("name"), pin = try body.optionalString("pin")
         try context.requireUser(name)
         if let pin, let problem = PINRule.problem(pin) { throw ConsoleFailure.badRequest("\(problem)") }
-        do { try StoreAdministration.setPIN(context.store, user: name, pin: pin) } catch {
+        do {
+            try caller.attributed(context.store, user: name, what: { pin == nil ? "cleared \(name)'s PIN" : "set \(name)'s PIN" }) {
+                try StoreAdministration.setPIN(context.store, user: name, pin: pin)
+            }
+        } catch {
             throw ConsoleFailure(400, "\(error)")
         }
-        caller.audit(context.store, pin == nil ? "cleared \(name)'s PIN" : "set \(name)'s PIN", user: name)
         return Reply.ok
     }
 
@@ -57,8 +59,9 @@ struct CredentialsAPI {
             let number = try CardNumber(parsing: numberText)
             let user = try UserName(validating: name)
             let label = try labelText.map { text throws(NameError) in try CardLabel(validating: text) } ?? context.store.freeCardLabel(for: name)
-            let card = try context.store.addCard(number, label: label, for: user, by: "console account \(caller.account)")
-            caller.audit(context.store, "added \(name)'s card \(card.label)", user: name)
+            let card = try caller.attributed(context.store, user: name, what: { "added \(name)'s card \($0.label)" }) {
+                try context.store.addCard(number, label: label, for: user, by: "console account \(caller.account)")
+            }
             return Reply.json(["ok": true, "label": .string(card.label), "kind": .string(card.kind.rawValue)], status: 201)
         } catch let error as StoreError {
             throw ConsoleFailure(409, "\(error)")
@@ -71,10 +74,13 @@ struct CredentialsAPI {
         try caller.requireAdmin()
         let body = try JSONBody(request)
         let name = try body.string("name"), label = try body.string("label")
-        do { try context.store.deleteCard(user: name, label: label, by: "console account \(caller.account)") } catch {
+        do {
+            try caller.attributed(context.store, user: name, what: { "deleted \(name)'s card \(label)" }) {
+                try context.store.deleteCard(user: name, label: label, by: "console account \(caller.account)")
+            }
+        } catch {
             throw ConsoleFailure(404, "\(error)")
         }
-        caller.audit(context.store, "deleted \(name)'s card \(label)", user: name)
         return Reply.ok
     }
 }

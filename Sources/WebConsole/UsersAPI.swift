@@ -56,10 +56,11 @@ struct UsersAPI {
         try context.requireUser(name)
         let zone = context.timeZone
         do {
-            let access = try AccessAdministration.setAccess(context.store, user: name,
-                                                            validUntil: disabled ? .set(Int64(Date().timeIntervalSince1970)) : .clear,
-                                                            moment: zone.wallClockText(atUTC:))
-            caller.audit(context.store, "\(disabled ? "disabled" : "enabled") \(name)", user: name)
+            let access = try caller.attributed(context.store, user: name, what: { _ in "\(disabled ? "disabled" : "enabled") \(name)" }) {
+                try AccessAdministration.setAccess(context.store, user: name,
+                                                   validUntil: disabled ? .set(Int64(Date().timeIntervalSince1970)) : .clear,
+                                                   moment: zone.wallClockText(atUTC:))
+            }
             return Reply.json(["ok": true, "name": .string(name), "access": access.jsonValue])
         } catch {
             throw ConsoleFailure(500, "\(error)")
@@ -73,10 +74,13 @@ struct UsersAPI {
         let newName: UserName
         do { newName = try UserName(validating: newText) } catch { throw ConsoleFailure.badRequest("\(error)") }
         try context.requireUser(name)
-        do { try StoreAdministration.renameUser(context.store, user: name, to: newName) } catch {
+        do {
+            try caller.attributed(context.store, user: newName.text, what: { "renamed \(name) to \(newName.text)" }) {
+                try StoreAdministration.renameUser(context.store, user: name, to: newName)
+            }
+        } catch {
             throw ConsoleFailure(409, "\(error)")
         }
-        caller.audit(context.store, "renamed \(name) to \(newName.text)", user: newName.text)
         return Reply.json(["ok": true, "name": .string(newName.text)])
     }
 
@@ -117,9 +121,11 @@ struct UsersAPI {
             throw ConsoleFailure.badRequest("\"validUntil\" is not after \"validFrom\"; the user could never come in.")
         }
         do {
-            let access = try AccessAdministration.setAccess(context.store, user: name, schedule: schedule, validFrom: validFrom,
-                                                            validUntil: validUntil, uses: uses, moment: zone.wallClockText(atUTC:))
-            caller.audit(context.store, "access of \(name): \(AccessAdministration.describe(access, moment: zone.wallClockText(atUTC:)))", user: name)
+            let access = try caller.attributed(context.store, user: name,
+                                               what: { "access of \(name): \(AccessAdministration.describe($0, moment: zone.wallClockText(atUTC:)))" }) {
+                try AccessAdministration.setAccess(context.store, user: name, schedule: schedule, validFrom: validFrom,
+                                                   validUntil: validUntil, uses: uses, moment: zone.wallClockText(atUTC:))
+            }
             return Reply.json(["ok": true, "name": .string(name), "access": access.jsonValue])
         } catch let error as StoreError {
             throw ConsoleFailure(409, "\(error)")
@@ -166,20 +172,26 @@ struct UsersAPI {
             throw ConsoleFailure(422, "Column \(error.column): \(error.message). Nothing was changed.",
                                  fix: "Write windows such as \"mon-fri 08:00-18:00, sat 09:00-13:00\".")
         }
-        do { try AccessAdministration.addSchedule(context.store, name: name, schedule: schedule, replace: replace) } catch {
+        do {
+            try caller.attributed(context.store, what: { "schedule \(name): \(schedule.text)" }) {
+                try AccessAdministration.addSchedule(context.store, name: name, schedule: schedule, replace: replace)
+            }
+        } catch {
             throw ConsoleFailure(409, "\(error)")
         }
-        caller.audit(context.store, "schedule \(name): \(schedule.text)")
         return Reply.ok
     }
 
     func deleteSchedule(_ request: HTTPRequest, _ caller: Caller) throws(ConsoleFailure) -> HTTPResponse {
         try caller.requireAdmin()
         let name = try JSONBody(request).string("name")
-        do { try AccessAdministration.deleteSchedule(context.store, name: name) } catch {
+        do {
+            try caller.attributed(context.store, what: { "deleted schedule \(name)" }) {
+                try AccessAdministration.deleteSchedule(context.store, name: name)
+            }
+        } catch {
             throw ConsoleFailure(409, "\(error)")
         }
-        caller.audit(context.store, "deleted schedule \(name)")
         return Reply.ok
     }
 }

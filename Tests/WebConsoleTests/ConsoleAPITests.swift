@@ -42,6 +42,54 @@ import Testing
         #expect(rows.contains { $0.event == "console-action" && ($0.detail ?? "").contains("disabled bob") })
     }
 
+    /// A change and the row naming its console account are one transaction: when the store
+    /// refuses the attribution (here a trigger put in with the real `sqlite3` shell; in the field a
+    /// full disk or a power cut between the two writes), the change is not made either.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3")))
+    func aChangeWithoutItsAttributionIsNotMade() throws {
+        let console = try ConsoleFixture()
+        let admin = try console.setUp()
+        try console.store.addUser(name: "carol")
+        func shell(_ sql: String) throws {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+            process.arguments = [console.store.databasePath, sql]
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+        }
+        try shell("""
+            CREATE TRIGGER refuse_attribution BEFORE INSERT ON audit WHEN NEW.event = 'console-action'
+            BEGIN SELECT RAISE(ABORT, 'attribution refused'); END;
+            """)
+        let rowsBefore = try console.store.auditEntries(limit: 100).count
+        let changes: [(path: String, json: String)] = [
+            ("/api/v1/schedules", #"{"name":"office","text":"mon-fri 08:00-18:00"}"#),
+            ("/api/v1/users/rename", #"{"name":"carol","newName":"caroline"}"#),
+            ("/api/v1/users", #"{"name":"dave"}"#),
+            ("/api/v1/cards", #"{"name":"carol","number":"26:1:2"}"#),
+            ("/api/v1/users/pin", #"{"name":"carol","pin":"482913"}"#),
+            ("/api/v1/users/access", #"{"name":"carol","uses":5}"#)
+        ]
+        for change in changes {
+            let refused = console.request("POST", change.path, json: change.json, browser: admin)
+            #expect(!(200..<300).contains(refused.status), "\(change.path): \(ConsoleFixture.text(refused))")
+        }
+        #expect(try console.store.schedules().isEmpty)
+        #expect(try console.store.user(named: "caroline") == nil && console.store.user(named: "dave") == nil)
+        #expect(try console.store.cards(of: "carol").isEmpty)
+        #expect(try console.store.user(named: "carol")?.hasPIN == false)
+        #expect(try console.store.access(of: "carol").usesLeft == nil)
+        #expect(try console.store.auditEntries(limit: 100).count == rowsBefore)
+
+        try shell("DROP TRIGGER refuse_attribution;")
+        let made = console.request("POST", "/api/v1/schedules", json: changes[0].json, browser: admin)
+        #expect(made.status == 200, "\(ConsoleFixture.text(made))")
+        let rows = try console.store.auditEntries(limit: 5)
+        #expect(rows.contains { $0.event == "console-action" && ($0.detail ?? "").contains("schedule office") })
+        #expect(try console.store.verifyAuditChain().problem == nil)
+    }
+
     @Test func renameAndASchedulesTypoWithItsColumn() throws {
         let console = try ConsoleFixture()
         let admin = try console.setUp()
