@@ -40,6 +40,8 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // GnuTLS's X.509 API: the console's self-signed certificate and its SHA-256 fingerprint.
         .systemLibrary(name: "CGnuTLS", pkgConfig: "gnutls", providers: [.apt(["libgnutls28-dev"])]),
+        // libpq: the fleet hub's client of PostgreSQL (the server is Debian's postgresql).
+        .systemLibrary(name: "CLibpq", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // libgpiod 1.x or 2.x behind one C interface: the side matching the <gpiod.h> this
         // build finds is compiled (Debian 12: v1, Debian 13: v2), so no flag is needed.
         .target(name: "CLibgpiod", dependencies: ["CGPIOD"]),
@@ -193,6 +195,8 @@ let package = Package(
         .target(name: "ConsoleAuth", dependencies: ["TemplateStore", "AccessPolicy", "CSodium", "Posix"]),
         // The web console and the kiosk lock screen: routes, pages (embedded assets), the JSON API
         // under /api/v1, SVG plots, live events; a front end over the store and the service's sockets.
+        // The fleet hub's store in PostgreSQL: the change log doors follow, every door's events.
+        .target(name: "HubStore", dependencies: ["CLibpq", "JSONValue"]),
         .target(name: "WebConsole", dependencies: [
             "ConsoleHTTP", "ConsoleAuth", "TemplateStore", "ServiceClient", "DoorLock", "DoctorRun", "Diagnostics",
             "Administration", "AccessPolicy", "JSONValue", "Posix", "PrintableText",
@@ -234,6 +238,7 @@ let package = Package(
         .testTarget(name: "FingerprintModuleTests", dependencies: ["TestSupport", "FingerprintModule", "ModuleSimulator", "SerialPort", "FingerprintProtocol"]),
         .testTarget(name: "ModuleSimulatorTests", dependencies: ["ModuleSimulator", "SerialPort", "FingerprintProtocol"]),
         .testTarget(name: "TemplateStoreTests", dependencies: ["TemplateStore"]),
+        .testTarget(name: "HubStoreTests", dependencies: ["HubStore", "JSONValue", "Posix"]),
         .testTarget(name: "ImagingTests", dependencies: ["TestSupport", "Imaging"]),
         .testTarget(name: "MatcherAccuracyTests", dependencies: ["MatcherAccuracy", "Imaging", "TestSupport"]),
         .testTarget(name: "HostMatchingTests", dependencies: ["TestSupport", "HostMatching", "MinutiaeExtraction", "Imaging"]),

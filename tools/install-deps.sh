@@ -51,6 +51,11 @@ done
 for pkg in libpng-dev libfprint-2-dev libglib2.0-dev libevdev-dev libnfc-dev libnfc-bin libfreefare-dev libfreefare-bin libssl-dev device-tree-compiler; do
   installed "$pkg" || need+=("$pkg")
 done
+# libpq: the fleet hub's client of PostgreSQL; postgresql: the server its tests start in a
+# scratch folder (initdb + pg_ctl, as nobody under root) — 15 on Debian 12, 17 on Debian 13.
+for pkg in libpq-dev postgresql; do
+  installed "$pkg" || need+=("$pkg")
+done
 
 if ! command -v swift >/dev/null 2>&1; then
   # Debian 13 and later ship Swift as `swiftlang`; ask apt rather than guess from the release
@@ -101,6 +106,15 @@ if ! installed libfprint-2-tests; then
 fi
 
 if [ ${#need[@]} -gt 0 ]; then
+  if [[ " ${need[*]} " == *" postgresql "* ]] && [ ! -d /etc/postgresql ]; then
+    # Only the server's programs are wanted (the tests make their own clusters): no system
+    # cluster and no service started at install (a chroot's build root must not keep a server
+    # running). A drop-in, not createcluster.conf itself (postgresql-common's own file).
+    # A hub's operator makes a cluster with pg_createcluster.
+    say "PostgreSQL without a system cluster (/etc/postgresql-common/createcluster.d/fpmod.conf)"
+    $sudo mkdir -p /etc/postgresql-common/createcluster.d
+    echo "create_main_cluster = false" | $sudo tee /etc/postgresql-common/createcluster.d/fpmod.conf >/dev/null
+  fi
   say "installing ${need[*]}"
   apt_install "${need[@]}"
 fi

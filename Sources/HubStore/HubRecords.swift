@@ -1,0 +1,119 @@
+import JSONValue
+
+/// One entry of the change log: a thing's whole state at its latest change, or its tombstone.
+public struct HubChange: Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case user, finger, card, schedule, holiday
+        case doorMode = "door-mode"
+    }
+
+    public var revision: Int64
+    public var kind: Kind
+    public var key: String
+    /// nil: deleted (a tombstone).
+    public var state: JSONValue?
+
+    public var isTombstone: Bool { state == nil }
+
+    public init(revision: Int64, kind: Kind, key: String, state: JSONValue?) {
+        self.revision = revision
+        self.kind = kind
+        self.key = key
+        self.state = state
+    }
+}
+
+/// A user as the hub keeps one (a door's store has the same fields).
+public struct HubUser: Sendable, Equatable {
+    public enum Role: String, Sendable { case admin, user }
+
+    public var name: String
+    public var displayName: String
+    public var role: Role
+    /// The door's memory-hard hash (`crypto_pwhash_str`), never the PIN.
+    public var pinHash: String?
+    public var verifyMode: String?
+    public var schedule: String?
+    public var validFrom: Int64?
+    public var validUntil: Int64?
+    public var usesLeft: Int?
+
+    public init(name: String, displayName: String? = nil, role: Role = .user, pinHash: String? = nil, verifyMode: String? = nil,
+                schedule: String? = nil, validFrom: Int64? = nil, validUntil: Int64? = nil, usesLeft: Int? = nil) {
+        self.name = name
+        self.displayName = displayName ?? name
+        self.role = role
+        self.pinHash = pinHash
+        self.verifyMode = verifyMode
+        self.schedule = schedule
+        self.validFrom = validFrom
+        self.validUntil = validUntil
+        self.usesLeft = usesLeft
+    }
+
+    /// Names a door's store accepts (and a shell shows plainly): 1 to 64 of letters, digits, `.`, `_`, `-`.
+    static func isPlainName(_ name: String) -> Bool {
+        (1...64).contains(name.utf8.count) && name.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
+                || byte == UInt8(ascii: "-")
+        }
+    }
+
+    /// Every field checked before anything is written.
+    func check() throws(HubStoreError) {
+        guard Self.isPlainName(name) else { throw .invalid("a user name is 1 to 64 letters, digits, '.', '_' or '-', not \(name.debugDescription)") }
+        guard (1...128).contains(displayName.utf8.count) else { throw .invalid("a display name is 1 to 128 bytes") }
+        if let schedule, !Self.isPlainName(schedule) { throw .invalid("a schedule name is 1 to 64 letters, digits, '.', '_' or '-'") }
+        if let pinHash, !pinHash.hasPrefix("$argon2") { throw .invalid("a PIN reaches the hub only as its Argon2 hash") }
+        if let usesLeft, usesLeft < 0 { throw .invalid("uses left is 0 or more") }
+        if let validFrom, let validUntil, validUntil <= validFrom { throw .invalid("the validity ends before it starts") }
+    }
+
+    /// The state a door applies (the change log's payload).
+    var state: JSONValue {
+        .object([
+            "name": .string(name), "displayName": .string(displayName), "role": .string(role.rawValue),
+            "pinHash": pinHash.map(JSONValue.string) ?? .null, "verifyMode": verifyMode.map(JSONValue.string) ?? .null,
+            "schedule": schedule.map(JSONValue.string) ?? .null, "validFrom": validFrom.map(JSONValue.int) ?? .null,
+            "validUntil": validUntil.map(JSONValue.int) ?? .null, "usesLeft": usesLeft.map { JSONValue.int(Int64($0)) } ?? .null,
+        ])
+    }
+}
+
+/// One of a door's events as it uploads them: its own sequence number and its place in the
+/// door's hash chain (the audit chain's hashes, 32 bytes).
+public struct DoorEvent: Sendable, Equatable {
+    public var sequence: Int64
+    /// Seconds since 1970 on the door's clock.
+    public var time: Double
+    public var event: String
+    public var user: String?
+    public var detail: String?
+    public var previousHash: [UInt8]
+    public var hash: [UInt8]
+
+    public init(sequence: Int64, time: Double, event: String, user: String? = nil, detail: String? = nil,
+                previousHash: [UInt8], hash: [UInt8]) {
+        self.sequence = sequence
+        self.time = time
+        self.event = event
+        self.user = user
+        self.detail = detail
+        self.previousHash = previousHash
+        self.hash = hash
+    }
+}
+
+/// What an upload did: new events kept, retries recognised, and sequence numbers still missing.
+public struct EventUpload: Sendable, Equatable {
+    public var inserted = 0
+    public var duplicates = 0
+    public var gaps: [ClosedRange<Int64>] = []
+
+    public init(inserted: Int = 0, duplicates: Int = 0, gaps: [ClosedRange<Int64>] = []) {
+        self.inserted = inserted
+        self.duplicates = duplicates
+        self.gaps = gaps
+    }
+}

@@ -1,0 +1,103 @@
+/// The hub's schema in PostgreSQL as an ordered list of migrations: migration N moves a
+/// database from version N-1 to N, and `hub_migrations` records each one applied. A released
+/// migration never changes: add a new one.
+///
+/// The tables mirror what a door's SQLite store keeps (users, fingers, cards, schedules,
+/// holidays, door modes), plus the fleet's own: doors, the change log doors pull, and every
+/// door's events.
+enum HubSchema {
+    static let migrations: [String] = [migration1]
+
+    static var currentVersion: Int { migrations.count }
+
+    /// Any fixed number: the advisory lock that lets one migrator at a time in.
+    static let migrationLock: Int64 = 0x6670_6D6F_6431 // "fpmod1"
+    /// The advisory lock every change takes before its revision, so revisions commit in order
+    /// (a sequence alone hands out 7 before 8 but may commit 8 first: a door that pulled 8
+    /// would never see 7).
+    static let changeLock: Int64 = 0x6670_6D6F_6432 // "fpmod2"
+
+    /// Version 1.
+    ///
+    /// `changes` holds, per thing (kind and key), the revision of its latest change and its
+    /// state then (or a tombstone): a door that last saw revision R pulls the rows above R, in
+    /// order, and each is the whole new state, so an older change of the same thing is never
+    /// needed again (it is replaced, not kept). Revisions come from one sequence over all kinds.
+    static let migration1 = """
+        CREATE TABLE doors (
+            id bigserial PRIMARY KEY,
+            name text NOT NULL UNIQUE CHECK (length(name) BETWEEN 1 AND 64),
+            certificate_sha256 text UNIQUE,
+            revoked_at timestamptz,
+            last_seen timestamptz,
+            last_revision bigint NOT NULL DEFAULT 0,
+            module_family text,
+            template_size integer,
+            created_at timestamptz NOT NULL DEFAULT now()
+        );
+        CREATE SEQUENCE revisions AS bigint MINVALUE 1;
+        CREATE TABLE changes (
+            revision bigint NOT NULL UNIQUE CHECK (revision > 0),
+            kind text NOT NULL CHECK (kind IN ('user', 'finger', 'card', 'schedule', 'holiday', 'door-mode')),
+            key text NOT NULL,
+            tombstone boolean NOT NULL,
+            payload jsonb,
+            changed_at timestamptz NOT NULL DEFAULT now(),
+            PRIMARY KEY (kind, key),
+            CHECK (tombstone = (payload IS NULL))
+        );
+        CREATE TABLE users (
+            name text PRIMARY KEY,
+            display_name text NOT NULL,
+            role text NOT NULL CHECK (role IN ('admin', 'user')),
+            pin_hash text,
+            verify_mode text,
+            schedule text,
+            valid_from bigint,
+            valid_until bigint,
+            uses_left integer CHECK (uses_left >= 0)
+        );
+        CREATE TABLE fingers (
+            user_name text NOT NULL REFERENCES users(name) ON DELETE CASCADE ON UPDATE CASCADE,
+            label text NOT NULL,
+            template_kind text NOT NULL,
+            template_size integer NOT NULL CHECK (template_size > 0),
+            template bytea NOT NULL,
+            quality integer NOT NULL,
+            enrolled_at timestamptz NOT NULL DEFAULT now(),
+            PRIMARY KEY (user_name, label, template_kind)
+        );
+        CREATE TABLE cards (
+            user_name text NOT NULL REFERENCES users(name) ON DELETE CASCADE ON UPDATE CASCADE,
+            label text NOT NULL,
+            number_hash bytea NOT NULL UNIQUE,
+            kind text NOT NULL,
+            PRIMARY KEY (user_name, label)
+        );
+        CREATE TABLE schedules (
+            name text PRIMARY KEY,
+            text text NOT NULL
+        );
+        CREATE TABLE holidays (
+            day date PRIMARY KEY,
+            name text NOT NULL
+        );
+        CREATE TABLE door_modes (
+            door_id bigint PRIMARY KEY REFERENCES doors(id) ON DELETE CASCADE,
+            mode text NOT NULL
+        );
+        CREATE TABLE door_events (
+            door_id bigint NOT NULL REFERENCES doors(id),
+            sequence bigint NOT NULL CHECK (sequence > 0),
+            time double precision NOT NULL,
+            event text NOT NULL,
+            user_name text,
+            detail text,
+            previous_hash bytea NOT NULL,
+            hash bytea NOT NULL,
+            received_at timestamptz NOT NULL DEFAULT now(),
+            PRIMARY KEY (door_id, sequence)
+        );
+        CREATE INDEX door_events_time ON door_events (time);
+        """
+}

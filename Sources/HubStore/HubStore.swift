@@ -1,0 +1,285 @@
+import JSONValue
+import Synchronization
+
+/// The fleet's truth in PostgreSQL: what every door follows (users, schedules, … each change
+/// stamped with a revision) and what every door reports back (its events, each exactly once).
+///
+/// One connection, used by one caller at a time. A write and its change-log row are one
+/// transaction; revisions commit in the order they are handed out (`HubSchema.changeLock`).
+public final class HubStore: Sendable {
+    private let connection: Mutex<PostgresConnection>
+
+    /// Opens the hub's database, which must be at this fpmod's schema version (older: migrate
+    /// first; newer: refused, as this fpmod would not know its tables).
+    public init(conninfo: String) throws(HubStoreError) {
+        let opened = try PostgresConnection(conninfo: conninfo)
+        let found = try Self.schemaVersion(opened)
+        guard found <= HubSchema.currentVersion else { throw .newerSchema(found: found, known: HubSchema.currentVersion) }
+        guard found == HubSchema.currentVersion else { throw .olderSchema(found: found, known: HubSchema.currentVersion) }
+        connection = Mutex(opened)
+    }
+
+    /// Brings the database to this fpmod's schema, all migrations in one transaction (all or
+    /// none), one migrator at a time. Returns the versions before and after; the same twice is
+    /// a no-op. A database from a newer fpmod is refused untouched.
+    @discardableResult
+    public static func migrate(conninfo: String) throws(HubStoreError) -> (from: Int, to: Int) {
+        let connection = try PostgresConnection(conninfo: conninfo)
+        return try connection.transaction { () throws(HubStoreError) -> (from: Int, to: Int) in
+            try connection.execute("SELECT pg_advisory_xact_lock($1)", [String(HubSchema.migrationLock)])
+            try connection.execute("""
+                CREATE TABLE IF NOT EXISTS hub_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())
+                """)
+            let found = try schemaVersion(connection)
+            let known = HubSchema.currentVersion
+            guard found <= known else { throw .newerSchema(found: found, known: known) }
+            for version in stride(from: found + 1, through: known, by: 1) {
+                try connection.executeScript(HubSchema.migrations[version - 1])
+                try connection.execute("INSERT INTO hub_migrations (version) VALUES ($1)", [String(version)])
+            }
+            return (found, known)
+        }
+    }
+
+    /// The version recorded in `hub_migrations`, 0 for a database never migrated.
+    private static func schemaVersion(_ connection: PostgresConnection) throws(HubStoreError) -> Int {
+        let exists = try connection.execute("SELECT to_regclass('hub_migrations') IS NOT NULL")
+        guard try Self.bool(exists, "to_regclass") else { return 0 }
+        return try Self.int(connection.execute("SELECT coalesce(max(version), 0) FROM hub_migrations"), "max(version)")
+    }
+
+    private func locked<T: Sendable>(_ body: (PostgresConnection) throws(HubStoreError) -> T) throws(HubStoreError) -> T {
+        try connection.withLock { (connection: inout PostgresConnection) throws(HubStoreError) -> T in try body(connection) }
+    }
+
+    // MARK: Changes
+
+    /// The newest revision handed out and committed (0 before the first change).
+    public func latestRevision() throws(HubStoreError) -> Int64 {
+        try locked { connection throws(HubStoreError) in
+            try Self.int64(connection.execute("SELECT coalesce(max(revision), 0) FROM changes"), "max(revision)")
+        }
+    }
+
+    /// The changes after `revision`, oldest first, at most `limit`: each the whole state of one
+    /// thing at its latest change, or its tombstone. A door applies them in order and then
+    /// remembers the last one's revision.
+    public func changes(since revision: Int64, limit: Int = 500) throws(HubStoreError) -> [HubChange] {
+        guard revision >= 0 else { throw .invalid("a revision is 0 or more, not \(revision)") }
+        guard (1...10_000).contains(limit) else { throw .invalid("a page of changes holds 1 to 10000, not \(limit)") }
+        return try locked { connection throws(HubStoreError) in
+            let rows = try connection.execute("""
+                SELECT revision, kind, key, tombstone, payload::text FROM changes WHERE revision > $1 ORDER BY revision LIMIT $2
+                """, [String(revision), String(limit)])
+            var changes: [HubChange] = []
+            for row in rows {
+                guard row.count == 5, let revision = row[0].flatMap({ Int64($0) }), let kindText = row[1],
+                      let kind = HubChange.Kind(rawValue: kindText), let key = row[2], let tombstone = row[3] else {
+                    throw .unexpectedReply("a change row \(row)")
+                }
+                var state: JSONValue?
+                if tombstone == "f" {
+                    guard let text = row[4], let parsed = try? JSONValue(parsing: text) else { throw .unexpectedReply("change \(revision)'s payload") }
+                    state = parsed
+                }
+                changes.append(HubChange(revision: revision, kind: kind, key: key, state: state))
+            }
+            return changes
+        }
+    }
+
+    /// Records a change of one thing inside the caller's transaction: takes the change lock,
+    /// hands out the next revision, replaces the thing's row in the change log. The revision.
+    private static func recordChange(_ connection: PostgresConnection, kind: HubChange.Kind, key: String,
+                                     state: JSONValue?) throws(HubStoreError) -> Int64 {
+        try connection.execute("SELECT pg_advisory_xact_lock($1)", [String(HubSchema.changeLock)])
+        let rows = try connection.execute("""
+            INSERT INTO changes (revision, kind, key, tombstone, payload, changed_at)
+            VALUES (nextval('revisions'), $1, $2, $3, $4::jsonb, now())
+            ON CONFLICT (kind, key) DO UPDATE
+            SET revision = EXCLUDED.revision, tombstone = EXCLUDED.tombstone, payload = EXCLUDED.payload, changed_at = EXCLUDED.changed_at
+            RETURNING revision
+            """, [kind.rawValue, key, state == nil ? "true" : "false", state?.encoded])
+        return try int64(rows, "revision")
+    }
+
+    // MARK: Users and schedules
+
+    /// Adds or replaces a user; the change's revision.
+    @discardableResult
+    public func putUser(_ user: HubUser) throws(HubStoreError) -> Int64 {
+        try user.check()
+        return try locked { connection throws(HubStoreError) in
+            try connection.transaction { () throws(HubStoreError) -> Int64 in
+                try connection.execute("""
+                    INSERT INTO users (name, display_name, role, pin_hash, verify_mode, schedule, valid_from, valid_until, uses_left)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+                    ON CONFLICT (name) DO UPDATE SET display_name = EXCLUDED.display_name, role = EXCLUDED.role,
+                        pin_hash = EXCLUDED.pin_hash, verify_mode = EXCLUDED.verify_mode, schedule = EXCLUDED.schedule,
+                        valid_from = EXCLUDED.valid_from, valid_until = EXCLUDED.valid_until, uses_left = EXCLUDED.uses_left
+                    """, [user.name, user.displayName, user.role.rawValue, user.pinHash, user.verifyMode, user.schedule,
+                          user.validFrom.map(String.init), user.validUntil.map(String.init), user.usesLeft.map(String.init)])
+                return try Self.recordChange(connection, kind: .user, key: user.name, state: user.state)
+            }
+        }
+    }
+
+    /// Deletes a user (with their fingers and cards) and leaves a tombstone; the revision, or
+    /// nil when there was no such user (nothing is recorded then).
+    @discardableResult
+    public func deleteUser(named name: String) throws(HubStoreError) -> Int64? {
+        try locked { connection throws(HubStoreError) in
+            try connection.transaction { () throws(HubStoreError) -> Int64? in
+                let deleted = try connection.execute("DELETE FROM users WHERE name = $1 RETURNING name", [name])
+                guard !deleted.isEmpty else { return nil }
+                return try Self.recordChange(connection, kind: .user, key: name, state: nil)
+            }
+        }
+    }
+
+    /// Adds or replaces a weekly schedule (its text as `fpmod schedule add` takes it); the revision.
+    @discardableResult
+    public func putSchedule(name: String, text: String) throws(HubStoreError) -> Int64 {
+        guard HubUser.isPlainName(name) else { throw .invalid("a schedule name is 1 to 64 letters, digits, '.', '_' or '-', not \(name.debugDescription)") }
+        guard !text.isEmpty, text.utf8.count <= 2_000 else { throw .invalid("a schedule's text is 1 to 2000 bytes") }
+        return try locked { connection throws(HubStoreError) in
+            try connection.transaction { () throws(HubStoreError) -> Int64 in
+                try connection.execute("""
+                    INSERT INTO schedules (name, text) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET text = EXCLUDED.text
+                    """, [name, text])
+                return try Self.recordChange(connection, kind: .schedule, key: name, state: .object(["name": .string(name), "text": .string(text)]))
+            }
+        }
+    }
+
+    @discardableResult
+    public func deleteSchedule(named name: String) throws(HubStoreError) -> Int64? {
+        try locked { connection throws(HubStoreError) in
+            try connection.transaction { () throws(HubStoreError) -> Int64? in
+                guard !(try connection.execute("DELETE FROM schedules WHERE name = $1 RETURNING name", [name])).isEmpty else { return nil }
+                return try Self.recordChange(connection, kind: .schedule, key: name, state: nil)
+            }
+        }
+    }
+
+    // MARK: Doors and their events
+
+    /// A new door; its id.
+    public func addDoor(named name: String) throws(HubStoreError) -> Int64 {
+        guard HubUser.isPlainName(name) else { throw .invalid("a door name is 1 to 64 letters, digits, '.', '_' or '-', not \(name.debugDescription)") }
+        return try locked { connection throws(HubStoreError) in
+            try Self.int64(connection.execute("INSERT INTO doors (name) VALUES ($1) RETURNING id", [name]), "id")
+        }
+    }
+
+    /// Refuses the door from now on (its uploads, and in time its certificate).
+    public func revokeDoor(id: Int64) throws(HubStoreError) {
+        try locked { connection throws(HubStoreError) in
+            let rows = try connection.execute("UPDATE doors SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 RETURNING id", [String(id)])
+            guard !rows.isEmpty else { throw .unknownDoor(id: id) }
+        }
+    }
+
+    /// Takes a door's events exactly once: one already held with the same hash is counted as a
+    /// duplicate (a retry), one held with another hash refuses the upload, and each new event
+    /// must chain to its neighbours the hub holds (`previousHash` = the hash of the one before,
+    /// and the one after must chain to it). Missing sequence numbers before an event are
+    /// reported as gaps (a door offline for a week uploads in pages; a later page fills them).
+    /// All or nothing: a refused upload keeps none of its events.
+    @discardableResult
+    public func insertEvents(door: Int64, _ events: [DoorEvent]) throws(HubStoreError) -> EventUpload {
+        guard events.count <= 10_000 else { throw .invalid("an upload holds at most 10000 events, not \(events.count)") }
+        for event in events {
+            guard event.sequence > 0, event.hash.count == 32, event.previousHash.count == 32, !event.event.isEmpty,
+                  event.event.utf8.count <= 64, (event.detail?.utf8.count ?? 0) <= 4_000, (event.user?.utf8.count ?? 0) <= 64 else {
+                throw .invalid("door \(door)'s event \(event.sequence) is malformed (sequence, 32-byte hashes, sizes)")
+            }
+        }
+        return try locked { connection throws(HubStoreError) in
+            try connection.transaction { () throws(HubStoreError) -> EventUpload in
+                // The door's row, locked: one upload per door at a time.
+                let doorRow = try connection.execute("SELECT revoked_at IS NOT NULL FROM doors WHERE id = $1 FOR UPDATE", [String(door)])
+                guard !doorRow.isEmpty else { throw .unknownDoor(id: door) }
+                guard try !Self.bool(doorRow, "revoked") else { throw .revokedDoor(id: door) }
+                var upload = EventUpload()
+                for event in events.sorted(by: { $0.sequence < $1.sequence }) {
+                    let held = try connection.execute("SELECT hash FROM door_events WHERE door_id = $1 AND sequence = $2",
+                                                      [String(door), String(event.sequence)])
+                    if let text = held.first?[0] {
+                        guard ByteaText.decode(text) == event.hash else { throw .conflictingEvent(door: door, sequence: event.sequence) }
+                        upload.duplicates += 1
+                        continue
+                    }
+                    let before = try connection.execute("""
+                        SELECT sequence, hash FROM door_events WHERE door_id = $1 AND sequence < $2 ORDER BY sequence DESC LIMIT 1
+                        """, [String(door), String(event.sequence)])
+                    let previousSequence = before.first?[0].flatMap { Int64($0) } ?? 0
+                    if previousSequence == event.sequence - 1, let text = before.first?[1] {
+                        guard ByteaText.decode(text) == event.previousHash else { throw .brokenEventChain(door: door, sequence: event.sequence) }
+                    } else if previousSequence + 1 <= event.sequence - 1 {
+                        upload.gaps.append((previousSequence + 1)...(event.sequence - 1))
+                    }
+                    let after = try connection.execute("SELECT previous_hash FROM door_events WHERE door_id = $1 AND sequence = $2",
+                                                       [String(door), String(event.sequence + 1)])
+                    if let text = after.first?[0], ByteaText.decode(text) != event.hash {
+                        throw .brokenEventChain(door: door, sequence: event.sequence + 1)
+                    }
+                    try connection.execute("""
+                        INSERT INTO door_events (door_id, sequence, time, event, user_name, detail, previous_hash, hash)
+                        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                        """, [String(door), String(event.sequence), String(event.time), event.event, event.user, event.detail,
+                              ByteaText.encode(event.previousHash), ByteaText.encode(event.hash)])
+                    upload.inserted += 1
+                }
+                // A gap this upload filled is no gap: report only what is still missing.
+                var stillMissing: [ClosedRange<Int64>] = []
+                for gap in upload.gaps {
+                    let rows = try connection.execute("""
+                        SELECT min(s), max(s) FROM generate_series($2::bigint, $3::bigint) AS s
+                        WHERE NOT EXISTS (SELECT 1 FROM door_events WHERE door_id = $1 AND sequence = s)
+                        """, [String(door), String(gap.lowerBound), String(gap.upperBound)])
+                    if let low = rows.first?[0].flatMap({ Int64($0) }), let high = rows.first?[1].flatMap({ Int64($0) }) { stillMissing.append(low...high) }
+                }
+                upload.gaps = stillMissing
+                try connection.execute("UPDATE doors SET last_seen = now() WHERE id = $1", [String(door)])
+                return upload
+            }
+        }
+    }
+
+    /// The door's events the hub holds, oldest first (for "who came in", and the tests).
+    public func events(door: Int64, after sequence: Int64 = 0, limit: Int = 1_000) throws(HubStoreError) -> [DoorEvent] {
+        try locked { connection throws(HubStoreError) in
+            let rows = try connection.execute("""
+                SELECT sequence, time, event, user_name, detail, previous_hash, hash FROM door_events
+                WHERE door_id = $1 AND sequence > $2 ORDER BY sequence LIMIT $3
+                """, [String(door), String(sequence), String(max(1, min(limit, 10_000)))])
+            var events: [DoorEvent] = []
+            for row in rows {
+                guard row.count == 7, let sequence = row[0].flatMap({ Int64($0) }), let time = row[1].flatMap({ Double($0) }),
+                      let event = row[2], let previous = row[5].flatMap(ByteaText.decode), let hash = row[6].flatMap(ByteaText.decode) else {
+                    throw .unexpectedReply("an event row")
+                }
+                events.append(DoorEvent(sequence: sequence, time: time, event: event, user: row[3], detail: row[4],
+                                        previousHash: previous, hash: hash))
+            }
+            return events
+        }
+    }
+
+    // MARK: Reading replies
+
+    private static func int64(_ rows: [[String?]], _ what: String) throws(HubStoreError) -> Int64 {
+        guard let text = rows.first?.first ?? nil, let value = Int64(text) else { throw .unexpectedReply(what) }
+        return value
+    }
+
+    private static func int(_ rows: [[String?]], _ what: String) throws(HubStoreError) -> Int {
+        Int(try int64(rows, what))
+    }
+
+    private static func bool(_ rows: [[String?]], _ what: String) throws(HubStoreError) -> Bool {
+        guard let text = rows.first?.first ?? nil, text == "t" || text == "f" else { throw .unexpectedReply(what) }
+        return text == "t"
+    }
+}

@@ -1,0 +1,199 @@
+import Foundation
+import JSONValue
+import Synchronization
+import Testing
+@testable import HubStore
+
+/// The hub's store on a real PostgreSQL started for each test (`TemporaryPostgres`).
+@Suite(.enabled(if: TemporaryPostgres.isInstalled, "needs Debian's postgresql (tools/install-deps.sh)"))
+struct HubStoreTests {
+    @Test func migratingFromEmptyThenAgainChangesNothingTheSecondTime() throws {
+        let server = try TemporaryPostgres()
+        let database = try server.newDatabase("hub")
+        #expect(throws: HubStoreError.olderSchema(found: 0, known: HubSchema.currentVersion)) { try HubStore(conninfo: database) }
+        let first = try HubStore.migrate(conninfo: database)
+        #expect(first.from == 0 && first.to == HubSchema.currentVersion)
+        let second = try HubStore.migrate(conninfo: database)
+        #expect(second.from == HubSchema.currentVersion && second.to == HubSchema.currentVersion)
+        #expect(try server.psql("hub", "SELECT count(*) FROM hub_migrations") == String(HubSchema.currentVersion))
+        _ = try HubStore(conninfo: database)
+    }
+
+    @Test func aDatabaseFromANewerFpmodIsRefusedUntouched() throws {
+        let server = try TemporaryPostgres()
+        let database = try server.newDatabase("hub")
+        try HubStore.migrate(conninfo: database)
+        try server.psql("hub", "INSERT INTO hub_migrations (version) VALUES (99)")
+        #expect(throws: HubStoreError.newerSchema(found: 99, known: HubSchema.currentVersion)) { try HubStore.migrate(conninfo: database) }
+        #expect(throws: HubStoreError.newerSchema(found: 99, known: HubSchema.currentVersion)) { try HubStore(conninfo: database) }
+        #expect(try server.psql("hub", "SELECT count(*) FROM hub_migrations") == String(HubSchema.currentVersion + 1))
+    }
+
+    @Test func aServerThatIsNotThereIsNamed() throws {
+        let server = try TemporaryPostgres()
+        let missing = server.conninfo("postgres").replacingOccurrences(of: "host=\(server.directory)", with: "host=\(server.directory)/nothing")
+        do {
+            _ = try HubStore(conninfo: missing)
+            Issue.record("connected to a server that is not there")
+        } catch {
+            #expect(String(describing: error).contains("PQconnectdbParams"))
+        }
+    }
+
+    @Test func eachChangeGetsTheNextRevisionAndADeletionLeavesATombstone() throws {
+        let (server, store) = try Self.migratedStore()
+        _ = server
+        #expect(try store.latestRevision() == 0)
+        let alice = try store.putUser(HubUser(name: "alice", role: .admin))
+        let office = try store.putSchedule(name: "office", text: "mon-fri 08:00-18:00")
+        let aliceAgain = try store.putUser(HubUser(name: "alice", displayName: "Alice A.", role: .admin))
+        #expect(alice < office && office < aliceAgain)
+        // A thing's older change is replaced by its newer one: a door catching up needs only the last.
+        let all = try store.changes(since: 0)
+        #expect(all.map(\.revision) == [office, aliceAgain])
+        #expect(all[1].state?["displayName"]?.stringValue == "Alice A.")
+        let deleted = try #require(try store.deleteUser(named: "alice"))
+        #expect(deleted > aliceAgain)
+        let tail = try store.changes(since: aliceAgain)
+        #expect(tail == [HubChange(revision: deleted, kind: .user, key: "alice", state: nil)])
+        #expect(try store.deleteUser(named: "nobody") == nil)
+        #expect(try store.latestRevision() == deleted)
+        #expect(try server.psql("hub", "SELECT count(*) FROM users") == "0")
+    }
+
+    @Test func aDoorCatchesUpPageByPageInOrder() throws {
+        let (server, store) = try Self.migratedStore()
+        _ = server
+        for index in 0..<25 { try store.putUser(HubUser(name: "user\(index)")) }
+        var seen: [Int64] = [], since: Int64 = 0
+        while true {
+            let page = try store.changes(since: since, limit: 10)
+            guard let last = page.last else { break }
+            #expect(page.count <= 10)
+            seen += page.map(\.revision)
+            since = last.revision
+        }
+        #expect(seen.count == 25 && seen == seen.sorted() && Set(seen).count == 25)
+        #expect(throws: HubStoreError.self) { try store.changes(since: -1) }
+        #expect(throws: HubStoreError.self) { try store.changes(since: 0, limit: 0) }
+    }
+
+    /// Revisions commit in the order they are handed out: a writer waits for the change lock
+    /// another transaction holds (seen waiting in pg_stat_activity), then takes the next one.
+    @Test func aSecondWriterWaitsForTheFirstSoRevisionsCommitInOrder() throws {
+        let (server, store) = try Self.migratedStore()
+        let first = try store.putUser(HubUser(name: "first"))
+        let holder = try PostgresConnection(conninfo: server.conninfo("hub"))
+        try holder.execute("BEGIN")
+        try holder.execute("SELECT pg_advisory_xact_lock($1)", [String(HubSchema.changeLock)])
+        let finished = DispatchSemaphore(value: 0)
+        let second = Mutex<Int64?>(nil)
+        DispatchQueue.global().async {
+            let revision = try? store.putUser(HubUser(name: "second"))
+            second.withLock { $0 = revision }
+            finished.signal()
+        }
+        var waiting = false
+        for _ in 0..<600 where !waiting {
+            waiting = try server.psql("hub", "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND wait_event = 'advisory'") == "1"
+            if !waiting { usleep(50_000) }
+        }
+        #expect(waiting, "the second writer never waited for the change lock")
+        #expect(finished.wait(timeout: .now()) == .timedOut)
+        try holder.execute("COMMIT")
+        #expect(finished.wait(timeout: .now() + 60) == .success)
+        #expect(second.withLock { $0 }.map { $0 > first } == true)
+    }
+
+    @Test func badInputIsRefusedBeforeAnythingIsWritten() throws {
+        let (server, store) = try Self.migratedStore()
+        _ = server
+        #expect(throws: HubStoreError.self) { try store.putUser(HubUser(name: "a b")) }
+        #expect(throws: HubStoreError.self) { try store.putUser(HubUser(name: "bob", pinHash: "1234")) }
+        #expect(throws: HubStoreError.self) { try store.putUser(HubUser(name: "bob", validFrom: 10, validUntil: 5)) }
+        #expect(throws: HubStoreError.self) { try store.putSchedule(name: "office'; DROP TABLE users; --", text: "mon 08:00-09:00") }
+        #expect(try store.latestRevision() == 0)
+        #expect(try server.psql("hub", "SELECT count(*) FROM users") == "0")
+        // Values are parameters, never SQL: a display name full of quotes is only a name.
+        let quoted = "O'Brien'); DROP TABLE users; --"
+        try store.putUser(HubUser(name: "obrien", displayName: quoted))
+        #expect(try server.psql("hub", "SELECT display_name FROM users") == quoted)
+    }
+
+    // MARK: Events
+
+    static func chain(_ count: Int, from start: Int64 = 1) -> [DoorEvent] {
+        var previous = [UInt8](repeating: 0, count: 32)
+        var events: [DoorEvent] = []
+        for sequence in 1...(Int(start) + count - 1) {
+            var hash = [UInt8](repeating: 0, count: 32)
+            for index in hash.indices { hash[index] = UInt8(truncatingIfNeeded: sequence &* 31 &+ index &* 7) }
+            if sequence >= Int(start) {
+                events.append(DoorEvent(sequence: Int64(sequence), time: 1_800_000_000 + Double(sequence), event: "granted",
+                                        user: "alice", detail: "slot 3", previousHash: previous, hash: hash))
+            }
+            previous = hash
+        }
+        return events
+    }
+
+    @Test func eventsAreKeptExactlyOnceAndAGapIsReportedUntilFilled() throws {
+        let (server, store) = try Self.migratedStore()
+        _ = server
+        let door = try store.addDoor(named: "front")
+        let events = Self.chain(6)
+        #expect(try store.insertEvents(door: door, Array(events[0..<3])) == EventUpload(inserted: 3))
+        // A retry (the answer was lost on the way back) duplicates nothing.
+        #expect(try store.insertEvents(door: door, Array(events[0..<3])) == EventUpload(duplicates: 3))
+        // Out of order: 6 before 4 and 5.
+        #expect(try store.insertEvents(door: door, [events[5]]) == EventUpload(inserted: 1, gaps: [4...5]))
+        #expect(try store.insertEvents(door: door, [events[4], events[3]]) == EventUpload(inserted: 2))
+        let held = try store.events(door: door)
+        #expect(held == events)
+    }
+
+    @Test func aBrokenChainOrAChangedEventRefusesTheWholeUpload() throws {
+        let (server, store) = try Self.migratedStore()
+        let door = try store.addDoor(named: "back")
+        let events = Self.chain(4)
+        try store.insertEvents(door: door, Array(events[0..<2]))
+        var forged = events[2]
+        forged.previousHash = [UInt8](repeating: 9, count: 32)
+        #expect(throws: HubStoreError.brokenEventChain(door: door, sequence: 3)) { try store.insertEvents(door: door, [forged]) }
+        var changed = events[1]
+        changed.user = "mallory"
+        changed.hash = [UInt8](repeating: 7, count: 32)
+        #expect(throws: HubStoreError.conflictingEvent(door: door, sequence: 2)) { try store.insertEvents(door: door, [events[2], changed]) }
+        #expect(try server.psql("hub", "SELECT count(*) FROM door_events") == "2")
+        // An event whose successor the hub holds must be the one that successor chains to.
+        try store.insertEvents(door: door, [events[3]])
+        var wrongThird = events[2]
+        wrongThird.hash = [UInt8](repeating: 5, count: 32)
+        #expect(throws: HubStoreError.brokenEventChain(door: door, sequence: 4)) { try store.insertEvents(door: door, [wrongThird]) }
+        #expect(throws: HubStoreError.unknownDoor(id: door + 100)) { try store.insertEvents(door: door + 100, [events[2]]) }
+        try store.revokeDoor(id: door)
+        #expect(throws: HubStoreError.revokedDoor(id: door)) { try store.insertEvents(door: door, [events[2]]) }
+    }
+
+    /// PostgreSQL killed (no checkpoint) and started again: what was committed is there, and
+    /// the store's connection comes back by itself (the first statement may fail, as the
+    /// connection's loss is only seen then; the next one reconnects).
+    @Test func aKilledAndRestartedServerKeepsTheCommittedAndTheStoreReconnects() throws {
+        let (server, store) = try Self.migratedStore()
+        let revision = try store.putUser(HubUser(name: "alice"))
+        try server.kill()
+        #expect(throws: HubStoreError.self) { try store.latestRevision() }
+        try server.start()
+        var after: Int64?
+        for _ in 0..<3 where after == nil { after = try? store.latestRevision() }
+        #expect(after == revision)
+        #expect(try store.changes(since: 0).map(\.key) == ["alice"])
+    }
+
+    static func migratedStore() throws -> (TemporaryPostgres, HubStore) {
+        let server = try TemporaryPostgres()
+        let database = try server.newDatabase("hub")
+        try HubStore.migrate(conninfo: database)
+        return (server, try HubStore(conninfo: database))
+    }
+}
