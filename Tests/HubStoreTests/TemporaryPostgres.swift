@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Posix
 import Testing
 
@@ -30,7 +31,7 @@ final class TemporaryPostgres: @unchecked Sendable {
             try FileManager.default.setAttributes([.ownerAccountID: 65534, .groupOwnerAccountID: 65534], ofItemAtPath: directory)
         }
         let initdb = try run("initdb", ["-D", directory + "/data", "-U", "fpmod", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"])
-        try #require(initdb.status == 0, "initdb failed: \(initdb.output)")
+        try #require(initdb.status ?? 0 == 0 && FileManager.default.fileExists(atPath: directory + "/data/PG_VERSION"), "initdb failed: \(initdb.output)")
         try start()
     }
 
@@ -44,7 +45,7 @@ final class TemporaryPostgres: @unchecked Sendable {
     /// A fresh empty database; its connection string.
     func newDatabase(_ name: String) throws -> String {
         let made = try run("createdb", ["-h", directory, "-p", "5432", "-U", "fpmod", name])
-        try #require(made.status == 0, "createdb failed: \(made.output)")
+        try #require(made.status ?? 0 == 0, "createdb failed: \(made.output)")
         return conninfo(name)
     }
 
@@ -52,20 +53,20 @@ final class TemporaryPostgres: @unchecked Sendable {
     @discardableResult
     func psql(_ database: String, _ sql: String) throws -> String {
         let result = try run("psql", ["-h", directory, "-p", "5432", "-U", "fpmod", "-d", database, "-v", "ON_ERROR_STOP=1", "-At", "-c", sql])
-        try #require(result.status == 0, "psql failed: \(result.output)")
+        try #require(result.status ?? 0 == 0, "psql failed: \(result.output)")
         return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     func start() throws {
         let options = "-k \(directory) -c listen_addresses='' -c fsync=off -c full_page_writes=off"
         let started = try run("pg_ctl", ["-D", directory + "/data", "-l", directory + "/server.log", "-w", "-t", "60", "-o", options, "start"])
-        try #require(started.status == 0, "pg_ctl start failed: \(started.output) \(serverLog)")
+        try #require(started.status ?? 0 == 0, "pg_ctl start failed: \(started.output) \(serverLog)")
     }
 
     /// Stops the server at once (no checkpoint, as a crash would); start() brings it back.
     func kill() throws {
         let stopped = try run("pg_ctl", ["-D", directory + "/data", "-m", "immediate", "-w", "stop"])
-        try #require(stopped.status == 0, "pg_ctl stop failed: \(stopped.output)")
+        try #require(stopped.status ?? 0 == 0, "pg_ctl stop failed: \(stopped.output)")
     }
 
     func stop() {
@@ -76,24 +77,40 @@ final class TemporaryPostgres: @unchecked Sendable {
 
     var serverLog: String { (try? String(contentsOfFile: directory + "/server.log", encoding: .utf8)) ?? "" }
 
-    /// One of the server's programs, as nobody under root; its exit status and output.
-    private func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        if asNobody {
-            process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
-            process.arguments = ["-u", "nobody", "--", binaries + "/" + tool] + arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: binaries + "/" + tool)
-            process.arguments = arguments
+    /// One of the server's programs, as nobody under root; its exit status (nil when another
+    /// part of the test process reaped it first) and output.
+    ///
+    /// posix_spawn and waitpid rather than Foundation's Process: the server pg_ctl starts
+    /// outlives pg_ctl, and with Process a test hung waiting for a child that had already exited.
+    private func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32?, output: String) {
+        let argv = (asNobody ? ["/usr/sbin/runuser", "-u", "nobody", "--"] : []) + [binaries + "/" + tool] + arguments
+        let outputPath = directory + "/\(tool)-\(UInt64.random(in: 0...UInt64.max)).out"
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        func quoted(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let command = "exec " + argv.map(quoted).joined(separator: " ") + " </dev/null >" + quoted(outputPath) + " 2>&1"
+        let pid = try ChildProcess.spawn(["/bin/sh", "-c", command], environment: ChildProcess.currentEnvironment)
+        var status: Int32 = 0
+        var exit: Int32?
+        let deadline = Date().addingTimeInterval(120)
+        while true {
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid {
+                // WIFEXITED / WEXITSTATUS, which Swift does not import.
+                exit = status & 0x7f == 0 ? (status >> 8) & 0xff : -1
+                break
+            }
+            if reaped == -1 && errno == ECHILD { break }
+            guard Date() < deadline else {
+                _ = Glibc.kill(pid, SIGKILL)
+                throw PostgresToolTimedOut(tool: tool)
+            }
+            usleep(10_000)
         }
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        // pg_ctl start hands the server's output to the log file (-l), so the pipe closes when pg_ctl ends.
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+        return (exit, (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")
     }
+}
+
+struct PostgresToolTimedOut: Error, CustomStringConvertible {
+    var tool: String
+    var description: String { "\(tool) did not finish within 120 s" }
 }
