@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import JSONValue
 import Synchronization
 import Testing
@@ -27,6 +28,24 @@ struct HubStoreTests {
         #expect(throws: HubStoreError.newerSchema(found: 99, known: HubSchema.currentVersion)) { try HubStore.migrate(conninfo: database) }
         #expect(throws: HubStoreError.newerSchema(found: 99, known: HubSchema.currentVersion)) { try HubStore(conninfo: database) }
         #expect(try server.psql("hub", "SELECT count(*) FROM hub_migrations") == String(HubSchema.currentVersion + 1))
+    }
+
+    /// The server keeps nothing this process had open: a pipe's write end open while it started
+    /// (as another test's pipe would be) is closed once we close ours, so a reader sees its end
+    /// at once instead of waiting until the server stops.
+    @Test func theServerHoldsNoDescriptorOfTheTestProcess() throws {
+        var ends: [Int32] = [-1, -1]
+        let made = ends.withUnsafeMutableBufferPointer { Glibc.pipe($0.baseAddress!) }
+        try #require(made == 0)
+        defer { _ = Glibc.close(ends[0]) }
+        let server = try TemporaryPostgres()
+        _ = Glibc.close(ends[1])
+        _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)
+        var byte: UInt8 = 0
+        let count = read(ends[0], &byte, 1)
+        // 0: end of file, no writer left; -1 with EAGAIN: someone (the server) still holds it.
+        #expect(count == 0, "the server holds the pipe's write end")
+        _ = server
     }
 
     @Test func aServerThatIsNotThereIsNamed() throws {

@@ -87,8 +87,12 @@ final class TemporaryPostgres: @unchecked Sendable {
         let outputPath = directory + "/\(tool)-\(UInt64.random(in: 0...UInt64.max)).out"
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
         func quoted(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-        let command = "exec " + argv.map(quoted).joined(separator: " ") + " </dev/null >" + quoted(outputPath) + " 2>&1"
-        let pid = try ChildProcess.spawn(["/bin/sh", "-c", command], environment: ChildProcess.currentEnvironment)
+        // Every descriptor above 2 closed first: posix_spawn hands the child whatever this process
+        // has open without FD_CLOEXEC (another test's pipe), and the server pg_ctl starts would
+        // keep it open, so that test would wait for its end of file until this server stops.
+        let closeInherited = "for fd in /proc/$$/fd/*; do n=${fd##*/}; [ \"$n\" -gt 2 ] && eval \"exec $n>&-\" 2>/dev/null; done; "
+        let command = closeInherited + "exec " + argv.map(quoted).joined(separator: " ") + " </dev/null >" + quoted(outputPath) + " 2>&1"
+        let pid = try ChildProcess.spawn(["/bin/bash", "-c", command], environment: ChildProcess.currentEnvironment)
         var status: Int32 = 0
         var exit: Int32?
         let deadline = Date().addingTimeInterval(120)
