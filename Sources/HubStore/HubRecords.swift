@@ -1,4 +1,5 @@
 import JSONValue
+import TemplateStore
 
 /// One entry of the change log: a thing's whole state at its latest change, or its tombstone.
 public struct HubChange: Sendable, Equatable {
@@ -51,20 +52,20 @@ public struct HubUser: Sendable, Equatable {
         self.usesLeft = usesLeft
     }
 
-    /// Names a door's store accepts (and a shell shows plainly): 1 to 64 of letters, digits, `.`, `_`, `-`.
-    static func isPlainName(_ name: String) -> Bool {
-        (1...64).contains(name.utf8.count) && name.utf8.allSatisfy { byte in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
-                || byte == UInt8(ascii: "-")
-        }
+    /// `body`'s name check (the door store's own: `UserName`, `RuleName`, `DisplayName`), its
+    /// refusal as the hub's.
+    static func checked(_ body: () throws(NameError) -> Void) throws(HubStoreError) {
+        do { try body() } catch { throw .invalid(error.description) }
     }
 
     /// Every field checked before anything is written.
     func check() throws(HubStoreError) {
-        guard Self.isPlainName(name) else { throw .invalid("a user name is 1 to 64 letters, digits, '.', '_' or '-', not \(name.debugDescription)") }
-        guard (1...128).contains(displayName.utf8.count) else { throw .invalid("a display name is 1 to 128 bytes") }
-        if let schedule, !Self.isPlainName(schedule) { throw .invalid("a schedule name is 1 to 64 letters, digits, '.', '_' or '-'") }
+        // The door's own rules, so a user the hub takes is one every door can store.
+        try Self.checked { () throws(NameError) in
+            _ = try UserName(validating: name)
+            _ = try DisplayName(validating: displayName)
+            if let schedule { _ = try RuleName(validating: schedule) }
+        }
         if let pinHash, !pinHash.hasPrefix("$argon2") { throw .invalid("a PIN reaches the hub only as its Argon2 hash") }
         if let usesLeft, usesLeft < 0 { throw .invalid("uses left is 0 or more") }
         if let validFrom, let validUntil, validUntil <= validFrom { throw .invalid("the validity ends before it starts") }

@@ -1,4 +1,5 @@
 import JSONValue
+import TemplateStore
 import Synchronization
 
 /// The fleet's truth in PostgreSQL: what every door follows (users, schedules, … each change
@@ -140,7 +141,7 @@ public final class HubStore: Sendable {
     /// Adds or replaces a weekly schedule (its text as `fpmod schedule add` takes it); the revision.
     @discardableResult
     public func putSchedule(name: String, text: String) throws(HubStoreError) -> Int64 {
-        guard HubUser.isPlainName(name) else { throw .invalid("a schedule name is 1 to 64 letters, digits, '.', '_' or '-', not \(name.debugDescription)") }
+        try HubUser.checked { () throws(NameError) in _ = try RuleName(validating: name) }
         guard !text.isEmpty, text.utf8.count <= 2_000 else { throw .invalid("a schedule's text is 1 to 2000 bytes") }
         return try locked { connection throws(HubStoreError) in
             try connection.transaction { () throws(HubStoreError) -> Int64 in
@@ -166,7 +167,8 @@ public final class HubStore: Sendable {
 
     /// A new door; its id.
     public func addDoor(named name: String) throws(HubStoreError) -> Int64 {
-        guard HubUser.isPlainName(name) else { throw .invalid("a door name is 1 to 64 letters, digits, '.', '_' or '-', not \(name.debugDescription)") }
+        // A door's name is typed in shells and shown in events, as a rule's is.
+        try HubUser.checked { () throws(NameError) in _ = try RuleName(validating: name) }
         return try locked { connection throws(HubStoreError) in
             try Self.int64(connection.execute("INSERT INTO doors (name) VALUES ($1) RETURNING id", [name]), "id")
         }

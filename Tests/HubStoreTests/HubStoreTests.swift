@@ -137,6 +137,8 @@ struct HubStoreTests {
         let quoted = "O'Brien'); DROP TABLE users; --"
         try store.putUser(HubUser(name: "obrien", displayName: quoted))
         #expect(try server.psql("hub", "SELECT display_name FROM users") == quoted)
+        // The door's own name rule: what a door can store, the hub takes (a door allows '@').
+        try store.putUser(HubUser(name: "alice@home"))
     }
 
     // MARK: Events
