@@ -77,8 +77,7 @@ final class TemporaryPostgres: @unchecked Sendable {
 
     var serverLog: String { (try? String(contentsOfFile: directory + "/server.log", encoding: .utf8)) ?? "" }
 
-    /// One of the server's programs, as nobody under root; its exit status (nil when another
-    /// part of the test process reaped it first) and output.
+    /// One of the server's programs, as nobody under root; its exit status and output.
     ///
     /// posix_spawn and waitpid rather than Foundation's Process: the server pg_ctl starts
     /// outlives pg_ctl, and with Process a test hung waiting for a child that had already exited.
@@ -91,25 +90,27 @@ final class TemporaryPostgres: @unchecked Sendable {
         // has open without FD_CLOEXEC (another test's pipe), and the server pg_ctl starts would
         // keep it open, so that test would wait for its end of file until this server stops.
         let closeInherited = "for fd in /proc/$$/fd/*; do n=${fd##*/}; [ \"$n\" -gt 2 ] && eval \"exec $n>&-\" 2>/dev/null; done; "
-        let command = closeInherited + "exec " + argv.map(quoted).joined(separator: " ") + " </dev/null >" + quoted(outputPath) + " 2>&1"
+        // The end is told by a status file, not by waitpid alone: in the whole test run another
+        // part of the process (Foundation's Process) may reap this child first, and the output
+        // would be read before the program had written it.
+        let statusPath = outputPath + ".status"
+        defer { try? FileManager.default.removeItem(atPath: statusPath) }
+        let command = closeInherited + argv.map(quoted).joined(separator: " ") + " </dev/null >" + quoted(outputPath) + " 2>&1; "
+            + "echo $? >" + quoted(statusPath + ".part") + " && mv " + quoted(statusPath + ".part") + " " + quoted(statusPath)
         let pid = try ChildProcess.spawn(["/bin/bash", "-c", command], environment: ChildProcess.currentEnvironment)
-        var status: Int32 = 0
-        var exit: Int32?
         let deadline = Date().addingTimeInterval(120)
-        while true {
-            let reaped = waitpid(pid, &status, WNOHANG)
-            if reaped == pid {
-                // WIFEXITED / WEXITSTATUS, which Swift does not import.
-                exit = status & 0x7f == 0 ? (status >> 8) & 0xff : -1
-                break
-            }
-            if reaped == -1 && errno == ECHILD { break }
+        var status: Int32 = 0
+        while !FileManager.default.fileExists(atPath: statusPath) {
             guard Date() < deadline else {
                 _ = Glibc.kill(pid, SIGKILL)
                 throw PostgresToolTimedOut(tool: tool)
             }
             usleep(10_000)
         }
+        // Reaped here when it is still ours (the shell ends right after writing the file).
+        for _ in 0..<100 where waitpid(pid, &status, WNOHANG) == 0 { usleep(1_000) }
+        let text = (try? String(contentsOfFile: statusPath, encoding: .utf8)) ?? ""
+        let exit = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
         return (exit, (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")
     }
 }
