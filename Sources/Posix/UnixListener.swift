@@ -10,23 +10,54 @@ public final class UnixListener: Sendable {
     public let fileDescriptor: FileDescriptor
     private let closed = Mutex(false)
 
-    /// `socket` + `bind` + `chmod` + `listen`. A stale socket file left by a process that died
-    /// is removed first; if another process still accepts on it, this throws
+    /// `socket` + `bind` + `chmod` + `listen` + `link`. A stale socket file left by a process
+    /// that died is removed first; if another process still accepts on it, this throws
     /// `Errno.addressInUse`, and if `path` is something other than a socket, `Errno.fileExists`.
+    ///
+    /// The socket is bound under a temporary name beside `path` and linked to `path` only once
+    /// it listens: a client that sees the file (a test, a script, systemd's `ExecStartPost`)
+    /// can connect at once. Bound at `path` itself, there is a moment between `bind` and
+    /// `listen` when the file exists and `connect` is refused — and a loaded machine found it.
+    /// `link` (not `rename`) so a socket another process put at `path` meanwhile is never
+    /// replaced: that is `Errno.addressInUse`, as `bind` would have said.
     /// - Parameter mode: permissions of the socket file (who may connect); nil keeps the umask's.
     public init(path: String, mode: mode_t? = 0o660, backlog: Int32 = 16) throws(Errno) {
         try UnixListener.removeStaleSocket(at: path)
         let fd = try makeUnixStreamSocket()
+        let bound = UnixListener.temporaryName(beside: path)
+        // Left by this pid's predecessor, killed between its bind and its link.
+        if bound != path { var info = stat(); if lstat(bound, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK { unlink(bound) } }
         do throws(Errno) {
-            if try withUnixSocketAddress(path, { bind(fd.rawValue, $0, $1) }) == -1 { throw Errno.current }
-            if let mode { _ = try retryingOnInterrupt { chmod(path, mode) } }
+            if try withUnixSocketAddress(bound, { bind(fd.rawValue, $0, $1) }) == -1 { throw Errno.current }
+            defer { if bound != path { unlink(bound) } }
+            if let mode { _ = try retryingOnInterrupt { chmod(bound, mode) } }
             _ = try retryingOnInterrupt { listen(fd.rawValue, backlog) }
+            if bound != path {
+                do throws(Errno) { _ = try retryingOnInterrupt { link(bound, path) } } catch {
+                    throw error == .fileExists ? .addressInUse : error
+                }
+            }
         } catch {
             try? fd.close()
             throw error
         }
         self.path = path
         self.fileDescriptor = fd
+    }
+
+    /// `.NAME.PID.new` beside `path`, or a shorter `.fpmod-PID` when that does not fit a socket
+    /// address; `path` itself (and the moment before `listen`) only when neither fits.
+    static func temporaryName(beside path: String) -> String {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let capacity = MemoryLayout.size(ofValue: sockaddr_un().sun_path)
+        let pid = String(getpid())
+        for candidate in [directory + "." + name + "." + pid + ".new", directory + ".fpmod-" + pid]
+        where candidate.utf8.count < capacity {
+            return candidate
+        }
+        return path
     }
 
     deinit { close() }

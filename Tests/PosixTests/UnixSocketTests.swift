@@ -85,6 +85,62 @@ import Testing
         #expect(FileManager.default.contents(atPath: path) == Data("keep".utf8))
     }
 
+    /// The file appears only once the socket listens: a client polling for it is never refused.
+    /// Bound at the path itself (bind, then listen), dozens of rounds of 1,500 were refused on an idle machine.
+    @Test func aSocketFileThatExistsAcceptsAtOnce() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(directory) }
+        let rounds = 1500
+        let made = Thread {
+            for round in 0..<rounds {
+                let listener = try? UnixListener(path: directory + "/\(round).sock")
+                // Kept until the client has connected: closing removes the file.
+                while listener != nil, FileManager.default.fileExists(atPath: directory + "/\(round).done") == false { usleep(50) }
+                listener?.close()
+            }
+        }
+        made.start()
+        var refused: [Int] = []
+        for round in 0..<rounds {
+            let path = directory + "/\(round).sock"
+            var info = stat()
+            let deadline = ContinuousClock.now + .seconds(30)
+            while lstat(path, &info) != 0, ContinuousClock.now < deadline {}
+            do { try UnixConnection.connect(path: path).close() } catch { refused.append(round) }
+            #expect(FileManager.default.createFile(atPath: directory + "/\(round).done", contents: nil))
+        }
+        #expect(refused.isEmpty, "refused in rounds \(refused.prefix(10))")
+        // No temporary name is left behind.
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix(".") }
+        #expect(left.isEmpty, "\(left)")
+    }
+
+    @Test func theTemporaryNameFitsOrIsThePathItself() {
+        let capacity = MemoryLayout.size(ofValue: sockaddr_un().sun_path)
+        let short = "/run/fpmod/control"
+        #expect(UnixListener.temporaryName(beside: short) == "/run/fpmod/.control.\(getpid()).new")
+        // A long name: the short form; a path whose directory alone nearly fills the address: itself.
+        let longName = "/tmp/" + String(repeating: "n", count: capacity - 10)
+        #expect(UnixListener.temporaryName(beside: longName) == "/tmp/.fpmod-\(getpid())")
+        let longDirectory = "/" + String(repeating: "d", count: capacity - 6) + "/s"
+        #expect(UnixListener.temporaryName(beside: longDirectory) == longDirectory)
+        #expect(UnixListener.temporaryName(beside: "relative.sock").hasPrefix(".relative.sock."))
+    }
+
+    @Test func aPathTooLongForATemporaryNameStillListens() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(directory) }
+        let capacity = MemoryLayout.size(ofValue: sockaddr_un().sun_path)
+        let path = directory + "/" + String(repeating: "s", count: capacity - directory.utf8.count - 2)
+        #expect(UnixListener.temporaryName(beside: path) == path || UnixListener.temporaryName(beside: path).contains(".fpmod-"))
+        let listener = try UnixListener(path: path)
+        defer { listener.close() }
+        let client = try UnixConnection.connect(path: path)
+        #expect(try listener.accept(deadline: .now + .seconds(30)) != nil)
+        client.close()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [String(path.split(separator: "/").last!)])
+    }
+
     @Test func connectingToNothingSaysSo() throws {
         #expect(throws: Errno.noSuchFile) { _ = try UnixConnection.connect(path: "/nonexistent/fpmod.sock") }
         #expect(throws: Errno.nameTooLong) {

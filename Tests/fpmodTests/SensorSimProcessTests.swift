@@ -21,7 +21,18 @@ import TestSupport
             link = cli.directory + "/sensor.link"
             process = try LoggedProcess(cli, arguments: ["sim", "--profile", "fpc1020", "--control", control, "--link", link] + extra,
                                         logPath: cli.directory + "/sim.log")
-            for _ in 0..<500 where !(FileSystem.exists(control) && FileSystem.exists(link)) && process.isRunning { usleep(20_000) }
+            let deadline = ContinuousClock.now + .seconds(60)
+            while !(FileSystem.exists(control) && FileSystem.exists(link)) && process.isRunning && ContinuousClock.now < deadline {
+                usleep(20_000)
+            }
+        }
+
+        /// The sensor through the link; when that fails, the simulator's log says why.
+        func sensor() throws -> SocketImageSensor {
+            do { return try SocketImageSensor(path: link) } catch {
+                Issue.record("the simulator's log:\n\(process.log)")
+                throw error
+            }
         }
 
         func say(_ line: String) throws -> String {
@@ -44,7 +55,7 @@ import TestSupport
         try FileSystem.makeDirectory(images, mode: 0o755)
         let files = try FingerImageFolder.write(finger: "alice-right-index", captures: 3, directory: images)
         let simulator = try Simulator(cli, extra: ["--images", images])
-        let sensor = try SocketImageSensor(path: simulator.link)
+        let sensor = try simulator.sensor()
         #expect(sensor.identity.model == "FPC1020A (simulated)", "\(simulator.process.log)")
         #expect(sensor.identity.connection.contains(images))
         #expect(try !sensor.waitForFinger(deadline: .now + .milliseconds(50)))
@@ -73,7 +84,7 @@ import TestSupport
     @Test func stdoutNamesTheControlSocketThenTheLink() throws {
         let cli = CLI()
         let simulator = try Simulator(cli, extra: ["--finger", "bob"])
-        let sensor = try SocketImageSensor(path: simulator.link)
+        let sensor = try simulator.sensor()
         // --finger keeps bob down from the start; generated fingers without --images.
         #expect(try sensor.waitForFinger(deadline: .now))
         #expect(FingerCoverage().evaluate(try sensor.capture()).holdsFinger)
