@@ -196,7 +196,7 @@ let package = Package(
         // The web console and the kiosk lock screen: routes, pages (embedded assets), the JSON API
         // under /api/v1, SVG plots, live events; a front end over the store and the service's sockets.
         // The fleet hub's store in PostgreSQL: the change log doors follow, every door's events.
-        .target(name: "HubStore", dependencies: ["CLibpq", "JSONValue", "TemplateStore"]),
+        .target(name: "HubStore", dependencies: ["AccessPolicy", "CLibpq", "JSONValue", "TemplateStore"]),
         .target(name: "WebConsole", dependencies: [
             "ConsoleHTTP", "ConsoleAuth", "TemplateStore", "ServiceClient", "DoorLock", "DoctorRun", "Diagnostics",
             "Administration", "AccessPolicy", "JSONValue", "Posix", "PrintableText",

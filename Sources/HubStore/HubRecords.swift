@@ -1,3 +1,4 @@
+import AccessPolicy
 import JSONValue
 import TemplateStore
 
@@ -31,6 +32,8 @@ public struct HubUser: Sendable, Equatable {
     public var name: String
     public var displayName: String
     public var role: Role
+    /// False: this user's fingers open no door (a PIN or card still may), as `fpmod disable`.
+    public var fingerprintUnlock: Bool
     /// The door's memory-hard hash (`crypto_pwhash_str`), never the PIN.
     public var pinHash: String?
     public var verifyMode: String?
@@ -39,11 +42,12 @@ public struct HubUser: Sendable, Equatable {
     public var validUntil: Int64?
     public var usesLeft: Int?
 
-    public init(name: String, displayName: String? = nil, role: Role = .user, pinHash: String? = nil, verifyMode: String? = nil,
-                schedule: String? = nil, validFrom: Int64? = nil, validUntil: Int64? = nil, usesLeft: Int? = nil) {
+    public init(name: String, displayName: String? = nil, role: Role = .user, fingerprintUnlock: Bool = true, pinHash: String? = nil,
+                verifyMode: String? = nil, schedule: String? = nil, validFrom: Int64? = nil, validUntil: Int64? = nil, usesLeft: Int? = nil) {
         self.name = name
         self.displayName = displayName ?? name
         self.role = role
+        self.fingerprintUnlock = fingerprintUnlock
         self.pinHash = pinHash
         self.verifyMode = verifyMode
         self.schedule = schedule
@@ -67,6 +71,9 @@ public struct HubUser: Sendable, Equatable {
             if let schedule { _ = try RuleName(validating: schedule) }
         }
         if let pinHash, !pinHash.hasPrefix("$argon2") { throw .invalid("a PIN reaches the hub only as its Argon2 hash") }
+        if let verifyMode, VerifyMode(rawValue: verifyMode) == nil {
+            throw .invalid("a verify mode is one of \(VerifyMode.allCases.map(\.rawValue).joined(separator: ", ")), not \(verifyMode.debugDescription)")
+        }
         if let usesLeft, usesLeft < 0 { throw .invalid("uses left is 0 or more") }
         if let validFrom, let validUntil, validUntil <= validFrom { throw .invalid("the validity ends before it starts") }
     }
@@ -75,6 +82,7 @@ public struct HubUser: Sendable, Equatable {
     var state: JSONValue {
         .object([
             "name": .string(name), "displayName": .string(displayName), "role": .string(role.rawValue),
+            "fingerprintUnlock": .bool(fingerprintUnlock),
             "pinHash": pinHash.map(JSONValue.string) ?? .null, "verifyMode": verifyMode.map(JSONValue.string) ?? .null,
             "schedule": schedule.map(JSONValue.string) ?? .null, "validFrom": validFrom.map(JSONValue.int) ?? .null,
             "validUntil": validUntil.map(JSONValue.int) ?? .null, "usesLeft": usesLeft.map { JSONValue.int(Int64($0)) } ?? .null,

@@ -23,6 +23,19 @@ enum HubSchema {
     /// state then (or a tombstone): a door that last saw revision R pulls the rows above R, in
     /// order, and each is the whole new state, so an older change of the same thing is never
     /// needed again (it is replaced, not kept). Revisions come from one sequence over all kinds.
+    ///
+    /// The credential tables mirror a door's store (`TemplateStore`'s schema), so a door applies
+    /// a change without translating it:
+    /// - `users`: a PIN only as its Argon2id string (`pin_hash`), as on the door; no table of
+    ///   its own, since a user has at most one PIN.
+    /// - `fingers`: the template sealed (XChaCha20-Poly1305) under the fleet's template key,
+    ///   never in the clear; `module_family` and `template_size` (the plain template's bytes)
+    ///   let a door tell whether its reader can take it, so one finger may have one template
+    ///   per family.
+    /// - `cards`: the number only as a keyed hash (`number_hash`, under the fleet's card key),
+    ///   as a stolen database must not give numbers to clone.
+    /// - `schedules` and `holidays`: the text the door's `schedule add` and `holiday add` take.
+    /// - `door_modes`: a door's mode as `DoorMode` names it.
     static let migration1 = """
         CREATE TABLE doors (
             id bigserial PRIMARY KEY,
@@ -50,41 +63,54 @@ enum HubSchema {
             name text PRIMARY KEY,
             display_name text NOT NULL,
             role text NOT NULL CHECK (role IN ('admin', 'user')),
-            pin_hash text,
-            verify_mode text,
+            fingerprint_unlock boolean NOT NULL DEFAULT true,
+            pin_hash text CHECK (pin_hash LIKE '$argon2%'),
+            verify_mode text CHECK (verify_mode IN
+                ('finger', 'pin', 'card', 'finger-or-pin', 'card-and-finger', 'finger-and-pin', 'card-and-pin')),
             schedule text,
             valid_from bigint,
             valid_until bigint,
-            uses_left integer CHECK (uses_left >= 0)
+            uses_left integer CHECK (uses_left >= 0),
+            created_at timestamptz NOT NULL DEFAULT now()
         );
         CREATE TABLE fingers (
             user_name text NOT NULL REFERENCES users(name) ON DELETE CASCADE ON UPDATE CASCADE,
             label text NOT NULL,
-            template_kind text NOT NULL,
+            module_family text NOT NULL,
             template_size integer NOT NULL CHECK (template_size > 0),
-            template bytea NOT NULL,
+            sealed_template bytea NOT NULL,
             quality integer NOT NULL,
+            duress boolean NOT NULL DEFAULT false,
             enrolled_at timestamptz NOT NULL DEFAULT now(),
-            PRIMARY KEY (user_name, label, template_kind)
+            PRIMARY KEY (user_name, label, module_family)
         );
         CREATE TABLE cards (
             user_name text NOT NULL REFERENCES users(name) ON DELETE CASCADE ON UPDATE CASCADE,
             label text NOT NULL,
+            kind text NOT NULL CHECK (kind IN ('wiegand', 'nfc-uid', 'desfire')),
             number_hash bytea NOT NULL UNIQUE,
-            kind text NOT NULL,
+            enabled boolean NOT NULL DEFAULT true,
+            valid_from bigint,
+            valid_until bigint,
+            added_at timestamptz NOT NULL DEFAULT now(),
             PRIMARY KEY (user_name, label)
         );
         CREATE TABLE schedules (
             name text PRIMARY KEY,
-            text text NOT NULL
+            text text NOT NULL,
+            created_at timestamptz NOT NULL DEFAULT now()
         );
         CREATE TABLE holidays (
-            day date PRIMARY KEY,
-            name text NOT NULL
+            name text PRIMARY KEY,
+            first text NOT NULL,
+            last text NOT NULL,
+            yearly boolean NOT NULL DEFAULT false,
+            hours text,
+            created_at timestamptz NOT NULL DEFAULT now()
         );
         CREATE TABLE door_modes (
             door_id bigint PRIMARY KEY REFERENCES doors(id) ON DELETE CASCADE,
-            mode text NOT NULL
+            mode text NOT NULL CHECK (mode IN ('normal', 'passage', 'lockdown', 'first-person-in'))
         );
         CREATE TABLE door_events (
             door_id bigint NOT NULL REFERENCES doors(id),
@@ -93,8 +119,8 @@ enum HubSchema {
             event text NOT NULL,
             user_name text,
             detail text,
-            previous_hash bytea NOT NULL,
-            hash bytea NOT NULL,
+            previous_hash bytea NOT NULL CHECK (length(previous_hash) = 32),
+            hash bytea NOT NULL CHECK (length(hash) = 32),
             received_at timestamptz NOT NULL DEFAULT now(),
             PRIMARY KEY (door_id, sequence)
         );

@@ -20,25 +20,37 @@ public final class HubStore: Sendable {
         connection = Mutex(opened)
     }
 
-    /// Brings the database to this fpmod's schema, all migrations in one transaction (all or
-    /// none), one migrator at a time. Returns the versions before and after; the same twice is
-    /// a no-op. A database from a newer fpmod is refused untouched.
+    /// Brings the database to this fpmod's schema, one migration per transaction (a failing
+    /// migration leaves the database at the version before it, and `hub_migrations` says
+    /// which), one migrator at a time (an advisory lock held by each transaction). Returns the
+    /// versions before and after; run again it is a no-op. A database from a newer fpmod is
+    /// refused untouched.
     @discardableResult
     public static func migrate(conninfo: String) throws(HubStoreError) -> (from: Int, to: Int) {
+        try migrate(conninfo: conninfo, migrations: HubSchema.migrations)
+    }
+
+    /// `migrate(conninfo:)` over any list of migrations (the tests give a broken one).
+    @discardableResult
+    static func migrate(conninfo: String, migrations: [String]) throws(HubStoreError) -> (from: Int, to: Int) {
         let connection = try PostgresConnection(conninfo: conninfo)
-        return try connection.transaction { () throws(HubStoreError) -> (from: Int, to: Int) in
-            try connection.execute("SELECT pg_advisory_xact_lock($1)", [String(HubSchema.migrationLock)])
-            try connection.execute("""
-                CREATE TABLE IF NOT EXISTS hub_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())
-                """)
-            let found = try schemaVersion(connection)
-            let known = HubSchema.currentVersion
-            guard found <= known else { throw .newerSchema(found: found, known: known) }
-            for version in stride(from: found + 1, through: known, by: 1) {
-                try connection.executeScript(HubSchema.migrations[version - 1])
-                try connection.execute("INSERT INTO hub_migrations (version) VALUES ($1)", [String(version)])
+        let known = migrations.count
+        var from: Int?
+        while true {
+            let found = try connection.transaction { () throws(HubStoreError) -> Int in
+                try connection.execute("SELECT pg_advisory_xact_lock($1)", [String(HubSchema.migrationLock)])
+                try connection.execute("""
+                    CREATE TABLE IF NOT EXISTS hub_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())
+                    """)
+                let found = try schemaVersion(connection)
+                guard found <= known else { throw .newerSchema(found: found, known: known) }
+                guard found < known else { return found }
+                try connection.executeScript(migrations[found])
+                try connection.execute("INSERT INTO hub_migrations (version) VALUES ($1)", [String(found + 1)])
+                return found
             }
-            return (found, known)
+            if from == nil { from = found }
+            if found == known { return (from ?? found, known) }
         }
     }
 
@@ -113,13 +125,15 @@ public final class HubStore: Sendable {
         return try locked { connection throws(HubStoreError) in
             try connection.transaction { () throws(HubStoreError) -> Int64 in
                 try connection.execute("""
-                    INSERT INTO users (name, display_name, role, pin_hash, verify_mode, schedule, valid_from, valid_until, uses_left)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+                    INSERT INTO users (name, display_name, role, pin_hash, verify_mode, schedule, valid_from, valid_until, uses_left,
+                        fingerprint_unlock)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
                     ON CONFLICT (name) DO UPDATE SET display_name = EXCLUDED.display_name, role = EXCLUDED.role,
-                        pin_hash = EXCLUDED.pin_hash, verify_mode = EXCLUDED.verify_mode, schedule = EXCLUDED.schedule,
+                        fingerprint_unlock = EXCLUDED.fingerprint_unlock, pin_hash = EXCLUDED.pin_hash, verify_mode = EXCLUDED.verify_mode, schedule = EXCLUDED.schedule,
                         valid_from = EXCLUDED.valid_from, valid_until = EXCLUDED.valid_until, uses_left = EXCLUDED.uses_left
                     """, [user.name, user.displayName, user.role.rawValue, user.pinHash, user.verifyMode, user.schedule,
-                          user.validFrom.map(String.init), user.validUntil.map(String.init), user.usesLeft.map(String.init)])
+                          user.validFrom.map(String.init), user.validUntil.map(String.init), user.usesLeft.map(String.init),
+                          user.fingerprintUnlock ? "true" : "false"])
                 return try Self.recordChange(connection, kind: .user, key: user.name, state: user.state)
             }
         }
@@ -226,11 +240,15 @@ public final class HubStore: Sendable {
                     if let text = after.first?[0], ByteaText.decode(text) != event.hash {
                         throw .brokenEventChain(door: door, sequence: event.sequence + 1)
                     }
-                    try connection.execute("""
+                    // ON CONFLICT DO NOTHING as well as the door's row lock: a (door, sequence) is
+                    // never written twice; a row there now came from outside the hub, so refused.
+                    let written = try connection.execute("""
                         INSERT INTO door_events (door_id, sequence, time, event, user_name, detail, previous_hash, hash)
                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                        ON CONFLICT (door_id, sequence) DO NOTHING RETURNING sequence
                         """, [String(door), String(event.sequence), String(event.time), event.event, event.user, event.detail,
                               ByteaText.encode(event.previousHash), ByteaText.encode(event.hash)])
+                    guard !written.isEmpty else { throw .conflictingEvent(door: door, sequence: event.sequence) }
                     upload.inserted += 1
                 }
                 // A gap this upload filled is no gap: report only what is still missing.

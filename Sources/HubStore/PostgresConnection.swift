@@ -25,6 +25,9 @@ final class PostgresConnection {
             PQfinish(connection)
             throw .connect(message: message)
         }
+        // libpq prints the server's notices (`relation … already exists, skipping`) on stderr
+        // unless told otherwise: a front end's output is its own, so they are dropped.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
         handle = connection
     }
 

@@ -48,6 +48,25 @@ struct HubStoreTests {
         _ = server
     }
 
+    /// Each migration is its own transaction: a migration that fails leaves the ones before it
+    /// applied and recorded, and nothing of itself.
+    @Test func aFailingMigrationLeavesTheVersionBeforeIt() throws {
+        let server = try TemporaryPostgres()
+        let database = try server.newDatabase("hub")
+        let broken = HubSchema.migrations + ["CREATE TABLE half_done (id integer); SELECT no_such_function();"]
+        do {
+            try HubStore.migrate(conninfo: database, migrations: broken)
+            Issue.record("a broken migration was applied")
+        } catch {
+            #expect(String(describing: error).contains("PQexec"))
+        }
+        #expect(try server.psql("hub", "SELECT max(version) FROM hub_migrations") == String(HubSchema.currentVersion))
+        #expect(try server.psql("hub", "SELECT to_regclass('half_done') IS NULL") == "t")
+        #expect(try server.psql("hub", "SELECT to_regclass('door_events') IS NOT NULL") == "t")
+        let again = try HubStore.migrate(conninfo: database)
+        #expect(again.from == HubSchema.currentVersion && again.to == HubSchema.currentVersion)
+    }
+
     @Test func aServerThatIsNotThereIsNamed() throws {
         let server = try TemporaryPostgres()
         let missing = server.conninfo("postgres").replacingOccurrences(of: "host=\(server.directory)", with: "host=\(server.directory)/nothing")
@@ -124,12 +143,51 @@ struct HubStoreTests {
         #expect(second.withLock { $0 }.map { $0 > first } == true)
     }
 
+    /// Two writers on two connections at once, and a door following while they write: every
+    /// revision is handed out once, each writer's revisions grow, and the follower, which only ever asks
+    /// for what is above the last revision it saw, misses none of the users written.
+    @Test func concurrentWritersNeverHideAChangeFromAFollowingDoor() throws {
+        let (server, first) = try Self.migratedStore()
+        let second = try HubStore(conninfo: server.conninfo("hub"))
+        let follower = try HubStore(conninfo: server.conninfo("hub"))
+        let perWriter = 40
+        let revisions = Mutex<[String: [Int64]]>([:])
+        let writersDone = DispatchGroup()
+        for (prefix, store) in [("a", first), ("b", second)] {
+            DispatchQueue.global().async(group: writersDone) {
+                var mine: [Int64] = []
+                for index in 0..<perWriter {
+                    if let revision = try? store.putUser(HubUser(name: "\(prefix)\(index)")) { mine.append(revision) }
+                }
+                revisions.withLock { $0[prefix] = mine }
+            }
+        }
+        var seen: Set<String> = [], since: Int64 = 0, pulled: [Int64] = []
+        var writing = true
+        // Bounded only so a bug cannot hang the run: the writers finish long before.
+        for _ in 0..<100_000 {
+            if writing { writing = writersDone.wait(timeout: .now()) == .timedOut }
+            let page = try follower.changes(since: since, limit: 7)
+            seen.formUnion(page.map(\.key))
+            pulled += page.map(\.revision)
+            if let last = page.last { since = last.revision } else if !writing { break }
+        }
+        let byWriter = revisions.withLock { $0 }
+        let a = byWriter["a"] ?? [], b = byWriter["b"] ?? []
+        #expect(a.count == perWriter && b.count == perWriter)
+        #expect(a == a.sorted() && b == b.sorted())
+        #expect(Set(a + b).count == 2 * perWriter)
+        #expect(pulled == pulled.sorted() && Set(pulled).count == pulled.count)
+        #expect(seen.count == 2 * perWriter)
+    }
+
     @Test func badInputIsRefusedBeforeAnythingIsWritten() throws {
         let (server, store) = try Self.migratedStore()
         _ = server
         #expect(throws: HubStoreError.self) { try store.putUser(HubUser(name: "a b")) }
         #expect(throws: HubStoreError.self) { try store.putUser(HubUser(name: "bob", pinHash: "1234")) }
         #expect(throws: HubStoreError.self) { try store.putUser(HubUser(name: "bob", validFrom: 10, validUntil: 5)) }
+        #expect(throws: HubStoreError.self) { try store.putUser(HubUser(name: "bob", verifyMode: "face")) }
         #expect(throws: HubStoreError.self) { try store.putSchedule(name: "office'; DROP TABLE users; --", text: "mon 08:00-09:00") }
         #expect(try store.latestRevision() == 0)
         #expect(try server.psql("hub", "SELECT count(*) FROM users") == "0")
