@@ -167,7 +167,7 @@ let package = Package(
         .target(name: "FailureKinds", dependencies: [
             "Administration", "Benchmarks", "FingerprintModule", "HostReader", "ImageSensor", "Keypad", "KeypadInput", "ModuleSimulator", "WiegandInput", "WiegandOutput", "Wiegand",
             "NFCInput", "PN532Simulator",
-            "Provisioning", "ReaderSessions", "SerialPort", "ServiceAssembly", "ServiceClient", "TemplateStore", "UserPrompts",
+            "Provisioning", "ReaderSessions", "SerialPort", "ServiceAssembly", "ServiceClient", "TemplateStore", "UserPrompts", "HubStore",
         ]),
         // Every bench as a library: workloads, stage accounting, the targets they run on, and their
         // reports (text tables and JSON values); the CLI parses options and prints.
@@ -211,6 +211,7 @@ let package = Package(
             "SPI", "ImageSensor", "ImageSensorSimulator", "Imaging", "HostMatching", "HostReader", "PrintableText",
             "MatcherAccuracy", "MinutiaeExtraction", "Diagnostics", "ReaderSessions", "Benchmarks", "ServiceClient", "DoctorRun", "ServiceAssembly", "Demo", "Provisioning", "UserPrompts", "FailureKinds",
             "WebConsole", "ConsoleHTTP", "ConsoleAuth", "Keypad", "KeypadInput", "Wiegand", "WiegandInput", "WiegandOutput", "NFCInput", "PN532Simulator",
+            "HubStore", "JSONValue",
         ]),
 
         .testTarget(name: "FingerprintProtocolTests", dependencies: ["FingerprintProtocol", "Imaging"]),

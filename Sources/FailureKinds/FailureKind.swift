@@ -2,6 +2,7 @@ import Administration
 import Benchmarks
 import FingerprintModule
 import HostReader
+import HubStore
 import ImageSensor
 import Keypad
 import KeypadInput
@@ -80,6 +81,7 @@ public enum FailureKind: Sendable, Equatable, CaseIterable {
             case .unavailable: self = .unavailable
             case .io: self = .io
             }
+        case let error as HubStoreError: self = Self.of(error)
         case let error as KeypadInputError: self = Self.of(error)
         case is KeypadSettingsError: self = .usage
         case let error as WiegandListenerError:
@@ -108,6 +110,17 @@ public enum FailureKind: Sendable, Equatable, CaseIterable {
         case is StoreKindError: self = .data
         case is StoreAdministration.BackupWriteError: self = .io
         default: self = .io
+        }
+    }
+
+    static func of(_ error: HubStoreError) -> FailureKind {
+        switch error {
+        case .connect, .connectionLost: .unavailable
+        case .statement, .unexpectedReply: .io
+        // A database at another schema version, an event that contradicts the door's chain.
+        case .olderSchema, .newerSchema, .brokenEventChain, .conflictingEvent: .data
+        case .unknownDoor, .invalid: .usage
+        case .revokedDoor: .denied
         }
     }
 

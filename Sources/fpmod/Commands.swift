@@ -63,6 +63,7 @@ enum Commands {
         "user set": AccessRuleCommands.setUser,
         "door mode": DoorModeCommand.run,
         "console": ConsoleCommand.run,
+        "hub migrate": HubCommand.migrate,
     ]
 
     /// The commands that start a new store when none exists at the store path.
@@ -70,7 +71,7 @@ enum Commands {
 
     /// The commands that never open the store at the store path (the simulator, demo and bench
     /// make their own), so --sim asks nothing of it.
-    static let ownStores: Set<String> = ["sim", "demo", "bench", "config check", "keypad list", "keypad test", "keypad type", "wiegand listen", "wiegand send", "card read"]
+    static let ownStores: Set<String> = ["sim", "demo", "bench", "config check", "keypad list", "keypad test", "keypad type", "wiegand listen", "wiegand send", "card read", "hub migrate"]
 
     static func run(_ invocation: Invocation) -> ExitCode {
         let name = invocation.parsed.path.joined(separator: " ")

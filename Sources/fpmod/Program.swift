@@ -387,6 +387,15 @@ enum Program {
                 discussion: "Without an action the console runs alone against this door's store until stopped (the service runs it itself when the config's console.enabled is true). setup-code prints a one-time code (24 hours) with which the console's setup page makes the first admin account; there is no default password. url prints the console's addresses and its certificate's SHA-256 fingerprint, to compare with the one the browser shows. Pages, API and the kiosk lock screen: docs/console.md.",
                 arguments: [.positional("action", help: "setup-code or url; none: run the console.", optional: true)]),
             CommandSpec(
+                name: "hub", abstract: "The fleet hub: the PostgreSQL database many doors follow.",
+                subcommands: [
+                    CommandSpec(name: "migrate", abstract: "Bring the hub's database to this fpmod's schema; run again it changes nothing.",
+                                discussion: "Each migration is one transaction, and the database records the ones applied (hub_migrations). A database that a newer fpmod migrated is refused untouched. Keep a password out of the command line: libpq reads it from ~/.pgpass or PGPASSWORD.",
+                                options: [
+                                    .option("database", valueName: "CONNINFO", help: "The hub's database as libpq takes it, e.g. 'host=/run/postgresql dbname=fpmod' or postgresql://hub.example/fpmod.", env: "FPMOD_HUB_DATABASE"),
+                                ]),
+                ]),
+            CommandSpec(
                 name: "access", abstract: "Who may enter when: ask the rules the door applies.",
                 discussion: "Schedules, holidays and each user's validity and uses are in the store (fpmod schedule, fpmod holiday, fpmod user set); they are read on the door's clock, in the config's access.timeZone (else the machine's own zone).",
                 subcommands: [
