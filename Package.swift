@@ -233,13 +233,13 @@ let package = Package(
         // A real mosquitto broker for the tests (a library of test code, not shipped).
         // What several test targets share: expectThrows (Swift 6.0's #expect(throws:) returns no
         // error) and a scratch folder.
-        .target(name: "TestSupport", dependencies: ["Imaging"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Imaging", "Posix"], path: "Tests/TestSupport"),
         .target(name: "MQTTTestSupport", dependencies: ["MQTT", "Posix"], path: "Tests/MQTTTestSupport"),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTestSupport", "Posix"]),
         .testTarget(name: "FingerprintModuleTests", dependencies: ["TestSupport", "FingerprintModule", "ModuleSimulator", "SerialPort", "FingerprintProtocol"]),
         .testTarget(name: "ModuleSimulatorTests", dependencies: ["ModuleSimulator", "SerialPort", "FingerprintProtocol"]),
         .testTarget(name: "TemplateStoreTests", dependencies: ["TemplateStore"]),
-        .testTarget(name: "HubStoreTests", dependencies: ["HubStore", "JSONValue", "Posix"]),
+        .testTarget(name: "HubStoreTests", dependencies: ["HubStore", "JSONValue", "Posix", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["TestSupport", "Imaging"]),
         .testTarget(name: "MatcherAccuracyTests", dependencies: ["MatcherAccuracy", "Imaging", "TestSupport"]),
         .testTarget(name: "HostMatchingTests", dependencies: ["TestSupport", "HostMatching", "MinutiaeExtraction", "Imaging"]),
@@ -276,6 +276,6 @@ let package = Package(
         .testTarget(name: "ProvisioningTests", dependencies: [
             "Provisioning", "UserPrompts", "Administration", "DoorLock", "TemplateStore", "ModuleSimulator", "TestSupport",
         ]),
-        .testTarget(name: "fpmodTests", dependencies: ["fpmod", "Diagnostics", "TestSupport", "MQTT", "MQTTTestSupport", "SerialPort", "Posix", "ImageSensorSimulator", "ImageSensor", "Imaging", "GPIO", "ArgumentParsing", "ReaderSessions", "Benchmarks"]),
+        .testTarget(name: "fpmodTests", dependencies: ["fpmod", "Diagnostics", "TestSupport", "MQTT", "MQTTTestSupport", "SerialPort", "Posix", "ImageSensorSimulator", "ImageSensor", "Imaging", "GPIO", "ArgumentParsing", "ReaderSessions", "Benchmarks", "HubStore"]),
     ]
 )

@@ -5,10 +5,10 @@
 /// The tables mirror what a door's SQLite store keeps (users, fingers, cards, schedules,
 /// holidays, door modes), plus the fleet's own: doors, the change log doors pull, and every
 /// door's events.
-enum HubSchema {
+public enum HubSchema {
     static let migrations: [String] = [migration1]
 
-    static var currentVersion: Int { migrations.count }
+    public static var currentVersion: Int { migrations.count }
 
     /// Any fixed number: the advisory lock that lets one migrator at a time in.
     static let migrationLock: Int64 = 0x6670_6D6F_6431 // "fpmod1"

@@ -3,6 +3,7 @@ import Glibc
 import JSONValue
 import Synchronization
 import Testing
+import TestSupport
 @testable import HubStore
 
 /// The hub's store on a real PostgreSQL started for each test (`TemporaryPostgres`).
