@@ -1,3 +1,4 @@
+import AccessPolicy
 import JSONValue
 import TemplateStore
 import Synchronization
@@ -124,6 +125,10 @@ public final class HubStore: Sendable {
         try user.check()
         return try locked { connection throws(HubStoreError) in
             try connection.transaction { () throws(HubStoreError) -> Int64 in
+                // A door refuses a user whose schedule it does not have, and would stop following here.
+                if let schedule = user.schedule, try connection.execute("SELECT 1 FROM schedules WHERE name = $1", [schedule]).isEmpty {
+                    throw .invalid("no schedule \(schedule.debugDescription) on the hub; add it first")
+                }
                 try connection.execute("""
                     INSERT INTO users (name, display_name, role, pin_hash, verify_mode, schedule, valid_from, valid_until, uses_left,
                         fingerprint_unlock)
@@ -157,6 +162,8 @@ public final class HubStore: Sendable {
     public func putSchedule(name: String, text: String) throws(HubStoreError) -> Int64 {
         try HubUser.checked { () throws(NameError) in _ = try RuleName(validating: name) }
         guard !text.isEmpty, text.utf8.count <= 2_000 else { throw .invalid("a schedule's text is 1 to 2000 bytes") }
+        // Read by the doors' own parser: a schedule a door cannot read would stop every door there.
+        do { _ = try WeeklySchedule(parsing: text) } catch { throw .invalid("the schedule does not read: \(error)") }
         return try locked { connection throws(HubStoreError) in
             try connection.transaction { () throws(HubStoreError) -> Int64 in
                 try connection.execute("""
@@ -171,6 +178,10 @@ public final class HubStore: Sendable {
     public func deleteSchedule(named name: String) throws(HubStoreError) -> Int64? {
         try locked { connection throws(HubStoreError) in
             try connection.transaction { () throws(HubStoreError) -> Int64? in
+                let users = try connection.execute("SELECT name FROM users WHERE schedule = $1 ORDER BY name LIMIT 6", [name]).compactMap { $0.first ?? nil }
+                if !users.isEmpty {
+                    throw .invalid("users still have schedule \(name.debugDescription): \(users.prefix(5).joined(separator: ", "))\(users.count > 5 ? ", …" : ""); change theirs first")
+                }
                 guard !(try connection.execute("DELETE FROM schedules WHERE name = $1 RETURNING name", [name])).isEmpty else { return nil }
                 return try Self.recordChange(connection, kind: .schedule, key: name, state: nil)
             }

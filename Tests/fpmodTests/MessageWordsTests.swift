@@ -19,6 +19,8 @@ struct MessageWordsTests {
         "imageSensor",
         // The config section of Wiegand out to an access panel (wiegandOut.d0).
         "wiegandOut",
+        // The database the fleet hub keeps its truth in (fpmod hub).
+        "PostgreSQL",
     ]
 
     /// What reads as code rather than words in `text`.

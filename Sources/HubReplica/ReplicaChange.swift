@@ -1,0 +1,85 @@
+import AccessPolicy
+import HubStore
+import JSONValue
+import TemplateStore
+
+/// A change from the hub's log read into what the door's store takes, every field checked by the
+/// door's own types before anything is written. Pure: no store, no I/O.
+enum ReplicaChange: Equatable {
+    case putSchedule(RuleName, WeeklySchedule)
+    case deleteSchedule(String)
+    case putUser(ReplicatedUser)
+    case deleteUser(String)
+
+    /// `change` read, or the reason this door cannot use it.
+    static func read(_ change: HubChange) throws(ReplicaError) -> ReplicaChange {
+        func unreadable(_ problem: String) -> ReplicaError { .unreadable(kind: change.kind.rawValue, key: change.key, revision: change.revision, problem: problem) }
+        guard let state = change.state else {
+            switch change.kind {
+            case .user: return .deleteUser(change.key)
+            case .schedule: return .deleteSchedule(change.key)
+            default: throw .unsupported(kind: change.kind.rawValue, revision: change.revision)
+            }
+        }
+        do {
+            switch change.kind {
+            case .schedule:
+                let name = try RuleName(validating: try field(state, "name", \.stringValue))
+                guard name.text == change.key else { throw unreadable("its name is not its key") as ReplicaError }
+                let text = try field(state, "text", \.stringValue)
+                let schedule: WeeklySchedule
+                do { schedule = try WeeklySchedule(parsing: text) } catch { throw unreadable("its schedule does not read: \(error)") }
+                return .putSchedule(name, schedule)
+            case .user:
+                let name = try UserName(validating: try field(state, "name", \.stringValue))
+                guard name.text == change.key else { throw unreadable("its name is not its key") as ReplicaError }
+                guard let role = Role(rawValue: try field(state, "role", \.stringValue)) else { throw unreadable("an unknown role") }
+                let verifyMode = try optional(state, "verifyMode", \.stringValue)
+                guard verifyMode == nil || VerifyMode(rawValue: verifyMode!) != nil else { throw unreadable("an unknown verify mode") }
+                let pinHash = try optional(state, "pinHash", \.stringValue)
+                guard pinHash?.hasPrefix("$argon2") ?? true else { throw unreadable("a PIN that is not an Argon2 hash") }
+                let user = ReplicatedUser(
+                    name: name, displayName: try DisplayName(validating: try field(state, "displayName", \.stringValue)), role: role,
+                    fingerprintUnlock: try field(state, "fingerprintUnlock", \.boolValue), pinHash: pinHash,
+                    verifyMode: verifyMode.flatMap(VerifyMode.init(rawValue:)),
+                    schedule: try optional(state, "schedule", \.stringValue).map { (text) throws(NameError) in try RuleName(validating: text) },
+                    validFrom: try optional(state, "validFrom", \.int64Value), validUntil: try optional(state, "validUntil", \.int64Value),
+                    usesLeft: try optional(state, "usesLeft", \.intValue))
+                if let from = user.validFrom, let until = user.validUntil, until <= from { throw unreadable("its validity ends before it starts") }
+                if let uses = user.usesLeft, uses < 0 { throw unreadable("a negative number of uses") }
+                return .putUser(user)
+            default:
+                throw ReplicaError.unsupported(kind: change.kind.rawValue, revision: change.revision)
+            }
+        } catch let error as ReplicaError {
+            throw error
+        } catch let error as MissingField {
+            throw unreadable("no \(error.name), or not of its type")
+        } catch {
+            throw unreadable("\(error)")
+        }
+    }
+
+    private struct MissingField: Error { var name: String }
+
+    /// A member that must be there with a value of its type.
+    private static func field<T>(_ state: JSONValue, _ name: String, _ view: KeyPath<JSONValue, T?>) throws -> T {
+        guard let value = state[name]?[keyPath: view] else { throw MissingField(name: name) }
+        return value
+    }
+
+    /// A member that must be there, null or of its type.
+    private static func optional<T>(_ state: JSONValue, _ name: String, _ view: KeyPath<JSONValue, T?>) throws -> T? {
+        guard let member = state[name] else { throw MissingField(name: name) }
+        if member == .null { return nil }
+        guard let value = member[keyPath: view] else { throw MissingField(name: name) }
+        return value
+    }
+}
+
+extension JSONValue {
+    var int64Value: Int64? {
+        guard case .int(let value) = self else { return nil }
+        return value
+    }
+}
