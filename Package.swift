@@ -207,6 +207,8 @@ let package = Package(
         .target(name: "MatcherAccuracy", dependencies: ["Imaging"]),
         // Speed and score calibration of the host matcher (tools/bench-host-match.sh, tools/calibrate-host-matcher.sh).
         .executableTarget(name: "HostMatchBench", dependencies: ["HostMatching", "MinutiaeExtraction", "Imaging"]),
+        // The fleet's costs: a door's replica apply for 10,000 users (the hub's side to come).
+        .executableTarget(name: "FleetBench", dependencies: ["HubReplica", "HubStore", "JSONValue", "TemplateStore"]),
         .executableTarget(name: "fpmod", dependencies: [
             "ArgumentParsing", "FingerprintProtocol", "FingerprintModule", "ModuleSimulator",
             "SerialPort", "Posix", "GPIO", "TemplateStore", "AccessPolicy", "Administration", "DoorLock",
