@@ -197,6 +197,8 @@ let package = Package(
         // under /api/v1, SVG plots, live events; a front end over the store and the service's sockets.
         // The fleet hub's store in PostgreSQL: the change log doors follow, every door's events.
         .target(name: "HubStore", dependencies: ["AccessPolicy", "CLibpq", "JSONValue", "TemplateStore"]),
+        // The fleet's own certificate authority (GnuTLS): the hub's server certificate, each door's client certificate.
+        .target(name: "FleetTrust", dependencies: ["CGnuTLS"]),
         // The door's side of the fleet: the hub's changes applied to the door's store, all or nothing.
         .target(name: "HubReplica", dependencies: ["AccessPolicy", "HubStore", "JSONValue", "TemplateStore"]),
         .target(name: "WebConsole", dependencies: [
@@ -244,6 +246,7 @@ let package = Package(
         .testTarget(name: "ModuleSimulatorTests", dependencies: ["ModuleSimulator", "SerialPort", "FingerprintProtocol"]),
         .testTarget(name: "TemplateStoreTests", dependencies: ["TemplateStore"]),
         .testTarget(name: "HubStoreTests", dependencies: ["HubStore", "JSONValue", "Posix", "TestSupport"]),
+        .testTarget(name: "FleetTrustTests", dependencies: ["FleetTrust", "TestSupport"]),
         .testTarget(name: "HubReplicaTests", dependencies: ["HubReplica", "HubStore", "TemplateStore", "AccessPolicy", "JSONValue", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["TestSupport", "Imaging"]),
         .testTarget(name: "MatcherAccuracyTests", dependencies: ["MatcherAccuracy", "Imaging", "TestSupport"]),
