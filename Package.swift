@@ -274,7 +274,7 @@ let package = Package(
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "FingerprintModule", "ModuleSimulator"]),
         .testTarget(name: "ReaderSessionsTests", dependencies: ["ReaderSessions", "Administration", "TemplateStore", "TestSupport"]),
         .testTarget(name: "ServiceAssemblyTests", dependencies: ["ServiceAssembly", "ReaderSessions", "DoorLock", "JSONValue", "Posix", "TestSupport"]),
-        .testTarget(name: "ConsoleHTTPTests", dependencies: ["ConsoleHTTP", "Posix", "TestSupport"]),
+        .testTarget(name: "ConsoleHTTPTests", dependencies: ["ConsoleHTTP", "FleetTrust", "Posix", "TestSupport"]),
         .testTarget(name: "ConsoleAuthTests", dependencies: ["ConsoleAuth", "TemplateStore", "AccessPolicy", "TestSupport"]),
         .testTarget(name: "WebConsoleTests", dependencies: [
             "WebConsole", "ConsoleHTTP", "ConsoleAuth", "TemplateStore", "JSONValue", "Posix", "TestSupport",

@@ -41,3 +41,8 @@ static void fpmod_mhd_log(void *cls, const char *format, va_list arguments) {
 intptr_t fpmod_mhd_logger_function(void) {
   return (intptr_t) &fpmod_mhd_log;
 }
+
+void *fpmod_mhd_tls_session(struct MHD_Connection *connection) {
+  const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+  return info == NULL ? NULL : info->tls_session;
+}

@@ -11,10 +11,13 @@ public struct HTTPRequest: Sendable {
     public var remoteAddress: String
     /// Whether the request came over TLS.
     public var isSecure: Bool
+    /// The client's certificate (PEM), present only when the server has a client authority and
+    /// GnuTLS verified the certificate against it in this connection's handshake.
+    public var clientCertificatePEM: String?
 
     public init(method: String, path: String, query: [(name: String, value: String)] = [],
                 headers: [(name: String, value: String)] = [], body: [UInt8] = [],
-                remoteAddress: String = "127.0.0.1", isSecure: Bool = true) {
+                remoteAddress: String = "127.0.0.1", isSecure: Bool = true, clientCertificatePEM: String? = nil) {
         self.method = method
         self.path = path
         self.query = query
@@ -22,6 +25,7 @@ public struct HTTPRequest: Sendable {
         self.body = body
         self.remoteAddress = remoteAddress
         self.isSecure = isSecure
+        self.clientCertificatePEM = clientCertificatePEM
     }
 
     /// The first header of this name (case-insensitive).

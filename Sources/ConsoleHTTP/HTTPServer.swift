@@ -75,7 +75,8 @@ public final class HTTPServer: @unchecked Sendable {
         let certificate = strdup(configuration.tls?.certificatePEM ?? "")
         let key = strdup(configuration.tls?.privateKeyPEM ?? "")
         let priorities = strdup("NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2")
-        defer { free(certificate); free(key); free(priorities) }
+        let trust = configuration.clientAuthorityPEM.map { strdup($0) } ?? nil
+        defer { free(certificate); free(key); free(priorities); free(trust) }
         let started: OpaquePointer? = withUnsafeMutablePointer(to: &address) { addressPointer in
             var options: [MHD_OptionItem] = [
                 // First, so that libmicrohttpd's messages about the other options come here too.
@@ -97,6 +98,7 @@ public final class HTTPServer: @unchecked Sendable {
                 options.append(MHD_OptionItem(option: .HTTPS_MEM_CERT, value: 0, ptr_value: UnsafeMutableRawPointer(certificate)))
                 options.append(MHD_OptionItem(option: .HTTPS_MEM_KEY, value: 0, ptr_value: UnsafeMutableRawPointer(key)))
                 options.append(MHD_OptionItem(option: .HTTPS_PRIORITIES, value: 0, ptr_value: UnsafeMutableRawPointer(priorities)))
+                if let trust { options.append(MHD_OptionItem(option: .HTTPS_MEM_TRUST, value: 0, ptr_value: UnsafeMutableRawPointer(trust))) }
             }
             options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
             return fpmod_mhd_start(flags, accessHandler, core.toOpaque(), options)
@@ -194,7 +196,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     state.answered = true
     let request: HTTPRequest
     switch RequestReading.request(connection, method: String(cString: method), rawPath: String(cString: url), body: state.body,
-                                  secure: limits.tls != nil) {
+                                  secure: limits.tls != nil, clientCertificates: limits.tls != nil && limits.clientAuthorityPEM != nil) {
     case .success(let read): request = read
     case .failure(let refusal): return ResponseSending.queue(HTTPResponse.plain(400, refusal.message), on: connection, core: core)
     }

@@ -10,6 +10,11 @@ public struct HTTPServerConfiguration: Sendable {
     /// A certificate and key in PEM: HTTPS, TLS 1.2 and 1.3 only. nil: plain HTTP (the lock
     /// screen's loopback listener).
     public var tls: (certificatePEM: String, privateKeyPEM: String)?
+    /// With `tls`: the certificate authority (PEM) whose certificates clients may present (mutual
+    /// TLS, the fleet hub's doors). A client is asked for one, not made to: a request carries the
+    /// certificate only when GnuTLS verified it against this authority (`HTTPRequest.clientCertificatePEM`),
+    /// and the handler decides what needs one. nil: no client certificates.
+    public var clientAuthorityPEM: String?
     /// Connections at once, over all clients: each has a thread while it lasts.
     public var maxConnections = 64
     /// Connections at once from one address, so one client cannot take them all.

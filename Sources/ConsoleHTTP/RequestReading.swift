@@ -1,3 +1,4 @@
+import CGnuTLS
 import CMicroHTTPD
 import CMicroHTTPDShim
 import Foundation
@@ -10,7 +11,8 @@ enum RequestReading {
         var message: String
     }
 
-    static func request(_ connection: OpaquePointer, method: String, rawPath: String, body: [UInt8], secure: Bool) -> Result<HTTPRequest, Refusal> {
+    static func request(_ connection: OpaquePointer, method: String, rawPath: String, body: [UInt8], secure: Bool,
+                        clientCertificates: Bool) -> Result<HTTPRequest, Refusal> {
         let pathPart = rawPath.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? rawPath
         guard let path = PercentDecoding.decode(pathPart, plusIsSpace: false), path.hasPrefix("/") else {
             return .failure(Refusal(message: "The path is not valid (a NUL, bad escapes, or not UTF-8)."))
@@ -25,7 +27,30 @@ enum RequestReading {
         }
         let headers = values(connection, .HEADER_KIND).map { (name: $0.name.lowercased(), value: $0.value) }
         return .success(HTTPRequest(method: method, path: path, query: query, headers: headers, body: body,
-                                    remoteAddress: clientAddress(connection), isSecure: secure))
+                                    remoteAddress: clientAddress(connection), isSecure: secure,
+                                    clientCertificatePEM: clientCertificates ? verifiedClientCertificate(connection) : nil))
+    }
+
+    /// The client's certificate when GnuTLS verified it against the server's client authority
+    /// (gnutls_certificate_verify_peers2 on the connection's session, then the first of
+    /// gnutls_certificate_get_peers as PEM); nil when none was sent or it did not verify.
+    static func verifiedClientCertificate(_ connection: OpaquePointer) -> String? {
+        guard let session = fpmod_mhd_tls_session(connection) else { return nil }
+        let tls = OpaquePointer(session)
+        var status: UInt32 = 0
+        guard gnutls_certificate_verify_peers2(tls, &status) == 0, status == 0 else { return nil }
+        var count: UInt32 = 0
+        guard let peers = gnutls_certificate_get_peers(tls, &count), count > 0 else { return nil }
+        var certificate: gnutls_x509_crt_t?
+        guard gnutls_x509_crt_init(&certificate) >= 0 else { return nil }
+        defer { gnutls_x509_crt_deinit(certificate) }
+        var der = peers[0]
+        guard gnutls_x509_crt_import(certificate, &der, GNUTLS_X509_FMT_DER) >= 0 else { return nil }
+        var pem = gnutls_datum_t(data: nil, size: 0)
+        guard gnutls_x509_crt_export2(certificate, GNUTLS_X509_FMT_PEM, &pem) >= 0, let data = pem.data else { return nil }
+        // gnutls_free is free(3) unless a program replaces GnuTLS's allocator, which fpmod never does.
+        defer { free(data) }
+        return String(decoding: UnsafeBufferPointer(start: data, count: Int(pem.size)), as: UTF8.self)
     }
 
     /// The header's first value (MHD_lookup_connection_value), case-insensitively.

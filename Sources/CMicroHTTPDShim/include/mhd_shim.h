@@ -18,6 +18,10 @@ uint16_t fpmod_mhd_bound_port(struct MHD_Daemon *daemon);
 /// MHD_get_connection_info(MHD_CONNECTION_INFO_CLIENT_ADDRESS) as text (inet_ntop); 0 on success.
 int fpmod_mhd_client_address(struct MHD_Connection *connection, char *text, size_t size);
 
+/// MHD_get_connection_info(MHD_CONNECTION_INFO_GNUTLS_SESSION): the connection's GnuTLS session
+/// (a gnutls_session_t), or NULL for plain HTTP.
+void *fpmod_mhd_tls_session(struct MHD_Connection *connection);
+
 /// MHD_OPTION_EXTERNAL_LOGGER's callback takes a va_list, which Swift cannot receive: this one
 /// formats the message and hands the text to `callback` with `cls` (the option's second value
 /// is a `struct fpmod_mhd_logger *`).
