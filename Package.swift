@@ -199,6 +199,8 @@ let package = Package(
         .target(name: "HubStore", dependencies: ["AccessPolicy", "CLibpq", "JSONValue", "TemplateStore"]),
         // The fleet's own certificate authority (GnuTLS): the hub's server certificate, each door's client certificate.
         .target(name: "FleetTrust", dependencies: ["CGnuTLS"]),
+        // The hub's HTTPS API for doors (mutual TLS) and its own files (the fleet's authority).
+        .target(name: "HubServer", dependencies: ["ConsoleHTTP", "FleetTrust", "HubStore", "JSONValue", "Posix"]),
         // The door's side of the fleet: the hub's changes applied to the door's store, all or nothing.
         .target(name: "HubReplica", dependencies: ["AccessPolicy", "HubStore", "JSONValue", "TemplateStore"]),
         .target(name: "WebConsole", dependencies: [
@@ -210,14 +212,14 @@ let package = Package(
         // Speed and score calibration of the host matcher (tools/bench-host-match.sh, tools/calibrate-host-matcher.sh).
         .executableTarget(name: "HostMatchBench", dependencies: ["HostMatching", "MinutiaeExtraction", "Imaging"]),
         // The fleet's costs: a door's replica apply for 10,000 users (the hub's side to come).
-        .executableTarget(name: "FleetBench", dependencies: ["HubReplica", "HubStore", "JSONValue", "TemplateStore"]),
+        .executableTarget(name: "FleetBench", dependencies: ["HubReplica", "HubStore", "JSONValue", "Posix", "TemplateStore"]),
         .executableTarget(name: "fpmod", dependencies: [
             "ArgumentParsing", "FingerprintProtocol", "FingerprintModule", "ModuleSimulator",
             "SerialPort", "Posix", "GPIO", "TemplateStore", "AccessPolicy", "Administration", "DoorLock",
             "SPI", "ImageSensor", "ImageSensorSimulator", "Imaging", "HostMatching", "HostReader", "PrintableText",
             "MatcherAccuracy", "MinutiaeExtraction", "Diagnostics", "ReaderSessions", "Benchmarks", "ServiceClient", "DoctorRun", "ServiceAssembly", "Demo", "Provisioning", "UserPrompts", "FailureKinds",
             "WebConsole", "ConsoleHTTP", "ConsoleAuth", "Keypad", "KeypadInput", "Wiegand", "WiegandInput", "WiegandOutput", "NFCInput", "PN532Simulator",
-            "HubStore", "JSONValue",
+            "HubStore", "HubServer", "JSONValue",
         ]),
 
         .testTarget(name: "FingerprintProtocolTests", dependencies: ["FingerprintProtocol", "Imaging"]),
@@ -284,6 +286,6 @@ let package = Package(
         .testTarget(name: "ProvisioningTests", dependencies: [
             "Provisioning", "UserPrompts", "Administration", "DoorLock", "TemplateStore", "ModuleSimulator", "TestSupport",
         ]),
-        .testTarget(name: "fpmodTests", dependencies: ["fpmod", "Diagnostics", "TestSupport", "MQTT", "MQTTTestSupport", "SerialPort", "Posix", "ImageSensorSimulator", "ImageSensor", "Imaging", "GPIO", "ArgumentParsing", "ReaderSessions", "Benchmarks", "HubStore"]),
+        .testTarget(name: "fpmodTests", dependencies: ["fpmod", "Diagnostics", "TestSupport", "MQTT", "MQTTTestSupport", "SerialPort", "Posix", "ImageSensorSimulator", "ImageSensor", "Imaging", "GPIO", "ArgumentParsing", "ReaderSessions", "Benchmarks", "HubStore", "HubReplica", "FleetTrust", "TemplateStore", "JSONValue"]),
     ]
 )

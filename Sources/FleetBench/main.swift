@@ -12,6 +12,7 @@ import Glibc
 import HubReplica
 import HubStore
 import JSONValue
+import Posix
 import TemplateStore
 
 func fail(_ message: String) -> Never {
@@ -54,7 +55,7 @@ func firstBatch(users: Int) -> [HubChange] {
 }
 
 func apply(users: Int) throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fpmod-fleetbench-\(getpid())").path
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fpmod-fleetbench-\(CurrentProcess.id)").path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let store = try TemplateStore(databasePath: folder + "/door.db", keyPath: folder + "/store.key")

@@ -14,6 +14,8 @@ public struct IssuedCertificate: Sendable, Equatable {
 public struct VerifiedPeer: Sendable, Equatable {
     public var commonName: String
     public var serial: String
+    /// "AB:CD:…": how the hub knows the door on every request.
+    public var sha256Fingerprint: String
 }
 
 /// The fleet's own certificate authority, kept by the hub: it signs the hub's server certificate
@@ -117,6 +119,13 @@ public struct FleetAuthority: Sendable {
         return (issued, try X509.exportKey(key))
     }
 
+    /// "AB:CD:…", the SHA-256 fingerprint of a PEM certificate.
+    public static func fingerprint(ofPEM pem: String) throws(FleetTrustError) -> String {
+        let certificate = try X509.importCertificate(pem)
+        defer { gnutls_x509_crt_deinit(certificate) }
+        return try X509.fingerprint(of: certificate)
+    }
+
     /// The peer of a certificate this authority issued for `purpose`, at `now`; refused when
     /// another authority signed it, when it is outside its validity, or when it was issued for
     /// the other side (a door's certificate cannot serve as a hub, nor a hub's join as a door).
@@ -144,7 +153,8 @@ public struct FleetAuthority: Sendable {
         guard X509.purposes(of: certificate).contains(purpose) else {
             throw .refused(asDoor ? "the certificate is not a door's" : "the certificate is not a hub's")
         }
-        return VerifiedPeer(commonName: try X509.commonName(of: certificate), serial: try X509.serial(of: certificate))
+        return VerifiedPeer(commonName: try X509.commonName(of: certificate), serial: try X509.serial(of: certificate),
+                            sha256Fingerprint: try X509.fingerprint(of: certificate))
     }
 
     /// An end certificate signed by this authority: `configure` gives it its key and names.

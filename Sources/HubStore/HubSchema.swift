@@ -6,7 +6,7 @@
 /// holidays, door modes), plus the fleet's own: doors, the change log doors pull, and every
 /// door's events.
 public enum HubSchema {
-    static let migrations: [String] = [migration1]
+    static let migrations: [String] = [migration1, migration2]
 
     public static var currentVersion: Int { migrations.count }
 
@@ -127,3 +127,15 @@ public enum HubSchema {
         CREATE INDEX door_events_time ON door_events (time);
         """
 }
+
+extension HubSchema {
+    /// Version 2: joining. A door is added with a one-time join code, kept only as its SHA-256
+    /// (a stolen database gives no code to join with) and valid until `join_expires`; redeeming
+    /// it clears both and records the certificate the hub issued (its serial, to name it; its
+    /// SHA-256, by which the door is known on every request).
+    static let migration2 = """
+        ALTER TABLE doors ADD COLUMN join_code_sha256 text UNIQUE, ADD COLUMN join_expires timestamptz,
+            ADD COLUMN certificate_serial text;
+        """
+}
+

@@ -62,7 +62,7 @@ public final class HubStore: Sendable {
         return try Self.int(connection.execute("SELECT coalesce(max(version), 0) FROM hub_migrations"), "max(version)")
     }
 
-    private func locked<T: Sendable>(_ body: (PostgresConnection) throws(HubStoreError) -> T) throws(HubStoreError) -> T {
+    func locked<T: Sendable>(_ body: (PostgresConnection) throws(HubStoreError) -> T) throws(HubStoreError) -> T {
         try connection.withLock { (connection: inout PostgresConnection) throws(HubStoreError) -> T in try body(connection) }
     }
 
@@ -114,7 +114,11 @@ public final class HubStore: Sendable {
             SET revision = EXCLUDED.revision, tombstone = EXCLUDED.tombstone, payload = EXCLUDED.payload, changed_at = EXCLUDED.changed_at
             RETURNING revision
             """, [kind.rawValue, key, state == nil ? "true" : "false", state?.encoded])
-        return try int64(rows, "revision")
+        let revision = try int64(rows, "revision")
+        // Delivered at commit, to every hub process listening (`HubChangeListener`): waiting
+        // doors hear of the change at once instead of at their next poll.
+        try connection.execute("SELECT pg_notify($1, $2)", [HubChangeListener.channel, String(revision)])
+        return revision
     }
 
     // MARK: Users and schedules

@@ -44,6 +44,21 @@ final class PostgresConnection {
         return try rows(of: result, call: "PQexecParams")
     }
 
+    /// The connection's socket, to poll for a notification (`PQsocket`); -1 when it is broken.
+    var socket: Int32 { PQsocket(handle) }
+
+    /// Reads what the server sent (`PQconsumeInput`) and returns the payloads of the
+    /// notifications that arrived (`PQnotifies`), in order. Throws when the connection broke.
+    func notifications() throws(HubStoreError) -> [String] {
+        guard PQconsumeInput(handle) == 1 else { throw .connectionLost(message: Self.message(handle)) }
+        var payloads: [String] = []
+        while let notification = PQnotifies(handle) {
+            payloads.append(notification.pointee.extra.map { String(cString: $0) } ?? "")
+            PQfreemem(notification)
+        }
+        return payloads
+    }
+
     /// A fixed script of several statements (the schema's migrations): `PQexec`, no parameters.
     func executeScript(_ sql: String) throws(HubStoreError) {
         try reconnectIfBroken()

@@ -64,6 +64,10 @@ enum Commands {
         "door mode": DoorModeCommand.run,
         "console": ConsoleCommand.run,
         "hub migrate": HubCommand.migrate,
+        "hub add-door": HubCommand.addDoor,
+        "hub doors": HubCommand.doors,
+        "hub revoke-door": HubCommand.revokeDoor,
+        "hub serve": HubCommand.serve,
     ]
 
     /// The commands that start a new store when none exists at the store path.
@@ -71,7 +75,7 @@ enum Commands {
 
     /// The commands that never open the store at the store path (the simulator, demo and bench
     /// make their own), so --sim asks nothing of it.
-    static let ownStores: Set<String> = ["sim", "demo", "bench", "config check", "keypad list", "keypad test", "keypad type", "wiegand listen", "wiegand send", "card read", "hub migrate"]
+    static let ownStores: Set<String> = ["sim", "demo", "bench", "config check", "keypad list", "keypad test", "keypad type", "wiegand listen", "wiegand send", "card read", "hub migrate", "hub add-door", "hub doors", "hub revoke-door", "hub serve"]
 
     static func run(_ invocation: Invocation) -> ExitCode {
         let name = invocation.parsed.path.joined(separator: " ")

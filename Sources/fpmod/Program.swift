@@ -4,6 +4,8 @@ import ArgumentParsing
 /// dispatcher all read this.
 enum Program {
     static let version = "fpmod 0.1.0"
+    /// The fleet hub's database, as every `fpmod hub` command takes it.
+    static let hubDatabase = OptionSpec.option("database", valueName: "CONNINFO", help: "The hub's database as libpq takes it, e.g. 'host=/run/postgresql dbname=fpmod' or postgresql://hub.example/fpmod.", env: "FPMOD_HUB_DATABASE")
 
     static let spec = ProgramSpec(
         name: "fpmod",
@@ -393,6 +395,23 @@ enum Program {
                                 discussion: "Each migration is one transaction, and the database records the ones applied (hub_migrations). A database that a newer fpmod migrated is refused untouched. Keep a password out of the command line: libpq reads it from ~/.pgpass or PGPASSWORD.",
                                 options: [
                                     .option("database", valueName: "CONNINFO", help: "The hub's database as libpq takes it, e.g. 'host=/run/postgresql dbname=fpmod' or postgresql://hub.example/fpmod.", env: "FPMOD_HUB_DATABASE"),
+                                ]),
+                    CommandSpec(name: "add-door", abstract: "A one-time join code (24 hours) for a new door, shown once.",
+                                discussion: "The hub keeps only the code's SHA-256. A door that joined already must be revoked before another machine may join under its name.",
+                                arguments: [.positional("name", help: "The door's name: letters, digits, '-', '_', '.'.")],
+                                options: [hubDatabase]),
+                    CommandSpec(name: "doors", abstract: "Every door: joined or waiting, revoked, last seen, the revision it pulled.",
+                                options: [hubDatabase]),
+                    CommandSpec(name: "revoke-door", abstract: "Refuse a door's certificate from its next request on (a stolen or retired door).",
+                                arguments: [.positional("name", help: "The door's name, as fpmod hub doors lists it.")],
+                                options: [hubDatabase]),
+                    CommandSpec(name: "serve", abstract: "The hub's HTTPS API for doors (mutual TLS), until stopped.",
+                                discussion: "On its first start it makes the fleet's certificate authority in --dir (authority.key, mode 0600: whoever holds it can make a door) and a server certificate for --names; doors pin the authority when they join. Routes: POST /v1/join, GET /v1/changes, POST /v1/events (docs/fleet.md).",
+                                options: [
+                                    hubDatabase,
+                                    .option("listen", valueName: "ADDRESS:PORT", help: "Where to listen (default 0.0.0.0:8443)."),
+                                    .option("names", valueName: "NAMES", help: "The host names and addresses doors reach the hub by, comma-separated (default localhost,127.0.0.1)."),
+                                    .option("dir", valueName: "DIR", help: "The hub's own files: the fleet's authority and the server certificate (default /var/lib/fpmod-hub)."),
                                 ]),
                 ]),
             CommandSpec(

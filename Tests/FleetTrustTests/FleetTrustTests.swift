@@ -70,7 +70,8 @@ import TestSupport
         let authority = try FleetAuthority.make(name: "fleet")
         let door = try DoorRequest.make()
         let issued = try authority.issueDoorCertificate(requestPEM: door.requestPEM, doorName: "garage")
-        #expect(try authority.verify(certificatePEM: issued.certificatePEM, asDoor: true) == VerifiedPeer(commonName: "garage", serial: issued.serial))
+        #expect(try authority.verify(certificatePEM: issued.certificatePEM, asDoor: true)
+                == VerifiedPeer(commonName: "garage", serial: issued.serial, sha256Fingerprint: issued.sha256Fingerprint))
         // A door's certificate is no hub's; a hub's is no door's.
         #expect(throws: FleetTrustError.refused("the certificate is not a hub's")) {
             try FleetAuthority.verify(certificatePEM: issued.certificatePEM, authorityPEM: authority.certificatePEM, asDoor: false)

@@ -1,5 +1,10 @@
+import FleetTrust
 import Foundation
+import Glibc
+import HubReplica
 import HubStore
+import JSONValue
+import TemplateStore
 import Testing
 import TestSupport
 
@@ -42,5 +47,156 @@ struct HubCommandTests {
         let none = try cli.run(["hub", "migrate"])
         #expect(none.status == 64)
         #expect(none.stderr.contains("--database"), "\(none.stderr)")
+    }
+}
+
+/// A hub (`fpmod hub serve`, a real process on a real PostgreSQL) and a door that joins and
+/// follows it, the door's side played by curl with a key and request made as a door makes them.
+@Suite(.enabled(if: TemporaryPostgres.isInstalled, "needs Debian's postgresql (tools/install-deps.sh)"))
+struct HubServeTests {
+    static func curl(_ arguments: [String]) -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["--silent", "--show-error"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return (-1, "cannot run curl") }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func aDoorJoinsWithItsCodeFollowsTheHubAndIsShutOutWhenRevoked() throws {
+        let server = try TemporaryPostgres()
+        let database = try server.newDatabase("fleet")
+        let cli = CLI()
+        cli.environment["FPMOD_HUB_DATABASE"] = database
+        #expect(try cli.run(["hub", "migrate"]).status == 0)
+        let hub = try HubStore(conninfo: database)
+        try hub.putSchedule(name: "office", text: "mon-fri 07:00-19:00")
+        try hub.putUser(HubUser(name: "alice", schedule: "office"))
+
+        let added = try cli.run(["hub", "add-door", "garage", "--json"])
+        #expect(added.status == 0, "\(added.stderr)")
+        let code = try #require(added.json?["code"] as? String, "\(added.stdout)")
+
+        let directory = cli.directory + "/hub"
+        let serve = try LoggedProcess(cli, arguments: ["hub", "serve", "--listen", "127.0.0.1:0", "--names", "localhost,127.0.0.1", "--dir", directory],
+                                      logPath: cli.directory + "/hub.log")
+        defer { kill(serve.processIdentifier, SIGKILL); serve.waitUntilExit() }
+        var port: String?
+        let deadline = ContinuousClock.now + .seconds(60)
+        while port == nil, serve.isRunning, ContinuousClock.now < deadline {
+            if let range = serve.log.range(of: #"https://127\.0\.0\.1:(\d+)/"#, options: .regularExpression) {
+                port = serve.log[range].split(separator: ":").last.map { String($0.dropLast()) }
+            } else {
+                usleep(50_000)
+            }
+        }
+        let base = "https://127.0.0.1:\(try #require(port, "\(serve.log)"))"
+        let authority = directory + "/authority.pem"
+        // Whoever holds the authority's key can make a door: only root reads it.
+        var info = stat()
+        #expect(stat(directory + "/authority.key", &info) == 0 && info.st_mode & 0o077 == 0)
+
+        // The door: its key (kept) and request (sent with the code).
+        let door = try DoorRequest.make()
+        try door.privateKeyPEM.write(toFile: cli.directory + "/door.key", atomically: true, encoding: .utf8)
+        let body = JSONValue.object(["code": .string(code), "request": .string(door.requestPEM)]).encoded
+        let joined = Self.curl(["--cacert", authority, "--data-binary", body, "-H", "Content-Type: application/json", base + "/v1/join"])
+        let reply = try JSONValue(parsing: joined.output)
+        let certificate = try #require(reply["certificate"]?.stringValue, "\(joined.output) \(serve.log)")
+        #expect(reply["door"]?.stringValue == "garage")
+        #expect(reply["authority"]?.stringValue == (try String(contentsOfFile: authority, encoding: .utf8)))
+        try certificate.write(toFile: cli.directory + "/door.pem", atomically: true, encoding: .utf8)
+        let asDoor = ["--cacert", authority, "--cert", cli.directory + "/door.pem", "--key", cli.directory + "/door.key"]
+
+        // The code works once.
+        let again = Self.curl(["--cacert", authority, "--data-binary", body, "--write-out", "%{http_code}", "--output", "/dev/null", base + "/v1/join"])
+        #expect(again.output == "403")
+
+        // The door follows: the changes it pulls, applied to a door's store, give it alice.
+        let pulled = Self.curl(asDoor + [base + "/v1/changes?since=0"])
+        let page = try JSONValue(parsing: pulled.output)
+        let changes = try #require(page["changes"]?.arrayValue, "\(pulled.output)").map { item in
+            HubChange(revision: item["revision"]?.numberValue.map { Int64($0) } ?? 0,
+                      kind: HubChange.Kind(rawValue: item["kind"]?.stringValue ?? "") ?? .card, key: item["key"]?.stringValue ?? "",
+                      state: item["state"] == .null ? nil : item["state"])
+        }
+        let store = try TemplateStore(databasePath: cli.directory + "/door.db", keyPath: cli.directory + "/door.key.store")
+        let applied = try ReplicaApply.apply(changes, to: store)
+        #expect(applied.usersPut == 1 && applied.schedulesPut == 1)
+        #expect(try store.access(of: "alice").schedule == "office")
+
+        // A long poll: the door waits above what it has; a change at the hub answers it at once
+        // (were it not heard, the answer would come after 30 s without bob).
+        let waiting = Process()
+        waiting.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        waiting.arguments = ["--silent"] + asDoor + [base + "/v1/changes?since=\(applied.to)&wait=30"]
+        let waited = Pipe()
+        waiting.standardOutput = waited
+        try waiting.run()
+        usleep(300_000)
+        try hub.putUser(HubUser(name: "bob"))
+        let woken = try JSONValue(parsing: String(decoding: waited.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        waiting.waitUntilExit()
+        #expect(woken["changes"]?.arrayValue?.compactMap { $0["key"]?.stringValue } == ["bob"], "\(woken)")
+        // Nothing comes: the answer after the wait is an empty page, not a connection the
+        // server's idle limit (10 s) cut.
+        let quiet = Self.curl(asDoor + [base + "/v1/changes?since=\(woken["latest"]?.intValue ?? 0)&wait=11"])
+        #expect((try? JSONValue(parsing: quiet.output))?["changes"] == .array([]), "\(quiet.output)")
+
+        // Without a certificate, or with one from another fleet: not a door.
+        let anonymous = Self.curl(["--cacert", authority, "--write-out", "%{http_code}", "--output", "/dev/null", base + "/v1/changes?since=0"])
+        #expect(anonymous.output == "401")
+        let stranger = try FleetAuthority.make(name: "another fleet")
+        try stranger.issueDoorCertificate(requestPEM: door.requestPEM, doorName: "garage").certificatePEM
+            .write(toFile: cli.directory + "/stranger.pem", atomically: true, encoding: .utf8)
+        let foreign = Self.curl(["--cacert", authority, "--cert", cli.directory + "/stranger.pem", "--key", cli.directory + "/door.key",
+                                 "--write-out", "%{http_code}", "--output", "/dev/null", base + "/v1/changes?since=0"])
+        #expect(foreign.output != "200")
+
+        // The door's events: kept once, a retry counted, a gap named, a changed event refused.
+        func event(_ sequence: Int, previous: Int, changed: Bool = false) -> JSONValue {
+            func hash(_ n: Int) -> String { String(repeating: String(format: "%02x", n), count: 32) }
+            return .object(["sequence": .int(Int64(sequence)), "time": .double(1_764_950_400 + Double(sequence)), "event": .string("match"),
+                            "user": .string("alice"), "detail": changed ? .string("edited") : .null,
+                            "previousHash": .string(hash(previous)), "hash": .string(hash(changed ? 99 : sequence))])
+        }
+        func upload(_ events: [JSONValue]) throws -> (status: String, reply: JSONValue?) {
+            let body = JSONValue.object(["events": .array(events)]).encoded
+            let result = Self.curl(asDoor + ["--data-binary", body, "--write-out", "\n%{http_code}", base + "/v1/events"])
+            let lines = result.output.split(separator: "\n")
+            return (String(lines.last ?? ""), lines.count > 1 ? try? JSONValue(parsing: String(lines[0])) : nil)
+        }
+        let first = try upload([event(1, previous: 0), event(2, previous: 1), event(3, previous: 2), event(5, previous: 4)])
+        #expect(first.status == "200" && first.reply?["inserted"]?.intValue == 4, "\(first)")
+        #expect(first.reply?["missing"] == .array([.array([.int(4), .int(4)])]))
+        let retry = try upload([event(1, previous: 0), event(2, previous: 1), event(4, previous: 3)])
+        #expect(retry.status == "200" && retry.reply?["duplicates"]?.intValue == 2 && retry.reply?["inserted"]?.intValue == 1, "\(retry)")
+        #expect(retry.reply?["missing"] == .array([]))
+        let changed = try upload([event(3, previous: 2, changed: true)])
+        #expect(changed.status == "409", "\(changed)")
+        let kept = try server.psql("fleet", "SELECT count(*) FROM door_events")
+        #expect(kept == "5")
+
+        // Revoked at the hub: refused from the next request on, and listed so.
+        #expect(try cli.run(["hub", "revoke-door", "garage"]).status == 0)
+        let revoked = Self.curl(asDoor + ["--write-out", "%{http_code}", "--output", "/dev/null", base + "/v1/changes?since=0"])
+        #expect(revoked.output == "403")
+        #expect(try upload([event(6, previous: 5)]).status == "403")
+        let listed = try cli.run(["hub", "doors", "--json"])
+        let doors = try #require(listed.json?["doors"] as? [[String: Any]], "\(listed.stdout)")
+        #expect(doors.count == 1 && doors.first?["revoked"] as? Bool == true)
+        // The revision the door last asked from: what it had applied.
+        #expect(doors.first?["lastRevision"] as? Int == woken["latest"]?.intValue, "\(doors)")
+        #expect(try cli.run(["hub", "add-door", "garage"]).status != 0)
+
+        kill(serve.processIdentifier, SIGTERM)
+        serve.waitUntilExit()
+        #expect(serve.process.terminationStatus == 0, "\(serve.log)")
+        #expect(serve.log.contains("door garage joined"))
     }
 }

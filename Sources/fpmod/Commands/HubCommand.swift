@@ -1,8 +1,14 @@
 import ArgumentParsing
+import ConsoleHTTP
+import Foundation
+import HubServer
 import HubStore
 import JSONValue
+import Posix
+import PrintableText
 
-/// `fpmod hub …`: the fleet hub, whose truth is a PostgreSQL database (`HubStore`).
+/// `fpmod hub …`: the fleet hub, whose truth is a PostgreSQL database (`HubStore`), and its
+/// HTTPS API for doors (`HubServer`).
 enum HubCommand {
     /// `fpmod hub migrate --database CONNINFO`: brings the hub's database to this fpmod's
     /// schema, one migration per transaction; run again it changes nothing. A database a newer
@@ -14,6 +20,91 @@ enum HubCommand {
             ? "The hub's database is at schema version \(to) already; nothing changed."
             : "The hub's database went from schema version \(from) to \(to)."
         invocation.emit(text, json: ["from": .int(Int64(from)), "to": .int(Int64(to))])
+        return .ok
+    }
+
+    /// `fpmod hub add-door NAME`: a one-time join code for the door (24 hours), shown once.
+    static func addDoor(_ invocation: Invocation) throws -> ExitCode {
+        guard let name = invocation.positional(0) else { throw CommandFailure(.usage, "Name the door: fpmod hub add-door NAME.") }
+        let store = try HubStore(conninfo: try invocation.parsed.require("database"))
+        let code = try store.joinCode(forDoor: name)
+        invocation.emit("""
+            Join code for door \(Printable.escaped(name)) (works once, for \(HubStore.joinCodeLifetimeHours) hours): \(code)
+            The door sends it with its certificate request to the hub's POST /v1/join (docs/fleet.md).
+            """, json: ["door": .string(name), "code": .string(code), "validHours": .int(Int64(HubStore.joinCodeLifetimeHours))])
+        return .ok
+    }
+
+    /// `fpmod hub doors`: every door, joined or waiting, revoked or not, and when it was last seen.
+    static func doors(_ invocation: Invocation) throws -> ExitCode {
+        let store = try HubStore(conninfo: try invocation.parsed.require("database"))
+        let doors = try store.doors()
+        let lines = doors.map { door in
+            let state = door.revoked ? "revoked" : door.joined ? "joined" : "waiting to join"
+            let seen = door.lastSeen.map { "last seen \(Date(timeIntervalSince1970: $0))" } ?? "never seen"
+            return "\(Printable.escaped(door.name))  \(state), \(seen), at revision \(door.lastRevision)"
+        }
+        invocation.emit(doors.isEmpty ? "No doors yet: fpmod hub add-door NAME." : lines.joined(separator: "\n"),
+                        json: ["doors": .array(doors.map { door in
+                            .object(["name": .string(door.name), "joined": .bool(door.joined), "revoked": .bool(door.revoked),
+                                     "lastRevision": .int(door.lastRevision), "lastSeen": door.lastSeen.map(JSONValue.double) ?? .null])
+                        })])
+        return .ok
+    }
+
+    /// `fpmod hub revoke-door NAME`: the door's certificate refused from its next request on.
+    static func revokeDoor(_ invocation: Invocation) throws -> ExitCode {
+        guard let name = invocation.positional(0) else { throw CommandFailure(.usage, "Name the door: fpmod hub revoke-door NAME.") }
+        let store = try HubStore(conninfo: try invocation.parsed.require("database"))
+        guard try store.revokeDoor(named: name) else {
+            throw CommandFailure(.usage, "No door \(Printable.escaped(name).debugDescription); `fpmod hub doors` lists them.")
+        }
+        invocation.emit("Door \(Printable.escaped(name)) is revoked: its certificate is refused from its next request on.",
+                        json: ["door": .string(name), "revoked": true])
+        return .ok
+    }
+
+    /// `fpmod hub serve`: the hub's HTTPS API for doors until SIGTERM or SIGINT.
+    static func serve(_ invocation: Invocation) throws -> ExitCode {
+        let signals = try SignalWatcher(signals: [SIGTERM, SIGINT])
+        let conninfo = try invocation.parsed.require("database")
+        let listen = invocation.parsed.string("listen") ?? "0.0.0.0:8443"
+        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]), (0...65_535).contains(port) else {
+            throw CommandFailure(.usage, "--listen is ADDRESS:PORT, e.g. 0.0.0.0:8443, not \(Printable.escaped(listen).debugDescription).")
+        }
+        let names = (invocation.parsed.string("names") ?? "localhost,127.0.0.1").split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+        let addresses = names.filter { $0.contains(":") || $0.allSatisfy { $0.isNumber || $0 == "." } }
+        let hostNames = names.filter { !addresses.contains($0) }
+        let directory = invocation.parsed.string("dir") ?? "/var/lib/fpmod-hub"
+        let store = try HubStore(conninfo: conninfo)
+        let files: HubFiles
+        do { files = try HubFiles.load(directory: directory, hostNames: hostNames, ipAddresses: addresses) } catch {
+            throw CommandFailure(.config, "The hub's files in \(directory): \(error)")
+        }
+        var configuration = HTTPServerConfiguration()
+        configuration.bindAddress = String(listen[..<colon])
+        configuration.port = port
+        configuration.tls = (files.serverCertificatePEM, files.serverKeyPEM)
+        configuration.clientAuthorityPEM = files.authority.certificatePEM
+        // A door back from a week offline uploads its events a thousand at a time.
+        configuration.maxBodyBytes = 4 << 20
+        configuration.log = { message in StandardStreams.writeError(message + "\n") }
+        let listener = try HubChangeListener(conninfo: conninfo)
+        defer { listener.stop() }
+        // Doors wait on long polls, a thread each, and many share one address behind a router.
+        configuration.maxConnections = 1_024
+        configuration.maxConnectionsPerAddress = 1_024
+        let handler = HubHandler(store: store, authority: files.authority, listener: listener) { message in
+            StandardStreams.writeError(message + "\n")
+        }
+        let server: HTTPServer
+        do { server = try HTTPServer(configuration: configuration, handler: handler) } catch {
+            throw CommandFailure(.unavailable, "\(error)")
+        }
+        defer { server.stop() }
+        invocation.progress("fpmod hub: https://\(configuration.bindAddress):\(server.port)/ for \(names.joined(separator: ", ")); "
+            + "fleet authority SHA-256 \(files.authorityFingerprint)")
+        _ = signals.waitForAny()
         return .ok
     }
 }

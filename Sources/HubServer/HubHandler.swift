@@ -1,0 +1,159 @@
+import ConsoleHTTP
+import FleetTrust
+import HubStore
+import JSONValue
+
+/// The hub's HTTPS API, which doors speak (mutual TLS: every route but joining needs a door's
+/// certificate from the fleet's authority, not revoked):
+///
+/// - `POST /v1/join` `{"code": "…", "request": "<PKCS #10 PEM>"}`: a door redeems its one-time
+///   code for a certificate under its name; the answer carries the certificate and the fleet's
+///   authority, which the door pins.
+/// - `GET /v1/changes?since=R&limit=N&wait=S`: the change log above revision R, in order, at
+///   most N (default 500, at most 5,000), and the hub's latest revision. With `wait` (1 to 30
+///   seconds) and nothing above R, the answer waits for the next change (a long poll: a
+///   revocation reaches a waiting door as it commits).
+/// - `POST /v1/events` `{"events": [{"sequence", "time", "event", "user", "detail", "previousHash",
+///   "hash"}, …]}` (hashes in hex, at most 1,000 a request): the door's events, kept exactly once;
+///   the answer counts the new and the repeated, and names the sequence numbers still missing.
+///
+/// Answers are JSON; a refusal is `{"error": "…"}` with its status, never a hint of which part of
+/// a join failed (a code and a name are not to be guessed one at a time).
+public struct HubHandler: HTTPHandler {
+    public let store: HubStore
+    public let authority: FleetAuthority
+    /// Hears of each change as it commits; nil: `wait` is not offered (answers at once).
+    public let listener: HubChangeListener?
+    public var log: @Sendable (String) -> Void
+
+    public init(store: HubStore, authority: FleetAuthority, listener: HubChangeListener?, log: @escaping @Sendable (String) -> Void) {
+        self.store = store
+        self.authority = authority
+        self.listener = listener
+        self.log = log
+    }
+
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        do {
+            switch (request.method, request.path) {
+            case ("POST", "/v1/join"): return try join(request)
+            case ("GET", "/v1/changes"): return try changes(request)
+            case ("POST", "/v1/events"): return try events(request)
+            case (_, "/v1/join"), (_, "/v1/changes"), (_, "/v1/events"): return Self.error(405, "method not allowed")
+            default: return Self.error(404, "no such route")
+            }
+        } catch let error as HubStoreError {
+            switch error {
+            // What the door sent contradicts what the hub holds: the door's to know, not a failure of the hub.
+            case .brokenEventChain, .conflictingEvent, .invalid: return Self.error(409, "\(error)")
+            case .revokedDoor: return Self.error(403, "this door is revoked")
+            default: break
+            }
+            log("hub: \(request.method) \(request.path): \(error)")
+            return Self.error(503, "the hub's database is unavailable")
+        } catch {
+            log("hub: \(request.method) \(request.path): \(error)")
+            return Self.error(500, "the hub failed")
+        }
+    }
+
+    private func join(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard let body = try? JSONValue(parsing: request.body), let code = body["code"]?.stringValue,
+              let csr = body["request"]?.stringValue, csr.utf8.count <= 8_192 else {
+            return Self.error(400, "a join is {\"code\": …, \"request\": a certificate request in PEM}")
+        }
+        let normalized = code.uppercased()
+        guard let door = try store.door(joinCode: normalized) else { return Self.error(403, "the join code is unknown, used or expired") }
+        let issued: IssuedCertificate
+        do { issued = try authority.issueDoorCertificate(requestPEM: csr, doorName: door.name) } catch {
+            return Self.error(400, "the certificate request was refused: \(error)")
+        }
+        // One code, one certificate: of two redemptions racing, the second finds it used.
+        guard try store.completeJoin(code: normalized, certificateSHA256: issued.sha256Fingerprint, serial: issued.serial) else {
+            return Self.error(403, "the join code is unknown, used or expired")
+        }
+        log("hub: door \(door.name) joined (certificate \(issued.serial))")
+        return Self.json(200, .object(["door": .string(door.name), "certificate": .string(issued.certificatePEM),
+                                       "authority": .string(authority.certificatePEM)]))
+    }
+
+    private func changes(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard let door = try verifiedDoor(request) else { return Self.error(401, "a door's certificate is needed") }
+        if door.revoked { return Self.error(403, "this door is revoked") }
+        guard let since = Int64(request.queryValue("since") ?? "0"), since >= 0 else { return Self.error(400, "since is a revision, 0 or more") }
+        let limitText = request.queryValue("limit") ?? "500"
+        guard let limit = Int(limitText), (1...5_000).contains(limit) else { return Self.error(400, "limit is 1 to 5000") }
+        guard let wait = Int(request.queryValue("wait") ?? "0"), (0...30).contains(wait) else { return Self.error(400, "wait is 0 to 30 seconds") }
+        if wait > 0, let listener, listener.latest <= since {
+            _ = listener.wait(forRevisionAbove: since, until: .now + .seconds(wait))
+        }
+        let latest = try store.latestRevision()
+        let page = try store.changes(since: since, limit: limit)
+        try store.noteDoorSeen(id: door.id, revision: since)
+        let items: [JSONValue] = page.map { change in
+            .object(["revision": .int(change.revision), "kind": .string(change.kind.rawValue), "key": .string(change.key),
+                     "state": change.state ?? .null])
+        }
+        return Self.json(200, .object(["latest": .int(latest), "changes": .array(items)]))
+    }
+
+    private func events(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard let door = try verifiedDoor(request) else { return Self.error(401, "a door's certificate is needed") }
+        if door.revoked { return Self.error(403, "this door is revoked") }
+        guard let body = try? JSONValue(parsing: request.body), let items = body["events"]?.arrayValue, items.count <= 1_000 else {
+            return Self.error(400, "an upload is {\"events\": [at most 1000 events]}")
+        }
+        var events: [DoorEvent] = []
+        for item in items {
+            guard let sequence = item["sequence"]?.numberValue.flatMap({ Int64(exactly: $0) }), let time = item["time"]?.numberValue,
+                  let event = item["event"]?.stringValue, let previous = item["previousHash"]?.stringValue.flatMap(Self.bytes(hex:)),
+                  let hash = item["hash"]?.stringValue.flatMap(Self.bytes(hex:)) else {
+                return Self.error(400, "an event has sequence, time, event, previousHash and hash (hex)")
+            }
+            events.append(DoorEvent(sequence: sequence, time: time, event: event, user: item["user"]?.stringValue,
+                                    detail: item["detail"]?.stringValue, previousHash: previous, hash: hash))
+        }
+        let upload = try store.insertEvents(door: door.id, events)
+        try store.noteDoorSeen(id: door.id, revision: nil)
+        return Self.json(200, .object([
+            "inserted": .int(Int64(upload.inserted)), "duplicates": .int(Int64(upload.duplicates)),
+            "missing": .array(upload.gaps.map { .array([.int($0.lowerBound), .int($0.upperBound)]) }),
+        ]))
+    }
+
+    static func bytes(hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count % 2 == 0, digits.count <= 128 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count / 2)
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return bytes
+    }
+
+    private static func nibble(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// The door whose certificate came with the request: verified by GnuTLS in the handshake,
+    /// then here for this fleet and a door's purpose, and known to the hub by its SHA-256.
+    private func verifiedDoor(_ request: HTTPRequest) throws -> HubDoor? {
+        guard let pem = request.clientCertificatePEM, let peer = try? authority.verify(certificatePEM: pem, asDoor: true) else { return nil }
+        return try store.door(certificateSHA256: peer.sha256Fingerprint)
+    }
+
+    static func json(_ status: Int, _ value: JSONValue) -> HTTPResponse {
+        HTTPResponse(status: status, contentType: "application/json", text: value.encoded + "\n", headers: [("Cache-Control", "no-store")])
+    }
+
+    static func error(_ status: Int, _ message: String) -> HTTPResponse {
+        json(status, .object(["error": .string(message)]))
+    }
+}
