@@ -198,7 +198,7 @@ let package = Package(
         // The fleet hub's store in PostgreSQL: the change log doors follow, every door's events.
         .target(name: "HubStore", dependencies: ["AccessPolicy", "CLibpq", "JSONValue", "TemplateStore"]),
         // The fleet's own certificate authority (GnuTLS): the hub's server certificate, each door's client certificate.
-        .target(name: "FleetTrust", dependencies: ["CGnuTLS"]),
+        .target(name: "FleetTrust", dependencies: ["CGnuTLS", "Posix"]),
         // The hub's HTTPS API for doors (mutual TLS) and its own files (the fleet's authority).
         .target(name: "HubServer", dependencies: ["ConsoleHTTP", "FleetTrust", "HubStore", "JSONValue", "Posix"]),
         // The door's side of the fleet: the hub's changes applied to the door's store, all or nothing.

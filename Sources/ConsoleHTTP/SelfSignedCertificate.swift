@@ -1,6 +1,7 @@
 import CGnuTLS
 import Foundation
 import Glibc
+import Posix
 
 /// What a GnuTLS call refused, naming the call.
 public struct CertificateError: Error, CustomStringConvertible, Sendable {
@@ -48,7 +49,7 @@ public struct SelfSignedCertificate: Sendable {
                       "gnutls_x509_crt_set_subject_alt_name")
         }
         for address in ipAddresses {
-            guard let bytes = rawAddress(address) else { continue }
+            guard let bytes = IPAddress.bytes(of: address) else { continue }
             try check(gnutls_x509_crt_set_subject_alt_name(certificate, GNUTLS_SAN_IPADDRESS, bytes, UInt32(bytes.count), UInt32(GNUTLS_FSAN_APPEND)),
                       "gnutls_x509_crt_set_subject_alt_name")
         }
@@ -101,13 +102,6 @@ public struct SelfSignedCertificate: Sendable {
         return String(decoding: UnsafeBufferPointer(start: data, count: Int(datum.size)), as: UTF8.self)
     }
 
-    private static func rawAddress(_ text: String) -> [UInt8]? {
-        var v4 = in_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
-        var v6 = in6_addr()
-        if inet_pton(AF_INET6, text, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
-        return nil
-    }
 
     private static func check(_ result: Int32, _ call: String) throws(CertificateError) {
         guard result >= 0 else { throw CertificateError(call: call, code: result) }

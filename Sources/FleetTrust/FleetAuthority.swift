@@ -1,5 +1,6 @@
 import CGnuTLS
 import Glibc
+import Posix
 
 /// A certificate the fleet's authority issued.
 public struct IssuedCertificate: Sendable, Equatable {
@@ -37,14 +38,8 @@ public struct FleetAuthority: Sendable {
     public static func make(name: String, validDays: Int = 7_300, now: time_t = time(nil)) throws(FleetTrustError) -> FleetAuthority {
         let key = try X509.newKey()
         defer { gnutls_x509_privkey_deinit(key) }
-        var certificate: gnutls_x509_crt_t?
-        try X509.check(gnutls_x509_crt_init(&certificate), "gnutls_x509_crt_init")
+        let (certificate, _) = try X509.newCertificate(name: name, days: validDays, now: now)
         defer { gnutls_x509_crt_deinit(certificate) }
-        try X509.check(gnutls_x509_crt_set_version(certificate, 3), "gnutls_x509_crt_set_version")
-        let serial = X509.newSerial()
-        try X509.check(gnutls_x509_crt_set_serial(certificate, serial, serial.count), "gnutls_x509_crt_set_serial")
-        try X509.setValidity(certificate, days: validDays, now: now)
-        try X509.setCommonName(certificate, name)
         try X509.check(gnutls_x509_crt_set_key(certificate, key), "gnutls_x509_crt_set_key")
         try X509.check(gnutls_x509_crt_set_basic_constraints(certificate, 1, 0), "gnutls_x509_crt_set_basic_constraints")
         try X509.check(gnutls_x509_crt_set_key_usage(certificate, UInt32(GNUTLS_KEY_KEY_CERT_SIGN | GNUTLS_KEY_CRL_SIGN)),
@@ -111,7 +106,7 @@ public struct FleetAuthority: Sendable {
                                                                     UInt32(GNUTLS_FSAN_APPEND)), "gnutls_x509_crt_set_subject_alt_name")
             }
             for address in ipAddresses {
-                guard let bytes = Self.rawAddress(address) else { throw .refused("\(address.debugDescription) is no IP address") }
+                guard let bytes = IPAddress.bytes(of: address) else { throw .refused("\(address.debugDescription) is no IP address") }
                 try X509.check(gnutls_x509_crt_set_subject_alt_name(certificate, GNUTLS_SAN_IPADDRESS, bytes, UInt32(bytes.count),
                                                                     UInt32(GNUTLS_FSAN_APPEND)), "gnutls_x509_crt_set_subject_alt_name")
             }
@@ -164,14 +159,8 @@ public struct FleetAuthority: Sendable {
         defer { gnutls_x509_crt_deinit(authority) }
         let authorityKey = try X509.importKey(privateKeyPEM)
         defer { gnutls_x509_privkey_deinit(authorityKey) }
-        var certificate: gnutls_x509_crt_t?
-        try X509.check(gnutls_x509_crt_init(&certificate), "gnutls_x509_crt_init")
+        let (certificate, serial) = try X509.newCertificate(name: name, days: days, now: now)
         defer { gnutls_x509_crt_deinit(certificate) }
-        try X509.check(gnutls_x509_crt_set_version(certificate, 3), "gnutls_x509_crt_set_version")
-        let serial = X509.newSerial()
-        try X509.check(gnutls_x509_crt_set_serial(certificate, serial, serial.count), "gnutls_x509_crt_set_serial")
-        try X509.setValidity(certificate, days: days, now: now)
-        try X509.setCommonName(certificate, name)
         try configure(certificate)
         try X509.check(gnutls_x509_crt_set_basic_constraints(certificate, 0, -1), "gnutls_x509_crt_set_basic_constraints")
         try X509.check(gnutls_x509_crt_set_key_usage(certificate, UInt32(GNUTLS_KEY_DIGITAL_SIGNATURE)), "gnutls_x509_crt_set_key_usage")
@@ -211,11 +200,4 @@ public struct FleetAuthority: Sendable {
         return names.isEmpty ? "status \(status)" : names.joined(separator: ", ")
     }
 
-    private static func rawAddress(_ text: String) -> [UInt8]? {
-        var v4 = in_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
-        var v6 = in6_addr()
-        if inet_pton(AF_INET6, text, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
-        return nil
-    }
 }

@@ -142,6 +142,24 @@ enum X509 {
         return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
     }
 
+    /// A version 3 certificate with a new serial, its validity from an hour before `now` for
+    /// `days`, and `name` as its common name; the caller frees it (`gnutls_x509_crt_deinit`).
+    static func newCertificate(name: String, days: Int, now: time_t) throws(FleetTrustError) -> (gnutls_x509_crt_t?, serial: [UInt8]) {
+        var certificate: gnutls_x509_crt_t?
+        try check(gnutls_x509_crt_init(&certificate), "gnutls_x509_crt_init")
+        do {
+            try check(gnutls_x509_crt_set_version(certificate, 3), "gnutls_x509_crt_set_version")
+            let serial = newSerial()
+            try check(gnutls_x509_crt_set_serial(certificate, serial, serial.count), "gnutls_x509_crt_set_serial")
+            try setValidity(certificate, days: days, now: now)
+            try setCommonName(certificate, name)
+            return (certificate, serial)
+        } catch {
+            gnutls_x509_crt_deinit(certificate)
+            throw error
+        }
+    }
+
     /// Sets the common name (at most 64 bytes, as X.520 allows).
     static func setCommonName(_ certificate: gnutls_x509_crt_t?, _ name: String) throws(FleetTrustError) {
         let bytes = Array(name.utf8.prefix(64))
