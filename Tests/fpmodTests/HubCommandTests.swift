@@ -109,7 +109,8 @@ struct HubServeTests {
         let reply = try JSONValue(parsing: joined.output)
         let certificate = try #require(reply["certificate"]?.stringValue, "\(joined.output) \(serve.log)")
         #expect(reply["door"]?.stringValue == "garage")
-        #expect(reply["authority"]?.stringValue == (try String(contentsOfFile: authority, encoding: .utf8)))
+        let authorityPEM = try String(contentsOfFile: authority, encoding: .utf8)
+        #expect(reply["authority"]?.stringValue == authorityPEM)
         try certificate.write(toFile: cli.directory + "/door.pem", atomically: true, encoding: .utf8)
         let asDoor = ["--cacert", authority, "--cert", cli.directory + "/door.pem", "--key", cli.directory + "/door.key"]
 
