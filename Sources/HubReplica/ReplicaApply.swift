@@ -68,14 +68,16 @@ public enum ReplicaApply {
                     try store.deleteUser(name)
                     result.usersRemoved += 1
                 }
-                let removedSchedules = read.compactMap { if case let .deleteSchedule(name) = $0 { name } else { nil } }
-                if !removedSchedules.isEmpty {
-                    let present = Set(try store.schedules().map(\.name))
-                    let inUse = Set(try store.users().compactMap { try store.access(of: $0.name).schedule })
-                    for name in removedSchedules where present.contains(name) {
-                        if inUse.contains(name) { result.kept.append(name); continue }
+                // The store's own rule decides what may go: it refuses a schedule a user still
+                // has (in a savepoint, so the refusal undoes nothing else of the batch).
+                for case let .deleteSchedule(name) in read {
+                    do {
                         try store.deleteSchedule(name: name)
                         result.schedulesRemoved += 1
+                    } catch StoreError.scheduleInUse {
+                        result.kept.append(name)
+                    } catch StoreError.unknownSchedule {
+                        continue
                     }
                 }
                 try store.setHubRevision(newest)

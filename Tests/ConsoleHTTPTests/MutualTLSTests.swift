@@ -22,15 +22,22 @@ import TestSupport
         }
     }
 
+    /// A server with the hub's certificate from `authority`, asking clients for a door's
+    /// certificate from it or not.
+    static func hub(_ authority: FleetAuthority, askingForDoors: Bool) throws
+        -> (HTTPServer, (certificate: IssuedCertificate, privateKeyPEM: String)) {
+        let hub = try authority.issueHubCertificate(hostNames: ["localhost"], ipAddresses: ["127.0.0.1"])
+        var configuration = HTTPServerConfiguration()
+        configuration.tls = (hub.certificate.certificatePEM, hub.privateKeyPEM)
+        if askingForDoors { configuration.clientAuthorityPEM = authority.certificatePEM }
+        return (try HTTPServer(configuration: configuration, handler: WhoIsIt(authority: authority)), hub)
+    }
+
     @Test func aDoorsCertificateReachesTheHandlerAndNoneOrAStrangersDoesNot() throws {
         let scratch = ScratchFolder(prefix: "fpmod-mtls")
         defer { scratch.remove() }
         let authority = try FleetAuthority.make(name: "fleet")
-        let hub = try authority.issueHubCertificate(hostNames: ["localhost"], ipAddresses: ["127.0.0.1"])
-        var configuration = HTTPServerConfiguration()
-        configuration.tls = (hub.certificate.certificatePEM, hub.privateKeyPEM)
-        configuration.clientAuthorityPEM = authority.certificatePEM
-        let server = try HTTPServer(configuration: configuration, handler: WhoIsIt(authority: authority))
+        let (server, hub) = try Self.hub(authority, askingForDoors: true)
         defer { server.stop() }
         func file(_ name: String, _ text: String) throws -> String {
             try text.write(toFile: scratch.file(name), atomically: true, encoding: .utf8)
@@ -75,10 +82,7 @@ import TestSupport
         let scratch = ScratchFolder(prefix: "fpmod-mtls")
         defer { scratch.remove() }
         let authority = try FleetAuthority.make(name: "fleet")
-        let hub = try authority.issueHubCertificate(hostNames: ["localhost"], ipAddresses: ["127.0.0.1"])
-        var configuration = HTTPServerConfiguration()
-        configuration.tls = (hub.certificate.certificatePEM, hub.privateKeyPEM)
-        let server = try HTTPServer(configuration: configuration, handler: WhoIsIt(authority: authority))
+        let (server, _) = try Self.hub(authority, askingForDoors: false)
         defer { server.stop() }
         try authority.certificatePEM.write(toFile: scratch.file("ca.pem"), atomically: true, encoding: .utf8)
         let door = try DoorRequest.make()

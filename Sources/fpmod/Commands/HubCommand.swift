@@ -73,7 +73,7 @@ enum HubCommand {
             throw CommandFailure(.usage, "--listen is ADDRESS:PORT, e.g. 0.0.0.0:8443, not \(Printable.escaped(listen).debugDescription).")
         }
         let names = (invocation.parsed.string("names") ?? "localhost,127.0.0.1").split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
-        let addresses = names.filter { $0.contains(":") || $0.allSatisfy { $0.isNumber || $0 == "." } }
+        let addresses = names.filter { IPAddress.bytes(of: $0) != nil }
         let hostNames = names.filter { !addresses.contains($0) }
         let directory = invocation.parsed.string("dir") ?? "/var/lib/fpmod-hub"
         let store = try HubStore(conninfo: conninfo)
