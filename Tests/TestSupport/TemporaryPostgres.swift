@@ -95,7 +95,9 @@ public final class TemporaryPostgres: @unchecked Sendable {
         // would be read before the program had written it.
         let statusPath = outputPath + ".status"
         defer { try? FileManager.default.removeItem(atPath: statusPath) }
-        let command = closeInherited + argv.map(quoted).joined(separator: " ") + " </dev/null >" + quoted(outputPath) + " 2>&1; "
+        // From /: as nobody, the tools cannot enter a checkout under `mktemp -d` (0700), and psql
+        // then prints "could not change directory" into the output the test reads.
+        let command = "cd / && " + closeInherited + argv.map(quoted).joined(separator: " ") + " </dev/null >" + quoted(outputPath) + " 2>&1; "
             + "echo $? >" + quoted(statusPath + ".part") + " && mv " + quoted(statusPath + ".part") + " " + quoted(statusPath)
         let pid = try ChildProcess.spawn(["/bin/bash", "-c", command], environment: ChildProcess.currentEnvironment)
         let deadline = Date().addingTimeInterval(120)
