@@ -42,6 +42,8 @@ let package = Package(
         .systemLibrary(name: "CGnuTLS", pkgConfig: "gnutls", providers: [.apt(["libgnutls28-dev"])]),
         // libpq: the fleet hub's client of PostgreSQL (the server is Debian's postgresql).
         .systemLibrary(name: "CLibpq", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // libcurl (GnuTLS flavour): a door's HTTPS client of its fleet hub.
+        .systemLibrary(name: "CLibcurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-gnutls-dev"])]),
         // libgpiod 1.x or 2.x behind one C interface: the side matching the <gpiod.h> this
         // build finds is compiled (Debian 12: v1, Debian 13: v2), so no flag is needed.
         .target(name: "CLibgpiod", dependencies: ["CGPIOD"]),
@@ -196,13 +198,16 @@ let package = Package(
         // The web console and the kiosk lock screen: routes, pages (embedded assets), the JSON API
         // under /api/v1, SVG plots, live events; a front end over the store and the service's sockets.
         // The fleet hub's store in PostgreSQL: the change log doors follow, every door's events.
-        .target(name: "HubStore", dependencies: ["AccessPolicy", "CLibpq", "JSONValue", "TemplateStore"]),
+        .target(name: "HubStore", dependencies: ["AccessPolicy", "CLibpq", "FleetTrust", "JSONValue", "TemplateStore"]),
         // The fleet's own certificate authority (GnuTLS): the hub's server certificate, each door's client certificate.
         .target(name: "FleetTrust", dependencies: ["CGnuTLS", "Posix"]),
         // The hub's HTTPS API for doors (mutual TLS) and its own files (the fleet's authority).
         .target(name: "HubServer", dependencies: ["ConsoleHTTP", "FleetTrust", "HubStore", "JSONValue", "Posix"]),
         // The door's side of the fleet: the hub's changes applied to the door's store, all or nothing.
         .target(name: "HubReplica", dependencies: ["AccessPolicy", "HubStore", "JSONValue", "TemplateStore"]),
+        // The door's link to its hub: joining (key pair, pinned authority, certificate) and the
+        // HTTPS client (libcurl) it speaks through.
+        .target(name: "DoorFleet", dependencies: ["CLibcurl", "FleetTrust", "JSONValue", "Posix", "PrintableText"]),
         .target(name: "WebConsole", dependencies: [
             "ConsoleHTTP", "ConsoleAuth", "TemplateStore", "ServiceClient", "DoorLock", "DoctorRun", "Diagnostics",
             "Administration", "AccessPolicy", "JSONValue", "Posix", "PrintableText",
@@ -219,7 +224,7 @@ let package = Package(
             "SPI", "ImageSensor", "ImageSensorSimulator", "Imaging", "HostMatching", "HostReader", "PrintableText",
             "MatcherAccuracy", "MinutiaeExtraction", "Diagnostics", "ReaderSessions", "Benchmarks", "ServiceClient", "DoctorRun", "ServiceAssembly", "Demo", "Provisioning", "UserPrompts", "FailureKinds",
             "WebConsole", "ConsoleHTTP", "ConsoleAuth", "Keypad", "KeypadInput", "Wiegand", "WiegandInput", "WiegandOutput", "NFCInput", "PN532Simulator",
-            "HubStore", "HubServer", "JSONValue",
+            "HubStore", "HubServer", "JSONValue", "DoorFleet",
         ]),
 
         .testTarget(name: "FingerprintProtocolTests", dependencies: ["FingerprintProtocol", "Imaging"]),
@@ -249,6 +254,7 @@ let package = Package(
         .testTarget(name: "TemplateStoreTests", dependencies: ["TemplateStore"]),
         .testTarget(name: "HubStoreTests", dependencies: ["HubStore", "JSONValue", "Posix", "TestSupport"]),
         .testTarget(name: "FleetTrustTests", dependencies: ["FleetTrust", "TestSupport"]),
+        .testTarget(name: "DoorFleetTests", dependencies: ["DoorFleet", "FleetTrust", "ConsoleHTTP", "TestSupport"]),
         .testTarget(name: "HubReplicaTests", dependencies: ["HubReplica", "HubStore", "TemplateStore", "AccessPolicy", "JSONValue", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["TestSupport", "Imaging"]),
         .testTarget(name: "MatcherAccuracyTests", dependencies: ["MatcherAccuracy", "Imaging", "TestSupport"]),

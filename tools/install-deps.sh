@@ -53,7 +53,9 @@ for pkg in libpng-dev libfprint-2-dev libglib2.0-dev libevdev-dev libnfc-dev lib
 done
 # libpq: the fleet hub's client of PostgreSQL; postgresql: the server its tests start in a
 # scratch folder (initdb + pg_ctl, as nobody under root) — 15 on Debian 12, 17 on Debian 13.
-for pkg in libpq-dev postgresql; do
+# libcurl (its GnuTLS flavour, as the fleet's certificates are GnuTLS's): a door's HTTPS client
+# of the hub (fpmod join, following the hub's changes).
+for pkg in libpq-dev postgresql libcurl4-gnutls-dev; do
   installed "$pkg" || need+=("$pkg")
 done
 

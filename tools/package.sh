@@ -61,9 +61,9 @@ say "fpmod $VERSION, SOURCE_DATE_EPOCH=$SOURCE_DATE_EPOCH ($(date -u -d "@$SOURC
 # swiftlang for its aarch64 Swift modules and runtime).
 # libpng and libfprint (with GLib) are the image sensor's: PNG captures and the host matcher's NBIS;
 # libevdev the keypad's; libnfc the NFC card reader's; libfreefare (DESFire) and libcrypto (libssl-dev:
-# AES, CMAC) the secure cards'; libpq the fleet hub's client of PostgreSQL (fpmod hub).
-BUILD_PACKAGES="swiftlang pkg-config libsqlite3-dev libsodium-dev libgpiod-dev libmosquitto-dev libpng-dev libfprint-2-dev libglib2.0-dev libevdev-dev libnfc-dev libfreefare-dev libssl-dev libmicrohttpd-dev libgnutls28-dev libpq-dev libstdc++-14-dev git ca-certificates"
-SYSROOT_PACKAGES="swiftlang libc6-dev libsqlite3-dev libsodium-dev libgpiod-dev libmosquitto-dev libpng-dev libfprint-2-dev libglib2.0-dev libevdev-dev libnfc-dev libfreefare-dev libssl-dev libmicrohttpd-dev libgnutls28-dev libpq-dev libstdc++-14-dev"
+# AES, CMAC) the secure cards'; libpq the fleet hub's client of PostgreSQL (fpmod hub); libcurl (GnuTLS) a door's client of the hub (fpmod join).
+BUILD_PACKAGES="swiftlang pkg-config libsqlite3-dev libsodium-dev libgpiod-dev libmosquitto-dev libpng-dev libfprint-2-dev libglib2.0-dev libevdev-dev libnfc-dev libfreefare-dev libssl-dev libmicrohttpd-dev libgnutls28-dev libpq-dev libcurl4-gnutls-dev libstdc++-14-dev git ca-certificates"
+SYSROOT_PACKAGES="swiftlang libc6-dev libsqlite3-dev libsodium-dev libgpiod-dev libmosquitto-dev libpng-dev libfprint-2-dev libglib2.0-dev libevdev-dev libnfc-dev libfreefare-dev libssl-dev libmicrohttpd-dev libgnutls28-dev libpq-dev libcurl4-gnutls-dev libstdc++-14-dev"
 
 # One package build at a time: the builder root and its .build are shared by every caller
 # (CI, the upgrade test building a newer version, a developer).
@@ -145,7 +145,7 @@ package() { # ARCH BINARY_IN_BUILDER
   root_of_arch=$BUILDER
   [ "$arch" = amd64 ] || root_of_arch=$SYSROOT
   depends=$(depends_on "$root_of_arch" libc6)
-  for lib in libgcc-s1 libstdc++6 libgpiod3 libsqlite3-0 libsodium23 libmosquitto1 libpng16-16t64 libfprint-2-2 libglib2.0-0t64 libevdev2 libnfc6 libfreefare0t64 libssl3t64 libmicrohttpd12t64 libgnutls30t64 libpq5; do depends+=", $(depends_on "$root_of_arch" "$lib")"; done
+  for lib in libgcc-s1 libstdc++6 libgpiod3 libsqlite3-0 libsodium23 libmosquitto1 libpng16-16t64 libfprint-2-2 libglib2.0-0t64 libevdev2 libnfc6 libfreefare0t64 libssl3t64 libmicrohttpd12t64 libgnutls30t64 libpq5 libcurl3t64-gnutls; do depends+=", $(depends_on "$root_of_arch" "$lib")"; done
   if [ "$arch" = arm64 ]; then
     # No stable Swift ABI on Linux: the runtime must be the one the binary was built with.
     local swift next

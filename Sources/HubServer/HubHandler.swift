@@ -6,6 +6,8 @@ import JSONValue
 /// The hub's HTTPS API, which doors speak (mutual TLS: every route but joining needs a door's
 /// certificate from the fleet's authority, not revoked):
 ///
+/// - `GET /v1/authority`: the fleet's authority certificate, for a door about to join: it trusts it
+///   only once its fingerprint matched the one `fpmod hub serve` printed (no secret in it).
 /// - `POST /v1/join` `{"code": "…", "request": "<PKCS #10 PEM>"}`: a door redeems its one-time
 ///   code for a certificate under its name; the answer carries the certificate and the fleet's
 ///   authority, which the door pins.
@@ -36,10 +38,11 @@ public struct HubHandler: HTTPHandler {
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         do {
             switch (request.method, request.path) {
+            case ("GET", "/v1/authority"): return Self.json(200, .object(["authority": .string(authority.certificatePEM)]))
             case ("POST", "/v1/join"): return try join(request)
             case ("GET", "/v1/changes"): return try changes(request)
             case ("POST", "/v1/events"): return try events(request)
-            case (_, "/v1/join"), (_, "/v1/changes"), (_, "/v1/events"): return Self.error(405, "method not allowed")
+            case (_, "/v1/authority"), (_, "/v1/join"), (_, "/v1/changes"), (_, "/v1/events"): return Self.error(405, "method not allowed")
             default: return Self.error(404, "no such route")
             }
         } catch let error as HubStoreError {

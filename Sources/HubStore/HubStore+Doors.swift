@@ -1,4 +1,5 @@
 import AccessPolicy
+import FleetTrust
 import Glibc
 import TemplateStore
 
@@ -24,7 +25,7 @@ extension HubStore {
     /// The code is shown once; the hub keeps only its SHA-256.
     public func joinCode(forDoor name: String) throws(HubStoreError) -> String {
         try HubUser.checked { () throws(NameError) in _ = try RuleName(validating: name) }
-        let code = Self.newJoinCode()
+        let code = JoinCode.make()
         return try locked { connection throws(HubStoreError) in
             try connection.transaction { () throws(HubStoreError) -> String in
                 let existing = try connection.execute("SELECT certificate_sha256 IS NOT NULL, revoked_at IS NOT NULL FROM doors WHERE name = $1 FOR UPDATE", [name])
@@ -46,7 +47,7 @@ extension HubStore {
 
     /// The door a join code is for, while it is valid; nil for an unknown, used or expired code.
     public func door(joinCode code: String) throws(HubStoreError) -> HubDoor? {
-        guard Self.isWellFormed(joinCode: code) else { return nil }
+        guard JoinCode.isWellFormed(code) else { return nil }
         return try locked { connection throws(HubStoreError) in
             try Self.doors(connection, where: "join_code_sha256 = encode(sha256(convert_to($1, 'UTF8')), 'hex') AND join_expires > now() AND revoked_at IS NULL", [code]).first
         }
@@ -55,7 +56,7 @@ extension HubStore {
     /// Redeems the code for the certificate the hub issued: true when this call took it (of two
     /// doors racing with one code, one wins), false when it was used, expired or never was.
     public func completeJoin(code: String, certificateSHA256: String, serial: String) throws(HubStoreError) -> Bool {
-        guard Self.isWellFormed(joinCode: code) else { return false }
+        guard JoinCode.isWellFormed(code) else { return false }
         return try locked { connection throws(HubStoreError) in
             !(try connection.execute("""
                 UPDATE doors SET join_code_sha256 = NULL, join_expires = NULL, certificate_sha256 = $2, certificate_serial = $3, last_seen = now()
@@ -110,19 +111,5 @@ extension HubStore {
                                  lastSeen: row[5].flatMap { Double($0) }))
         }
         return doors
-    }
-
-    /// The letters of a join code: no 0/O, 1/I/L, so that one read aloud or typed survives.
-    static let joinCodeAlphabet = Array("ABCDEFGHJKMNPQRSTUVWXYZ23456789")
-
-    /// 20 letters in groups of five (about 99 bits): "K7QPM-…".
-    static func newJoinCode() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let letters = (0..<20).map { _ in joinCodeAlphabet[Int(generator.next(upperBound: UInt64(joinCodeAlphabet.count)))] }
-        return stride(from: 0, to: 20, by: 5).map { String(letters[$0..<$0 + 5]) }.joined(separator: "-")
-    }
-
-    static func isWellFormed(joinCode code: String) -> Bool {
-        code.count == 23 && code.allSatisfy { $0 == "-" || joinCodeAlphabet.contains($0) }
     }
 }

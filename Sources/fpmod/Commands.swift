@@ -68,6 +68,7 @@ enum Commands {
         "hub doors": HubCommand.doors,
         "hub revoke-door": HubCommand.revokeDoor,
         "hub serve": HubCommand.serve,
+        "join": JoinCommand.run,
     ]
 
     /// The commands that start a new store when none exists at the store path.

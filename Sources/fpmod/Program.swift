@@ -415,6 +415,12 @@ enum Program {
                                 ]),
                 ]),
             CommandSpec(
+                name: "join", abstract: "Join this door to a fleet: follow the hub at URL, with the code fpmod hub add-door printed.",
+                discussion: "The door makes its own key pair (kept beside the store, mode 0600; it never leaves the door) and fetches the fleet's authority from the hub, which it trusts only once its SHA-256 fingerprint is the one fpmod hub serve printed: you are asked to compare it, or give it with --authority-sha256. The code and the certificate request then go over TLS checked against that authority, and the certificate that comes back is tried once before the door counts as joined. A join that fails leaves no file behind. The hub's address, the door's name and the fingerprint are in fleet.json beside the store; the join is in the audit log. docs/fleet.md.",
+                arguments: [.positional("url", help: "The hub: https://HOST:PORT (default port 8443)."),
+                            .positional("code", help: "The one-time code fpmod hub add-door printed (case and dashes do not matter).")],
+                options: [.option("authority-sha256", valueName: "HEX", help: "The fleet authority's SHA-256 fingerprint as fpmod hub serve printed it; without it you are asked to compare.")]),
+            CommandSpec(
                 name: "access", abstract: "Who may enter when: ask the rules the door applies.",
                 discussion: "Schedules, holidays and each user's validity and uses are in the store (fpmod schedule, fpmod holiday, fpmod user set); they are read on the door's clock, in the config's access.timeZone (else the machine's own zone).",
                 subcommands: [

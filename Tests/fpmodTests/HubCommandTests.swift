@@ -69,34 +69,13 @@ struct HubServeTests {
     }
 
     @Test func aDoorJoinsWithItsCodeFollowsTheHubAndIsShutOutWhenRevoked() throws {
-        let server = try TemporaryPostgres()
-        let database = try server.newDatabase("fleet")
-        let cli = CLI()
-        cli.environment["FPMOD_HUB_DATABASE"] = database
-        #expect(try cli.run(["hub", "migrate"]).status == 0)
-        let hub = try HubStore(conninfo: database)
+        let running = try RunningHub()
+        let (server, cli, base, directory) = (running.server, running.cli, running.base, running.directory)
+        let hub = try HubStore(conninfo: running.database)
         try hub.putSchedule(name: "office", text: "mon-fri 07:00-19:00")
         try hub.putUser(HubUser(name: "alice", schedule: "office"))
-
-        let added = try cli.run(["hub", "add-door", "garage", "--json"])
-        #expect(added.status == 0, "\(added.stderr)")
-        let code = try #require(added.json?["code"] as? String, "\(added.stdout)")
-
-        let directory = cli.directory + "/hub"
-        let serve = try LoggedProcess(cli, arguments: ["hub", "serve", "--listen", "127.0.0.1:0", "--names", "localhost,127.0.0.1", "--dir", directory],
-                                      logPath: cli.directory + "/hub.log")
-        defer { kill(serve.processIdentifier, SIGKILL); serve.waitUntilExit() }
-        var port: String?
-        let deadline = ContinuousClock.now + .seconds(60)
-        while port == nil, serve.isRunning, ContinuousClock.now < deadline {
-            if let range = serve.log.range(of: #"https://127\.0\.0\.1:(\d+)/"#, options: .regularExpression) {
-                port = serve.log[range].split(separator: ":").last.map { String($0.dropLast()) }
-            } else {
-                usleep(50_000)
-            }
-        }
-        let base = "https://127.0.0.1:\(try #require(port, "\(serve.log)"))"
-        let authority = directory + "/authority.pem"
+        let code = try running.joinCode(for: "garage")
+        let authority = running.authorityPath
         // Whoever holds the authority's key can make a door: only root reads it.
         var info = stat()
         #expect(stat(directory + "/authority.key", &info) == 0 && info.st_mode & 0o077 == 0)
@@ -107,7 +86,7 @@ struct HubServeTests {
         let body = JSONValue.object(["code": .string(code), "request": .string(door.requestPEM)]).encoded
         let joined = Self.curl(["--cacert", authority, "--data-binary", body, "-H", "Content-Type: application/json", base + "/v1/join"])
         let reply = try JSONValue(parsing: joined.output)
-        let certificate = try #require(reply["certificate"]?.stringValue, "\(joined.output) \(serve.log)")
+        let certificate = try #require(reply["certificate"]?.stringValue, "\(joined.output) \(running.process.log)")
         #expect(reply["door"]?.stringValue == "garage")
         let authorityPEM = try String(contentsOfFile: authority, encoding: .utf8)
         #expect(reply["authority"]?.stringValue == authorityPEM)
@@ -195,9 +174,7 @@ struct HubServeTests {
         #expect(doors.first?["lastRevision"] as? Int == woken["latest"]?.intValue, "\(doors)")
         #expect(try cli.run(["hub", "add-door", "garage"]).status != 0)
 
-        kill(serve.processIdentifier, SIGTERM)
-        serve.waitUntilExit()
-        #expect(serve.process.terminationStatus == 0, "\(serve.log)")
-        #expect(serve.log.contains("door garage joined"))
+        #expect(running.stop() == 0, "\(running.process.log)")
+        #expect(running.process.log.contains("door garage joined"))
     }
 }

@@ -1,0 +1,53 @@
+import Foundation
+import JSONValue
+import Posix
+
+/// What a door that joined a fleet keeps, beside its store (as the console keeps its certificate):
+/// its private key (0600, made on the door, never sent), the certificate the hub issued for it,
+/// the fleet's authority it pinned, and `fleet.json` (the hub's address, the door's name, the
+/// authority's fingerprint). `fleet.json` is written last: a door with it has joined whole.
+public struct FleetFiles: Sendable, Equatable {
+    public let directory: String
+
+    public init(storeDatabase: String) {
+        let folder = (storeDatabase as NSString).deletingLastPathComponent
+        directory = folder.isEmpty ? "." : folder
+    }
+
+    public var keyPath: String { directory + "/fleet-door-key.pem" }
+    public var certificatePath: String { directory + "/fleet-door-cert.pem" }
+    public var authorityPath: String { directory + "/fleet-authority.pem" }
+    public var membershipPath: String { directory + "/fleet.json" }
+
+    public var identity: HubIdentity { HubIdentity(certificatePath: certificatePath, keyPath: keyPath) }
+
+    /// The fleet this door follows; nil when it joined none.
+    public func membership() throws(FleetJoinError) -> FleetMembership? {
+        let bytes: [UInt8]?
+        do { bytes = try FileSystem.contents(of: membershipPath) } catch {
+            throw .files("\(membershipPath) cannot be read: \(error)")
+        }
+        guard let bytes else { return nil }
+        guard let json = try? JSONValue(parsing: String(decoding: bytes, as: UTF8.self)),
+              let hub = json["hub"]?.stringValue, let address = try? HubAddress(parsing: hub),
+              let door = json["door"]?.stringValue, let authority = json["authoritySHA256"]?.stringValue,
+              let joined = json["joinedAt"]?.numberValue else {
+            throw .files("\(membershipPath) is not a fleet membership fpmod wrote; restore it or remove the fleet files and join again")
+        }
+        return FleetMembership(hub: address, door: door, authoritySHA256: authority, joinedAt: joined)
+    }
+}
+
+/// A door's membership of a fleet: which hub, under which name, pinned to which authority.
+public struct FleetMembership: Sendable, Equatable {
+    public var hub: HubAddress
+    public var door: String
+    public var authoritySHA256: String
+    /// Seconds since 1970.
+    public var joinedAt: Double
+
+    var json: JSONValue {
+        .object(["hub": .string(hub.description), "door": .string(door), "authoritySHA256": .string(authoritySHA256),
+                 "joinedAt": .double(joinedAt)])
+    }
+}

@@ -1,0 +1,124 @@
+import FleetTrust
+import Foundation
+import Glibc
+import JSONValue
+import Posix
+import PrintableText
+
+/// The authority a hub presented before the door trusts it: to be compared with the fingerprint
+/// `fpmod hub serve` printed, by the person or with the one they gave.
+public struct PresentedAuthority: Sendable, Equatable {
+    public var certificatePEM: String
+    public var sha256Fingerprint: String
+
+    /// Whether `typed` (upper or lower case, with or without colons or spaces) is this fingerprint.
+    public func matches(_ typed: String) -> Bool {
+        func digits(_ text: String) -> String { text.uppercased().filter { $0.isHexDigit } }
+        return !typed.isEmpty && digits(typed) == digits(sha256Fingerprint)
+            && typed.allSatisfy { $0.isHexDigit || $0 == ":" || $0 == " " }
+    }
+}
+
+/// A door joining a fleet: intent checked → the hub's authority fetched and accepted → the key
+/// pair made here and the request sent with the one-time code over TLS verified against that
+/// authority → the certificate confirmed by a first request with it → `fleet.json` written last.
+/// Everything is checked before the first byte is sent; a join that fails removes what it
+/// wrote, so the door is joined whole or not at all.
+public struct FleetJoin: Sendable {
+    public let address: HubAddress
+    public let code: String
+    public let files: FleetFiles
+
+    /// Every check that needs no network: the address, the code, this door not joined already,
+    /// the store's folder writable.
+    public init(hub: String, code typed: String, files: FleetFiles) throws(FleetJoinError) {
+        address = try HubAddress(parsing: hub)
+        guard let code = JoinCode.normalized(typed) else { throw .badCode }
+        self.code = code
+        self.files = files
+        if let membership = try files.membership() {
+            throw .joinedAlready(hub: membership.hub.description, door: membership.door)
+        }
+        guard FileSystem.isAccessible(files.directory, W_OK) else {
+            throw .files("\(files.directory) is missing or this user may not write it; run as the store's owner (e.g. with sudo)")
+        }
+    }
+
+    /// The fleet authority the hub presents (`GET /v1/authority`), fetched without trusting the
+    /// hub: not yet believed, only shown.
+    public func presentedAuthority() throws(FleetJoinError) -> PresentedAuthority {
+        let answer = try request(trust: .unverified, identity: nil, "GET", "/v1/authority", body: nil)
+        guard answer.status == 200 else { throw Self.refusal(answer) }
+        guard let json = try? JSONValue(parsing: String(decoding: answer.body, as: UTF8.self)),
+              let pem = json["authority"]?.stringValue,
+              let fingerprint = try? FleetAuthority.fingerprint(ofPEM: pem) else {
+            throw .unexpectedAnswer("no fleet authority certificate in the answer to GET /v1/authority")
+        }
+        return PresentedAuthority(certificatePEM: pem, sha256Fingerprint: fingerprint)
+    }
+
+    /// Joins, trusting `authority` from here on. `owner`: who the files belong to (the store's
+    /// owner, so the service reads them when a root shell joined); nil leaves them this user's.
+    public func join(pinning authority: PresentedAuthority, owner: (user: uid_t, group: gid_t)? = nil,
+                     now: Date = Date()) throws(FleetJoinError) -> FleetMembership {
+        let request: DoorRequest
+        do { request = try DoorRequest.make() } catch { throw .files("the door's key pair could not be made: \(error)") }
+        var written: [String] = []
+        do throws(FleetJoinError) {
+            try write(authority.certificatePEM, to: files.authorityPath, mode: 0o644, owner: owner, written: &written)
+            try write(request.privateKeyPEM, to: files.keyPath, mode: 0o600, owner: owner, written: &written)
+            let body = JSONValue.object(["code": .string(code), "request": .string(request.requestPEM)]).encoded
+            let answer = try self.request(trust: .authority(path: files.authorityPath), identity: nil,
+                                          "POST", "/v1/join", body: Array(body.utf8))
+            guard answer.status == 200 else { throw Self.refusal(answer) }
+            guard let json = try? JSONValue(parsing: String(decoding: answer.body, as: UTF8.self)),
+                  let door = json["door"]?.stringValue, let certificate = json["certificate"]?.stringValue,
+                  json["authority"]?.stringValue.map({ (try? FleetAuthority.fingerprint(ofPEM: $0)) == authority.sha256Fingerprint }) == true else {
+                throw .unexpectedAnswer("the join's answer carries no certificate, or another authority")
+            }
+            try write(certificate, to: files.certificatePath, mode: 0o644, owner: owner, written: &written)
+            // The certificate proves itself before the door counts as joined: the hub takes it.
+            let confirmed = try self.request(trust: .authority(path: files.authorityPath), identity: files.identity,
+                                             "GET", "/v1/changes?since=0&limit=1", body: nil)
+            guard confirmed.status == 200 else {
+                throw .unexpectedAnswer("the hub refused the certificate it had just issued (HTTP \(confirmed.status))")
+            }
+            let membership = FleetMembership(hub: address, door: door, authoritySHA256: authority.sha256Fingerprint,
+                                             joinedAt: now.timeIntervalSince1970)
+            try write(membership.json.prettyEncoded + "\n", to: files.membershipPath, mode: 0o644, owner: owner, written: &written)
+            return membership
+        } catch {
+            for path in written { unlink(path) }
+            throw error
+        }
+    }
+
+    private func request(trust: HubTrust, identity: HubIdentity?, _ method: String, _ path: String,
+                         body: [UInt8]?) throws(FleetJoinError) -> HubResponse {
+        do {
+            let client = try HubClient(address: address, trust: trust, identity: identity)
+            return try client.send(method, path, json: body, timeout: .seconds(30), maxBytes: 1 << 20)
+        } catch {
+            throw .unreachable(error.description)
+        }
+    }
+
+    private func write(_ text: String, to path: String, mode: mode_t, owner: (user: uid_t, group: gid_t)?,
+                       written: inout [String]) throws(FleetJoinError) {
+        do {
+            try AtomicFile.replace(path, with: Array(text.utf8), mode: mode)
+            written.append(path)
+            if let owner { try FileSystem.changeOwner(path, user: owner.user, group: owner.group) }
+        } catch {
+            throw .files("\(path) could not be written: \(error)")
+        }
+    }
+
+    /// A hub's refusal in its own words (its JSON `error`), bounded and printable.
+    static func refusal(_ answer: HubResponse) -> FleetJoinError {
+        let text = String(decoding: answer.body.prefix(2_000), as: UTF8.self)
+        let message = (try? JSONValue(parsing: text))?["error"]?.stringValue ?? "no reason given"
+        // The hub's words reach a terminal: never raw.
+        return .refused(status: answer.status, message: Printable.escaped(message))
+    }
+}
