@@ -156,7 +156,7 @@ let package = Package(
         // command, while the service needs a connection it reopens itself, plus GPIO, sockets and a store.
         .target(name: "ServiceAssembly", dependencies: [
             "DoorLock", "ReaderSessions", "Administration", "FingerprintProtocol", "GPIO", "HostReader", "ImageSensor",
-            "ImageSensorSimulator", "ModuleSimulator", "Posix", "SPI", "TemplateStore",
+            "ImageSensorSimulator", "ModuleSimulator", "Posix", "SPI", "TemplateStore", "DoorFleet", "FleetSync", "PrintableText",
         ]),
         // `fpmod demo`'s stage, script and latency table, its story told through a callback: a kiosk
         // or console can play the demo as the CLI does.
@@ -208,6 +208,9 @@ let package = Package(
         // The door's link to its hub: joining (key pair, pinned authority, certificate) and the
         // HTTPS client (libcurl) it speaks through.
         .target(name: "DoorFleet", dependencies: ["CLibcurl", "FleetTrust", "JSONValue", "Posix", "PrintableText"]),
+        // A joined door following its hub: changes pulled and applied, its events uploaded, on a
+        // thread of the service (FleetFollower) or once (fpmod fleet sync).
+        .target(name: "FleetSync", dependencies: ["DoorFleet", "HubReplica", "HubStore", "JSONValue", "TemplateStore"]),
         .target(name: "WebConsole", dependencies: [
             "ConsoleHTTP", "ConsoleAuth", "TemplateStore", "ServiceClient", "DoorLock", "DoctorRun", "Diagnostics",
             "Administration", "AccessPolicy", "JSONValue", "Posix", "PrintableText",
@@ -254,6 +257,7 @@ let package = Package(
         .testTarget(name: "TemplateStoreTests", dependencies: ["TemplateStore"]),
         .testTarget(name: "HubStoreTests", dependencies: ["HubStore", "JSONValue", "Posix", "TestSupport"]),
         .testTarget(name: "FleetTrustTests", dependencies: ["FleetTrust", "TestSupport"]),
+        .testTarget(name: "FleetSyncTests", dependencies: ["FleetSync", "HubReplica", "HubStore", "JSONValue"]),
         .testTarget(name: "DoorFleetTests", dependencies: ["DoorFleet", "FleetTrust", "ConsoleHTTP", "TestSupport"]),
         .testTarget(name: "HubReplicaTests", dependencies: ["HubReplica", "HubStore", "TemplateStore", "AccessPolicy", "JSONValue", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["TestSupport", "Imaging"]),

@@ -18,3 +18,8 @@ static inline CURLcode fpmod_curl_setopt_write_function(CURL *handle, fpmod_curl
 static inline CURLcode fpmod_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }
+typedef int (*fpmod_curl_progress_function)(void *context, curl_off_t downloadTotal, curl_off_t downloaded,
+                                            curl_off_t uploadTotal, curl_off_t uploaded);
+static inline CURLcode fpmod_curl_setopt_progress_function(CURL *handle, fpmod_curl_progress_function function) {
+    return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, function);
+}

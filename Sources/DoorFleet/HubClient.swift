@@ -34,12 +34,15 @@ public enum HubClientError: Error, Equatable, CustomStringConvertible {
     /// The answer was longer than the request allows (a hub does not send that much).
     case tooLarge(limit: Int)
     case setup(String)
+    /// `shouldStop` said so.
+    case stopped
 
     public var description: String {
         switch self {
         case .transfer(_, let message): message
         case .tooLarge(let limit): "the hub's answer was longer than \(limit) bytes"
         case .setup(let what): "libcurl could not be set up: \(what)"
+        case .stopped: "stopped"
         }
     }
 }
@@ -53,6 +56,9 @@ public final class HubClient {
     private let trust: HubTrust
     private let identity: HubIdentity?
     private let handle: UnsafeMutableRawPointer
+    /// Asked about once a second while a request is under way (a long poll waits up to 30 s);
+    /// true ends it at once with `.stopped`, so a service stops without waiting for the hub.
+    public var shouldStop: (@Sendable () -> Bool)?
 
     /// `curl_global_init` once per process, before the first handle (it is not thread-safe).
     private static let initialised: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
@@ -73,7 +79,7 @@ public final class HubClient {
     public func send(_ method: String, _ path: String, json body: [UInt8]? = nil,
                      timeout: Duration = .seconds(30), maxBytes: Int = 16 << 20) throws(HubClientError) -> HubResponse {
         curl_easy_reset(handle)
-        let sink = ResponseSink(limit: maxBytes)
+        let sink = ResponseSink(limit: maxBytes, shouldStop: shouldStop)
         var headers: UnsafeMutablePointer<curl_slist>?
         defer { curl_slist_free_all(headers) }
         // libcurl writes its own words about a failure here; freed only after it is told to stop.
@@ -101,6 +107,14 @@ public final class HubClient {
                 return sink.take(data, size * count)
             }), "CURLOPT_WRITEFUNCTION")
             try check(fpmod_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, Unmanaged.passUnretained(sink).toOpaque()), "CURLOPT_WRITEDATA")
+            if shouldStop != nil {
+                try set(CURLOPT_NOPROGRESS, 0)
+                try check(fpmod_curl_setopt_progress_function(handle, { context, _, _, _, _ in
+                    let sink = Unmanaged<ResponseSink>.fromOpaque(context!).takeUnretainedValue()
+                    return sink.shouldStop?() == true ? 1 : 0
+                }), "CURLOPT_XFERINFOFUNCTION")
+                try check(fpmod_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, Unmanaged.passUnretained(sink).toOpaque()), "CURLOPT_XFERINFODATA")
+            }
             code = curl_easy_perform(handle)
         } catch {
             _ = fpmod_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, nil)
@@ -111,6 +125,7 @@ public final class HubClient {
         withExtendedLifetime(sink) {}
         guard code == CURLE_OK else {
             if sink.overflowed { throw .tooLarge(limit: maxBytes) }
+            if code == CURLE_ABORTED_BY_CALLBACK { throw .stopped }
             let detail = String(cString: errorText)
             let words = String(cString: curl_easy_strerror(code))
             throw .transfer(code: Int(code.rawValue), message: detail.isEmpty ? words : "\(words): \(detail)")
@@ -172,13 +187,18 @@ public final class HubClient {
     }
 }
 
-/// Where libcurl's write callback puts the answer, refusing more than `limit` bytes.
+/// Where libcurl's write callback puts the answer, refusing more than `limit` bytes; its
+/// progress callback asks `shouldStop`.
 private final class ResponseSink {
     let limit: Int
+    let shouldStop: (@Sendable () -> Bool)?
     var bytes: [UInt8] = []
     var overflowed = false
 
-    init(limit: Int) { self.limit = limit }
+    init(limit: Int, shouldStop: (@Sendable () -> Bool)?) {
+        self.limit = limit
+        self.shouldStop = shouldStop
+    }
 
     func take(_ data: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
         guard bytes.count + count <= limit else {

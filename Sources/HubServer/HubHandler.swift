@@ -89,6 +89,8 @@ public struct HubHandler: HTTPHandler {
         guard let wait = Int(request.queryValue("wait") ?? "0"), (0...30).contains(wait) else { return Self.error(400, "wait is 0 to 30 seconds") }
         if wait > 0, let listener, listener.latest <= since {
             _ = listener.wait(forRevisionAbove: since, until: .now + .seconds(wait))
+            // Revoked while it waited: not one more page.
+            if try verifiedDoor(request)?.revoked != false { return Self.error(403, "this door is revoked") }
         }
         let latest = try store.latestRevision()
         let page = try store.changes(since: since, limit: limit)

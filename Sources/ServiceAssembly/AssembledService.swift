@@ -1,4 +1,6 @@
+import DoorFleet
 import DoorLock
+import FleetSync
 import FingerprintProtocol
 import Foundation
 import Glibc
@@ -6,6 +8,7 @@ import GPIO
 import HostReader
 import ModuleSimulator
 import Posix
+import PrintableText
 import ReaderSessions
 import Synchronization
 import TemplateStore
@@ -37,6 +40,8 @@ public final class AssembledService: Sendable {
     private let simulatedSensor: ImageSensorConnections.Simulation?
     private let journalPrivacy: JournalPrivacy
     private let stopped = Mutex(false)
+    /// The hub this door follows, when it joined a fleet (fleet.json beside the store).
+    public let fleetFollower: FleetFollower?
 
     /// The signals `run()` answers: SIGTERM and SIGINT stop, SIGHUP reloads the config, SIGCHLD
     /// reaps the hooks. Blocked on the calling thread, so call this first, before any thread exists
@@ -117,6 +122,14 @@ public final class AssembledService: Sendable {
         simulator = endpoint.simulator
         simulatedSensor = endpoint.simulatedSensor
         self.journalPrivacy = journalPrivacy
+        let fleetFiles = FleetFiles(storeDatabase: storeDatabase)
+        if FileSystem.exists(fleetFiles.membershipPath) {
+            let service = service
+            fleetFollower = FleetFollower(files: fleetFiles, openStore: { try TemplateStore(databasePath: storeDatabase, keyPath: storeKey) },
+                                          log: { line in service.log(Printable.escaped(line)) })
+        } else {
+            fleetFollower = nil
+        }
     }
 
     /// Calls `handler` on the service thread with every public event as the journal may show it:
@@ -131,12 +144,15 @@ public final class AssembledService: Sendable {
 
     /// Runs the service on the calling thread until SIGTERM or SIGINT (with `signals`) or `stop()`.
     public func run() throws {
+        fleetFollower?.start()
+        defer { fleetFollower?.stop() }
         try service.run()
     }
 
     /// Starts the service on its own thread; returns once its lines and sockets are set up.
     public func start() throws {
         try service.start()
+        fleetFollower?.start()
     }
 
     /// Stops the service (door locked, relay off, lines released) and the simulators it started.
@@ -147,6 +163,7 @@ public final class AssembledService: Sendable {
             return !stopped
         }
         guard first else { return }
+        fleetFollower?.stop()
         service.stop()
         simulator?.stop()
         simulatedSensor?.control.stop()

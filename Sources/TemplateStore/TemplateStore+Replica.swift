@@ -71,3 +71,44 @@ extension TemplateStore {
         }
     }
 }
+
+/// An audit record with its place in the chain, as a door uploads it to its hub.
+public struct ChainedAuditRecord: Sendable, Equatable {
+    public var id: Int64
+    public var time: Double
+    public var event: String
+    public var user: String?
+    public var detail: String?
+    public var previousHash: [UInt8]
+    public var hash: [UInt8]
+}
+
+extension TemplateStore {
+    /// The key of the newest audit record the hub has confirmed it keeps.
+    static let hubEventsSentKey = "hub.eventsSent"
+
+    /// The chained audit records after `id`, oldest first, at most `limit` (records written
+    /// before the chain began have no hash and are not sent: the hub checks the chain).
+    public func chainedAuditRecords(after id: Int64, limit: Int) throws -> [ChainedAuditRecord] {
+        try locked {
+            try connection.query("""
+                SELECT id, time, event, user, detail, prev_hash, hash FROM audit
+                WHERE id > ? AND hash IS NOT NULL AND prev_hash IS NOT NULL ORDER BY id LIMIT ?
+                """, [.integer(id), .integer(Int64(limit))]).compactMap { row in
+                guard let id = row[0].int64, let time = row[1].double, let event = row[2].string,
+                      let previous = row[5].bytes, let hash = row[6].bytes else { return nil }
+                return ChainedAuditRecord(id: id, time: time, event: event, user: row[3].string, detail: row[4].string,
+                                          previousHash: previous, hash: hash)
+            }
+        }
+    }
+
+    /// The newest audit record the hub confirmed (0: none yet).
+    public func hubEventsSent() throws -> Int64 {
+        Int64(try value(forKey: Self.hubEventsSentKey) ?? "") ?? 0
+    }
+
+    public func setHubEventsSent(_ id: Int64) throws {
+        try setValue(String(id), forKey: Self.hubEventsSentKey)
+    }
+}

@@ -69,6 +69,8 @@ enum Commands {
         "hub revoke-door": HubCommand.revokeDoor,
         "hub serve": HubCommand.serve,
         "join": JoinCommand.run,
+        "fleet sync": FleetCommand.sync,
+        "fleet status": FleetCommand.status,
     ]
 
     /// The commands that start a new store when none exists at the store path.

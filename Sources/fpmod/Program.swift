@@ -421,6 +421,14 @@ enum Program {
                             .positional("code", help: "The one-time code fpmod hub add-door printed (case and dashes do not matter).")],
                 options: [.option("authority-sha256", valueName: "HEX", help: "The fleet authority's SHA-256 fingerprint as fpmod hub serve printed it; without it you are asked to compare.")]),
             CommandSpec(
+                name: "fleet", abstract: "This door's link to its fleet hub (after fpmod join).",
+                discussion: "The service follows the hub by itself (a long poll: a change reaches the door as it commits at the hub) and uploads the door's audit records; these commands look, or sync now. docs/fleet.md.",
+                subcommands: [
+                    CommandSpec(name: "sync", abstract: "Pull and apply the hub's changes now, and upload the door's audit records.",
+                                discussion: "Each page of changes is applied whole or not at all; a change the door cannot apply stops the sync with nothing of its page applied. Exit 1 when the hub refuses the door (revoked), 69 when it cannot be reached."),
+                    CommandSpec(name: "status", abstract: "Which hub, as which door, at which revision, and the audit records the hub has."),
+                ]),
+            CommandSpec(
                 name: "access", abstract: "Who may enter when: ask the rules the door applies.",
                 discussion: "Schedules, holidays and each user's validity and uses are in the store (fpmod schedule, fpmod holiday, fpmod user set); they are read on the door's clock, in the config's access.timeZone (else the machine's own zone).",
                 subcommands: [

@@ -1,0 +1,111 @@
+import DoorFleet
+import Dispatch
+import Foundation
+import Synchronization
+import TemplateStore
+
+/// A joined door following its hub on a thread of the service: a long poll for the changes
+/// above its revision (the hub answers as soon as one commits, or after 25 s with none), each
+/// applied as it comes, then its new audit records uploaded; after a failure it waits 1, 2, 4 …
+/// up to 60 s before trying again. The door never waits for this: it decides from its store.
+public final class FleetFollower: Sendable {
+    public struct Status: Sendable, Equatable {
+        /// When the hub last answered (a sync, even an empty one).
+        public var lastContact: Date?
+        /// The store's hub revision after the last sync.
+        public var revision: Int64 = 0
+        /// The last sync's problem; nil once one succeeded again.
+        public var problem: String?
+    }
+
+    private let files: FleetFiles
+    private let openStore: @Sendable () throws -> TemplateStore
+    private let log: @Sendable (String) -> Void
+    private let state = Mutex(Status())
+    private let stopping = Mutex(false)
+    private let finished = DispatchSemaphore(value: 0)
+    private let started = Mutex(false)
+
+    /// The long poll's wait, in seconds (the hub allows 30).
+    static let pollSeconds = 25
+
+    public init(files: FleetFiles, openStore: @escaping @Sendable () throws -> TemplateStore, log: @escaping @Sendable (String) -> Void) {
+        self.files = files
+        self.openStore = openStore
+        self.log = log
+    }
+
+    public var status: Status { state.withLock { $0 } }
+
+    /// Starts following on a thread of its own.
+    public func start() {
+        guard started.withLock({ started in defer { started = true }; return !started }) else { return }
+        let thread = Thread { [self] in
+            follow()
+            finished.signal()
+        }
+        thread.name = "fleet"
+        thread.start()
+    }
+
+    /// Stops following: a request under way is cut within about a second.
+    public func stop() {
+        stopping.withLock { $0 = true }
+        guard started.withLock({ $0 }) else { return }
+        _ = finished.wait(timeout: .now() + 10)
+    }
+
+    private var shouldStop: Bool { stopping.withLock { $0 } }
+
+    private func follow() {
+        var failures = 0
+        var link: FleetLink?
+        var store: TemplateStore?
+        while !shouldStop {
+            do throws(FleetSyncError) {
+                if store == nil {
+                    do { store = try openStore() } catch { throw .store("\(error)") }
+                }
+                if link == nil, let store {
+                    link = try FleetLink(files: files, store: store, shouldStop: { [self] in shouldStop })
+                    log("fleet: following the hub at \(link!.membership.hub) as door \(link!.membership.door)")
+                }
+                guard let link else { return }
+                let report = try link.sync(wait: failures == 0 ? Self.pollSeconds : 0)
+                let recovered = state.withLock { status in
+                    defer {
+                        status.lastContact = Date()
+                        status.revision = report.to
+                        status.problem = nil
+                    }
+                    return status.problem != nil
+                }
+                if recovered { log("fleet: the hub answers again, at revision \(report.to)") }
+                if report.changedAnything {
+                    log("fleet: revision \(report.from) → \(report.to): users +\(report.usersPut) −\(report.usersRemoved), schedules +\(report.schedulesPut) −\(report.schedulesRemoved)")
+                }
+                failures = 0
+            } catch .stopped {
+                return
+            } catch {
+                failures += 1
+                let text = error.description
+                let isNew = state.withLock { status in
+                    defer { status.problem = text }
+                    return status.problem != text
+                }
+                // Once per kind of problem, not once a minute for as long as it lasts.
+                if isNew { log("fleet: \(text)") }
+                if case .notJoined = error { link = nil }
+                pause(seconds: min(60, 1 << min(failures - 1, 6)))
+            }
+        }
+    }
+
+    private func pause(seconds: Int) {
+        let until = ContinuousClock.now + .seconds(seconds)
+        while !shouldStop, ContinuousClock.now < until {
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+    }
+}

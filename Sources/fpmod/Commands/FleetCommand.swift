@@ -1,0 +1,61 @@
+import ArgumentParsing
+import DoorFleet
+import FleetSync
+import Foundation
+import JSONValue
+import PrintableText
+
+/// `fpmod fleet …` on a door that joined a fleet (`fpmod join`): its link to the hub. The
+/// service follows the hub by itself; these are for a look, or a sync now.
+enum FleetCommand {
+    /// `fpmod fleet sync`: the hub's changes pulled and applied now, the door's events uploaded.
+    static func sync(_ invocation: Invocation) throws -> ExitCode {
+        let store = try invocation.openStore()
+        let report: FleetSyncReport
+        let membership: FleetMembership
+        do {
+            let link = try FleetLink(files: FleetFiles(storeDatabase: invocation.storePaths.database), store: store)
+            membership = link.membership
+            report = try link.sync()
+        } catch {
+            switch error {
+            case .notJoined: throw CommandFailure(.config, error.description)
+            case .unreachable: throw CommandFailure(.unavailable, error.description)
+            case .store: throw CommandFailure(.ioError, error.description)
+            default: throw CommandFailure(.denied, error.description)
+            }
+        }
+        let changes = report.from == report.to ? "nothing new at revision \(report.to)"
+            : "revision \(report.from) → \(report.to): users +\(report.usersPut) −\(report.usersRemoved), schedules +\(report.schedulesPut) −\(report.schedulesRemoved)"
+        let missing = report.eventsMissing.isEmpty ? "" : "; the hub misses records " + report.eventsMissing.map { "\($0.lowerBound)–\($0.upperBound)" }.joined(separator: ", ")
+        invocation.emit("Synced with the hub at \(membership.hub) as \(Printable.escaped(membership.door)): \(changes); \(report.eventsSent) audit records sent\(missing).",
+                        json: ["hub": .string(membership.hub.description), "door": .string(membership.door), "from": .int(report.from), "to": .int(report.to),
+                               "usersPut": .int(Int64(report.usersPut)), "usersRemoved": .int(Int64(report.usersRemoved)),
+                               "schedulesPut": .int(Int64(report.schedulesPut)), "schedulesRemoved": .int(Int64(report.schedulesRemoved)),
+                               "eventsSent": .int(Int64(report.eventsSent)),
+                               "eventsMissing": .array(report.eventsMissing.map { .array([.int($0.lowerBound), .int($0.upperBound)]) })])
+        return .ok
+    }
+
+    /// `fpmod fleet status`: which hub, as which door, at which revision, what was sent.
+    static func status(_ invocation: Invocation) throws -> ExitCode {
+        let files = FleetFiles(storeDatabase: invocation.storePaths.database)
+        let membership: FleetMembership?
+        do { membership = try files.membership() } catch { throw CommandFailure(.config, error.description) }
+        guard let membership else {
+            invocation.emit("This door joined no fleet: fpmod join URL CODE.", json: ["joined": false])
+            return .ok
+        }
+        let store = try invocation.openStoreForReading()
+        let revision = try store.hubRevision()
+        let sent = try store.hubEventsSent()
+        invocation.emit("""
+            Follows the hub at \(membership.hub) as door \(Printable.escaped(membership.door)) (joined \(Date(timeIntervalSince1970: membership.joinedAt))).
+            Fleet authority SHA-256 \(membership.authoritySHA256).
+            At hub revision \(revision); audit records up to \(sent) are at the hub.
+            """, json: ["joined": true, "hub": .string(membership.hub.description), "door": .string(membership.door),
+                        "authoritySHA256": .string(membership.authoritySHA256), "joinedAt": .double(membership.joinedAt),
+                        "revision": .int(revision), "eventsSent": .int(sent)])
+        return .ok
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Glibc
+import HubStore
+import JSONValue
+import TemplateStore
+import Testing
+import TestSupport
+
+/// A joined door following a real `fpmod hub serve`: `fpmod fleet sync` once, and the service
+/// (`fpmod run`) on its own — changes pulled over mutual TLS, applied, the door's audit records
+/// uploaded, a revocation heard.
+@Suite(.enabled(if: TemporaryPostgres.isInstalled, "needs Debian's postgresql (tools/install-deps.sh)"))
+struct FleetFollowTests {
+    static func joinedDoor(_ hub: RunningHub, name: String) throws -> CLI {
+        let door = try JoinCommandTests.door()
+        let joined = try door.run(["join", hub.base, try hub.joinCode(for: name), "--authority-sha256", hub.authoritySHA256])
+        try #require(joined.status == 0, "\(joined.stderr)")
+        return door
+    }
+
+    static func userNames(_ door: CLI) throws -> [String] {
+        try TemplateStore(databasePath: door.directory + "/store.db", keyPath: door.directory + "/key").users().map(\.name).sorted()
+    }
+
+    @Test func fleetSyncAppliesTheHubsChangesAndUploadsTheDoorsRecords() throws {
+        let hub = try RunningHub()
+        let store = try HubStore(conninfo: hub.database)
+        try store.putSchedule(name: "office", text: "mon-fri 07:00-19:00")
+        try store.putUser(HubUser(name: "alice", schedule: "office"))
+        let door = try Self.joinedDoor(hub, name: "garage")
+
+        let synced = try door.run(["fleet", "sync", "--json"])
+        #expect(synced.status == 0, "\(synced.stderr)")
+        #expect(synced.json?["usersPut"] as? Int == 1 && synced.json?["schedulesPut"] as? Int == 1, "\(synced.stdout)")
+        #expect(try Self.userNames(door) == ["alice"])
+        // The door's chained records (its join, this sync) are at the hub, once each.
+        let sent = try #require(synced.json?["eventsSent"] as? Int)
+        #expect(sent >= 2)
+        #expect(try hub.server.psql("fleet", "SELECT count(*) FROM door_events") == String(sent))
+        #expect(try hub.server.psql("fleet", "SELECT count(*) FROM door_events WHERE event = 'fleet-join'") == "1")
+
+        // Again: nothing new, nothing sent twice.
+        let again = try door.run(["fleet", "sync", "--json"])
+        #expect(again.status == 0 && again.json?["from"] as? Int == again.json?["to"] as? Int, "\(again.stdout)")
+        #expect(again.json?["eventsSent"] as? Int == 0)
+
+        let status = try door.run(["fleet", "status", "--json"])
+        #expect(status.json?["door"] as? String == "garage" && status.json?["revision"] as? Int == synced.json?["to"] as? Int, "\(status.stdout)")
+
+        // Removed at the hub, gone from the door.
+        _ = try store.deleteUser(named: "alice")
+        let removed = try door.run(["fleet", "sync"])
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(try Self.userNames(door) == [])
+
+        // Revoked: refused, said so, and the door keeps what it has.
+        #expect(try hub.cli.run(["hub", "revoke-door", "garage"]).status == 0)
+        let revoked = try door.run(["fleet", "sync"])
+        #expect(revoked.status == 1 && revoked.stderr.contains("revoked"), "\(revoked.stderr)")
+        #expect(hub.stop() == 0)
+    }
+
+    @Test func aDoorThatJoinedNoFleetIsToldHow() throws {
+        let door = try JoinCommandTests.door()
+        let sync = try door.run(["fleet", "sync"])
+        #expect(sync.status == 78 && sync.stderr.contains("fpmod join"), "\(sync.stderr)")
+        let status = try door.run(["fleet", "status", "--json"])
+        #expect(status.status == 0 && status.json?["joined"] as? Bool == false)
+    }
+
+    @Test func theServiceFollowsTheHubAsChangesCommitAndHearsARevocation() throws {
+        let hub = try RunningHub()
+        let store = try HubStore(conninfo: hub.database)
+        try store.putUser(HubUser(name: "alice"))
+        let door = try Self.joinedDoor(hub, name: "garage")
+        let service = try ServiceControlCLITests.RunningService(door)
+        defer { service.stop() }
+
+        // The first sync brings alice; a user added at the hub later reaches the door while
+        // its long poll waits (the hub answers it at the commit).
+        try waitFor("alice at the door") { try Self.userNames(door) == ["alice"] }
+        try store.putUser(HubUser(name: "bob"))
+        try waitFor("bob at the door") { try Self.userNames(door) == ["alice", "bob"] }
+        #expect(service.log.contains("fleet: following the hub at \(hub.base) as door garage"), "\(service.log)")
+        // Its records reach the hub too (the join, the syncs).
+        try waitFor("the door's records at the hub") {
+            Int(try hub.server.psql("fleet", "SELECT count(*) FROM door_events WHERE event = 'hub-sync'")) ?? 0 >= 2
+        }
+
+        // Revoked while it waits: the hub's answer says so, and the service says so once.
+        #expect(try hub.cli.run(["hub", "revoke-door", "garage"]).status == 0)
+        try store.putUser(HubUser(name: "carol"))
+        try waitFor("the revocation in the service's log") { service.log.contains("it was revoked") }
+        #expect(try Self.userNames(door) == ["alice", "bob"])
+        service.stop()
+        #expect(service.process.terminationStatus == 0, "\(service.log)")
+        #expect(hub.stop() == 0)
+    }
+}
