@@ -14,6 +14,10 @@ public struct AccessRules: Sendable, Equatable {
     /// never holds the door open.
     public var unreadable: String?
 
+    /// Set while the fleet's hub has been silent too long and the config says to keep people
+    /// out for it (`fleet.whenStale`); nil otherwise (and on a door that follows no hub).
+    public var staleFleet: StaleFleet?
+
     public init(calendar: AccessCalendar = AccessCalendar(), users: [String: UserAccess] = [:],
                 passage: WeeklySchedule? = nil, passageName: String = "passage") {
         self.calendar = calendar
@@ -37,10 +41,14 @@ public struct AccessRules: Sendable, Equatable {
 
 extension Step {
     /// Every check between "these credentials are right" and "open", in order: the user's own
-    /// access rules, lockdown, anti-passback and the two-person rule. Remote grants are not at
+    /// access rules, a silent fleet hub, lockdown, anti-passback and the two-person rule. Remote grants are not at
     /// a reader, so anti-passback and the two-person rule do not apply to them.
     mutating func refusedAtGrant(_ user: String?, isAdmin: Bool, source: RequestSource = .local) -> Bool {
         if refusedByAccessRules(user, source: source) { return true }
+        if let stale = access?.staleFleet, stale.refuses(isAdmin: isAdmin) {
+            deny(.hubSilent(minutes: stale.minutes, mode: stale.mode), user: user, source: source)
+            return true
+        }
         if state.doorMode == .lockdown && !isAdmin {
             deny(.lockdown, user: user, source: source)
             return true

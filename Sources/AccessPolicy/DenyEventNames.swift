@@ -23,7 +23,7 @@ extension DenyReason {
         case .cardPermanentlyLockedOut: "card-lockout-permanent"
         case .credentialsNotAccepted: "not-accepted"
         case .factorNotAccepted: "factor-refused"
-        case .accessRule, .lockdown: "not-now"
+        case .accessRule, .lockdown, .hubSilent: "not-now"
         case .passback: "passback"
         }
     }
@@ -39,6 +39,7 @@ extension DenyReason {
         case .factorNotAccepted(let factor, let mode): ["factor": factor.rawValue, "mode": mode.rawValue]
         case .accessRule(let denial): ["rule": denial.code]
         case .lockdown: ["rule": "lockdown"]
+        case .hubSilent(let minutes, let mode): ["rule": "hub-silent", "minutes": String(minutes), "mode": mode.rawValue]
         case .passback(let lastEntry): ["last-entry": String(lastEntry)]
         default: [:]
         }

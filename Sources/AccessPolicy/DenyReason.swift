@@ -44,6 +44,9 @@ public enum DenyReason: Codable, Equatable, Sendable, CustomStringConvertible {
     case lockdown
     /// Anti-passback (hard): this user entered at `lastEntry` (UTC seconds) and has not left.
     case passback(lastEntry: Int64)
+    /// The fleet's hub has been silent too long, and the door keeps (all but admins, or
+    /// everyone) out until it hears from it (config `fleet.whenStale`).
+    case hubSilent(minutes: Int, mode: StaleFleetMode)
 
     public var description: String {
         switch self {
@@ -99,6 +102,9 @@ public enum DenyReason: Codable, Equatable, Sendable, CustomStringConvertible {
             "not now: \(denial)"
         case .lockdown:
             "not now: the door is in lockdown; only admins are let in"
+        case .hubSilent(let minutes, let mode):
+            "not now: the door has not heard from its fleet hub for \(minutes) min, so "
+                + (mode == .locked ? "no credential opens it" : "only admins are let in") + " until it does (fleet.whenStale)"
         case .passback(let lastEntry):
             "not now: already entered at \(lastEntry) (UTC seconds) without leaving through the exit reader (anti-passback)"
         }

@@ -42,6 +42,8 @@ public struct LockConfig: Sendable, Equatable {
     public var mqtt: MQTT?
     /// How much of a user's name the journal, the event socket and MQTT show.
     public var privacy = Privacy()
+    /// A fleet door's answer to a hub gone silent (LockConfigFleet.swift).
+    public var fleet = Fleet()
     /// Search order and library layout (LockConfigLibrary.swift).
     public var library = Library()
     /// Enrollment touches and false-match rate of an image sensor's host matcher (LockConfigImageSensor.swift).

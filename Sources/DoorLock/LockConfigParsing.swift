@@ -24,7 +24,7 @@ public struct LockConfigError: Error, Sendable, Equatable, CustomStringConvertib
 extension LockConfig {
     static let topLevelKeys = ["board", "serialPort", "spiDevice", "baudRate", "address", "password", "family", "gpio", "touch",
                                "scanIntervalMs", "policy", "relayPulseSeconds", "events", "control", "hooks", "store", "leds", "mqtt",
-                               "privacy", "library", "imageSensor", "keypad", "wiegand", "wiegandOut", "nfc", "access", "console"]
+                               "privacy", "library", "imageSensor", "keypad", "wiegand", "wiegandOut", "nfc", "access", "console", "fleet"]
     static let policyNumberKeys = ["relayPulseSeconds", "idleTimeoutSeconds", "backgroundTimeoutSeconds", "graceSeconds",
                                    "pinRequiredAfterHoursWithoutPin", "heldOpenSeconds", "forcedOpenExemptSeconds",
                                    "verificationValiditySeconds", "factorWindowSeconds"]
@@ -166,6 +166,7 @@ extension LockConfig {
         if let v = root["nfc"], let object = r.object(v, "nfc") { readNFC(object, &r) }
         if let v = root["access"], let object = r.object(v, "access") { readAccess(object, &r) }
         if let v = root["console"], let object = r.object(v, "console") { readConsole(object, &r) }
+        if let v = root["fleet"], let object = r.object(v, "fleet") { readFleet(object, &r) }
         if policy.antiPassback != .off && access.exitReaders.isEmpty {
             r.problem("policy.antiPassback", "needs a reader inside the door: name it in access.exitReaders (e.g. [\"nfc\"]); with every reader an entry reader, each user could come in once")
         }

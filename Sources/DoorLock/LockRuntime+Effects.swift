@@ -22,6 +22,7 @@ extension LockRuntime {
     @discardableResult
     func decide(_ event: PolicyEvent, context: DecisionContext = DecisionContext()) -> [PolicyEffect] {
         refreshAccessRulesIfChanged()
+        checkHubSilence()
         let side: ReaderSide = context.reader.map { config.access.exitReaders.contains($0) ? .exit : .entry } ?? .entry
         let (next, decided) = policy.decide(state, event, now: clock.now(), side: side)
         state = next

@@ -173,6 +173,7 @@ extension LockRuntime {
         if let wake = homeAssistant?.nextWake { candidates.append(wake) }
         if let wake = keypad?.nextWake { candidates.append(wake) }
         if let wake = wiegand?.nextWake { candidates.append(wake) }
+        if let wake = hubSilenceCheckAt { candidates.append(wake) }
         return candidates.min()
     }
 
@@ -204,6 +205,7 @@ extension LockRuntime {
             auditRetryAt = now + Self.auditRetryInterval
             flushAuditBacklog()
         }
+        if let at = hubSilenceCheckAt, at <= now { checkHubSilence() }
         keypad?.expire()
         if let wiegand, wiegand.isDue { handleWiegand(d0Ready: false, d1Ready: false) }
         let moment = clock.now()

@@ -73,6 +73,10 @@ final class LockRuntime {
     var accessRulesProblem: String?
     /// The missing passage schedule already logged (said once per name).
     var passageProblemSaid: String?
+    /// The fleet hub's silence, while it is longer than allowed (raised once, cleared once).
+    var hubSilence: StaleFleet?
+    /// When the hub's silence is checked next without a decision (once a minute).
+    var hubSilenceCheckAt: ContinuousClock.Instant?
     /// The signal that ended the loop ("SIGTERM"), for the stopping line; nil for `stop()`.
     var stopReason: String?
 

@@ -48,6 +48,10 @@ public final class LockService: Sendable {
         public var layoutQuietPeriod: Duration = .seconds(30)
         /// The MQTT bridge's keepalive and reconnect delays.
         public var mqttTiming = MQTTConnectionTiming()
+        /// When this door last heard from its fleet hub (nil: it follows none). Read before each
+        /// decision and once a minute: a silence longer than the config's `fleet.staleAfterMinutes`
+        /// raises the alarm and applies `fleet.whenStale`.
+        public var hubLastContact: (@Sendable () -> Date?)?
 
         public init(eventsSocket: String, controlSocket: String) {
             self.eventsSocket = eventsSocket

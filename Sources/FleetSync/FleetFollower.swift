@@ -20,7 +20,10 @@ public final class FleetFollower: Sendable {
 
     private let files: FleetFiles
     private let openStore: @Sendable () throws -> TemplateStore
-    private let log: @Sendable (String) -> Void
+    private let logSink: Mutex<@Sendable (String) -> Void>
+    /// Before the first answer since start: the last contact kept in the store (so a restart
+    /// does not make a long silence look fresh), else the join.
+    private let baseline: Mutex<Date?> = Mutex(nil)
     private let state = Mutex(Status())
     private let stopping = Mutex(false)
     private let finished = DispatchSemaphore(value: 0)
@@ -29,13 +32,35 @@ public final class FleetFollower: Sendable {
     /// The long poll's wait, in seconds (the hub allows 30).
     static let pollSeconds = 25
 
-    public init(files: FleetFiles, openStore: @escaping @Sendable () throws -> TemplateStore, log: @escaping @Sendable (String) -> Void) {
+    /// The store keeps the last contact at most this often (an SD card is not written every poll).
+    static let contactKeptEvery: TimeInterval = 600
+    static let lastContactKey = "hub.lastContact"
+
+    public init(files: FleetFiles, openStore: @escaping @Sendable () throws -> TemplateStore,
+                log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.files = files
         self.openStore = openStore
-        self.log = log
+        logSink = Mutex(log)
     }
 
+    /// Where the follower's lines go (the service's log, once it exists).
+    public func setLog(_ log: @escaping @Sendable (String) -> Void) { logSink.withLock { $0 = log } }
+
+    private func log(_ line: String) { logSink.withLock { $0 }(line) }
+
     public var status: Status { state.withLock { $0 } }
+
+    /// When the door last heard from its hub: this run's last answer, else the one the store
+    /// kept, else the join. What the door's staleness alarm (`fleet.staleAfterMinutes`) reads.
+    public var lastContact: Date? {
+        if let contact = state.withLock({ $0.lastContact }) { return contact }
+        if let known = baseline.withLock({ $0 }) { return known }
+        let kept = (try? openStore()).flatMap { try? $0.value(forKey: Self.lastContactKey) }.flatMap(Double.init)
+            ?? (try? files.membership())??.joinedAt
+        let date = kept.map { Date(timeIntervalSince1970: $0) }
+        baseline.withLock { $0 = date }
+        return date
+    }
 
     /// Starts following on a thread of its own.
     public func start() {
@@ -59,6 +84,7 @@ public final class FleetFollower: Sendable {
 
     private func follow() {
         var failures = 0
+        var lastKept = Date.distantPast
         var link: FleetLink?
         var store: TemplateStore?
         while !shouldStop {
@@ -81,6 +107,11 @@ public final class FleetFollower: Sendable {
                     return status.problem != nil
                 }
                 if recovered { log("fleet: the hub answers again, at revision \(report.to)") }
+                let now = Date()
+                if now.timeIntervalSince(lastKept) >= Self.contactKeptEvery, let store {
+                    try? store.setValue(String(now.timeIntervalSince1970), forKey: Self.lastContactKey)
+                    lastKept = now
+                }
                 if report.changedAnything {
                     log("fleet: revision \(report.from) → \(report.to): users +\(report.usersPut) −\(report.usersRemoved), schedules +\(report.schedulesPut) −\(report.schedulesRemoved)")
                 }

@@ -94,13 +94,20 @@ public final class AssembledService: Sendable {
             options.modulePort = endpoint.location
             options.softwareVersion = settings.softwareVersion
             options.storePath = storeDatabase
+            // A door that joined a fleet follows its hub, and its decisions know how long the hub was silent.
+            let fleetFiles = FleetFiles(storeDatabase: storeDatabase)
+            let fleetFollower = FileSystem.exists(fleetFiles.membershipPath)
+                ? FleetFollower(files: fleetFiles, openStore: { try TemplateStore(databasePath: storeDatabase, keyPath: storeKey) })
+                : nil
+            if let fleetFollower { options.hubLastContact = { fleetFollower.lastContact } }
             let journalPrivacy = JournalPrivacy(config.privacy.log)
             let service = try LockService(
                 config: config, preset: preset, chip: chip, reader: endpoint.reader, store: store, options: options,
                 signals: signals, configLoader: loader(settings.configPath, initial: config, journalPrivacy: journalPrivacy))
             return AssembledService(
                 service: service, config: config, configPath: settings.configPath, board: preset.name, endpoint: endpoint,
-                storeDatabase: storeDatabase, storeKey: storeKey, options: options, journalPrivacy: journalPrivacy)
+                storeDatabase: storeDatabase, storeKey: storeKey, options: options, journalPrivacy: journalPrivacy,
+                fleetFollower: fleetFollower)
         } catch {
             endpoint.stop()
             throw error
@@ -108,7 +115,8 @@ public final class AssembledService: Sendable {
     }
 
     private init(service: LockService, config: LockConfig, configPath: String?, board: String, endpoint: ReaderEndpoint,
-                 storeDatabase: String, storeKey: String, options: LockService.Options, journalPrivacy: JournalPrivacy) {
+                 storeDatabase: String, storeKey: String, options: LockService.Options, journalPrivacy: JournalPrivacy,
+                 fleetFollower: FleetFollower?) {
         self.service = service
         self.config = config
         self.configPath = configPath
@@ -122,13 +130,9 @@ public final class AssembledService: Sendable {
         simulator = endpoint.simulator
         simulatedSensor = endpoint.simulatedSensor
         self.journalPrivacy = journalPrivacy
-        let fleetFiles = FleetFiles(storeDatabase: storeDatabase)
-        if FileSystem.exists(fleetFiles.membershipPath) {
-            let service = service
-            fleetFollower = FleetFollower(files: fleetFiles, openStore: { try TemplateStore(databasePath: storeDatabase, keyPath: storeKey) },
-                                          log: { line in service.log(Printable.escaped(line)) })
-        } else {
-            fleetFollower = nil
+        self.fleetFollower = fleetFollower
+        if let fleetFollower {
+            fleetFollower.setLog { [service] line in service.log(Printable.escaped(line)) }
         }
     }
 

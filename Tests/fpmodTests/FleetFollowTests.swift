@@ -96,4 +96,31 @@ struct FleetFollowTests {
         #expect(service.process.terminationStatus == 0, "\(service.log)")
         #expect(hub.stop() == 0)
     }
+
+    @Test func aHubSilentLongerThanAllowedRaisesTheAlarmAndLetsOnlyAdminsIn() throws {
+        let hub = try RunningHub()
+        let door = try Self.joinedDoor(hub, name: "garage")
+        // The hub is gone, and the door last heard from it two hours ago (kept in its store).
+        #expect(hub.stop() == 0)
+        try TemplateStore(databasePath: door.directory + "/store.db", keyPath: door.directory + "/key")
+            .setValue(String(Date().timeIntervalSince1970 - 7_200), forKey: "hub.lastContact")
+        let service = try ServiceControlCLITests.RunningService(
+            door, policy: #"{"relayPulseSeconds": 0.3, "pinRequiredAfterEnrolledSetChange": false}"#,
+            sections: #""fleet": {"staleAfterMinutes": 60, "whenStale": "admins-only"}"#)
+        defer { service.stop() }
+        let config = ["--config", service.config]
+        try waitFor("the alarm") { service.log.contains("fleet: no answer from the hub for 120 min") }
+        #expect(service.log.contains("only admins are let in"), "\(service.log)")
+
+        try service.simulator("touch alice-right-index 6")
+        #expect(try door.run(config + ["enroll", "alice", "--finger", "right-index"]).status == 0)
+        try service.simulator("touch bob-right-index 6")
+        #expect(try door.run(config + ["enroll", "bob", "--finger", "right-index", "--admin"]).status == 0)
+        let before = try door.auditEvents().count
+        try service.simulator("touch alice-right-index 1")
+        try waitFor("alice refused for the silence") { service.log.contains("hub-silent") }
+        try service.simulator("touch bob-right-index 1")
+        try waitFor("bob let in") { try door.auditEvents().dropFirst(before).contains("granted") }
+        #expect(try door.auditEvents().dropFirst(before).filter { $0 == "granted" }.count == 1, "\(service.log)")
+    }
 }

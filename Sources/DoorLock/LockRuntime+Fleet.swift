@@ -1,0 +1,29 @@
+import AccessPolicy
+import Foundation
+
+/// A fleet door whose hub has gone silent: after `fleet.staleAfterMinutes` without an answer the
+/// alarm is raised (the log, an `error` event) and `fleet.whenStale` applies to every decision
+/// until the hub answers again; checked before each decision and once a minute.
+extension LockRuntime {
+    func checkHubSilence() {
+        guard let lastContact = options.hubLastContact else { return }
+        hubSilenceCheckAt = .now + .seconds(60)
+        let silence = lastContact().map { Date().timeIntervalSince($0) / 60 } ?? 0
+        let limit = config.fleet.staleAfterMinutes
+        let stale = silence >= Double(limit) ? StaleFleet(mode: config.fleet.whenStale, minutes: Int(silence)) : nil
+        if let stale, hubSilence == nil {
+            let consequence = switch stale.mode {
+            case .keep: "the door decides from its store as ever (fleet.whenStale keep)"
+            case .adminsOnly: "only admins are let in until it does (fleet.whenStale admins-only)"
+            case .locked: "no credential opens the door until it does (fleet.whenStale locked)"
+            }
+            log("fleet: no answer from the hub for \(stale.minutes) min (fleet.staleAfterMinutes \(limit)); \(consequence)")
+            emit(LockEvent(name: "error", fields: ["reason": "fleet hub silent for \(stale.minutes) min", "mode": stale.mode.rawValue]))
+        } else if stale == nil, hubSilence != nil {
+            log("fleet: the hub answers again; the door decides as before")
+        }
+        hubSilence = stale
+        // The rules are read again whenever the store changes: the silence goes on them each time.
+        if policy.access != nil { policy.access?.staleFleet = stale?.mode == .keep ? nil : stale }
+    }
+}
