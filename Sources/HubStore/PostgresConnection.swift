@@ -38,10 +38,24 @@ final class PostgresConnection {
     @discardableResult
     func execute(_ sql: String, _ parameters: [String?] = []) throws(HubStoreError) -> [[String?]] {
         try reconnectIfBroken()
-        let result = Self.withOptionalCStrings(parameters) { values in
-            PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+        let outsideTransaction = PQtransactionStatus(handle) == PQTRANS_IDLE
+        func run() throws(HubStoreError) -> [[String?]] {
+            let result = Self.withOptionalCStrings(parameters) { values in
+                PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+            }
+            return try rows(of: result, call: "PQexecParams")
         }
-        return try rows(of: result, call: "PQexecParams")
+        do {
+            return try run()
+        } catch .statement(_, nil, _) where outsideTransaction {
+            // No SQLSTATE: the connection failed, not the statement. After a server restart
+            // libpq may still call the old connection good, and learns otherwise only here. Outside
+            // a transaction the statement is a BEGIN, a read or an idempotent update (the hub's
+            // writes all run in transactions), so it is sent once more on a fresh connection.
+            PQreset(handle)
+            guard PQstatus(handle) == CONNECTION_OK else { throw .connectionLost(message: Self.message(handle)) }
+            return try run()
+        }
     }
 
     /// The connection's socket, to poll for a notification (`PQsocket`); -1 when it is broken.

@@ -11,10 +11,12 @@ final class RunningHub {
     /// The hub's administrator: `fpmod hub …` with the database in its environment.
     let cli: CLI
     let directory: String
-    let process: LoggedProcess
+    private(set) var process: LoggedProcess
     let base: String
+    let port: String
     /// The fleet authority's SHA-256, as `fpmod hub serve` prints it.
     let authoritySHA256: String
+    private var launches = 0
 
     var authorityPath: String { directory + "/authority.pem" }
 
@@ -26,27 +28,51 @@ final class RunningHub {
         let migrated = try cli.run(["hub", "migrate"])
         try #require(migrated.status == 0, "\(migrated.stderr)")
         directory = cli.directory + "/hub"
-        process = try LoggedProcess(cli, arguments: ["hub", "serve", "--listen", "127.0.0.1:0", "--names", "localhost,127.0.0.1",
-                                                     "--dir", directory], logPath: cli.directory + "/hub.log")
-        var port: String?
-        var fingerprint: String?
-        let deadline = ContinuousClock.now + .seconds(60)
-        while port == nil, process.isRunning, ContinuousClock.now < deadline {
-            let log = process.log
-            if let range = log.range(of: #"https://127\.0\.0\.1:(\d+)/"#, options: .regularExpression) {
-                port = log[range].split(separator: ":").last.map { String($0.dropLast()) }
-                fingerprint = log.range(of: #"SHA-256 [0-9A-Fa-f:]+"#, options: .regularExpression).map { String(log[$0].dropFirst(8)) }
-            } else {
-                usleep(50_000)
-            }
-        }
-        guard let port, let fingerprint else {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            throw HubDidNotStart(log: process.log)
-        }
+        let (process, port, fingerprint) = try Self.launch(cli, directory: directory, port: "0", log: cli.directory + "/hub.log")
+        self.process = process
+        self.port = port
         base = "https://127.0.0.1:\(port)"
         authoritySHA256 = fingerprint
+    }
+
+    /// `fpmod hub serve` on `port` (0: any), once it listens: the process, its port, the authority's fingerprint.
+    private static func launch(_ cli: CLI, directory: String, port: String, log: String) throws -> (LoggedProcess, String, String) {
+        let process = try LoggedProcess(cli, arguments: ["hub", "serve", "--listen", "127.0.0.1:\(port)", "--names", "localhost,127.0.0.1",
+                                                         "--dir", directory], logPath: log)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while process.isRunning, ContinuousClock.now < deadline {
+            let text = process.log
+            if let range = text.range(of: #"https://127\.0\.0\.1:(\d+)/"#, options: .regularExpression),
+               let port = text[range].split(separator: ":").last.map({ String($0.dropLast()) }),
+               let fingerprint = text.range(of: #"SHA-256 [0-9A-Fa-f:]+"#, options: .regularExpression).map({ String(text[$0].dropFirst(8)) }) {
+                return (process, port, fingerprint)
+            }
+            usleep(50_000)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        throw HubDidNotStart(log: process.log)
+    }
+
+    /// Kills the hub at once (SIGKILL, as a crash would) and starts it again on the same port,
+    /// with the same database and authority.
+    func crashAndRestart() throws {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        launches += 1
+        let log = cli.directory + "/hub.\(launches).log"
+        // The port may linger a moment after a kill; try again for a few seconds.
+        var lastError: (any Error)?
+        for _ in 0..<20 {
+            do {
+                (process, _, _) = try Self.launch(cli, directory: directory, port: port, log: log)
+                return
+            } catch {
+                lastError = error
+                usleep(250_000)
+            }
+        }
+        throw lastError!
     }
 
     /// A one-time join code for door `name`.
