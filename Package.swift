@@ -220,7 +220,7 @@ let package = Package(
         // Speed and score calibration of the host matcher (tools/bench-host-match.sh, tools/calibrate-host-matcher.sh).
         .executableTarget(name: "HostMatchBench", dependencies: ["HostMatching", "MinutiaeExtraction", "Imaging"]),
         // The fleet's costs: a door's replica apply for 10,000 users (the hub's side to come).
-        .executableTarget(name: "FleetBench", dependencies: ["HubReplica", "HubStore", "JSONValue", "Posix", "TemplateStore"]),
+        .executableTarget(name: "FleetBench", dependencies: ["DoorFleet", "FleetSync", "HubReplica", "HubStore", "JSONValue", "Posix", "TemplateStore"]),
         .executableTarget(name: "fpmod", dependencies: [
             "ArgumentParsing", "FingerprintProtocol", "FingerprintModule", "ModuleSimulator",
             "SerialPort", "Posix", "GPIO", "TemplateStore", "AccessPolicy", "Administration", "DoorLock",

@@ -59,6 +59,8 @@ public final class HubClient {
     /// Asked about once a second while a request is under way (a long poll waits up to 30 s);
     /// true ends it at once with `.stopped`, so a service stops without waiting for the hub.
     public var shouldStop: (@Sendable () -> Bool)?
+    /// The answers' bytes so far (bodies, not headers or TLS), for the fleet's benchmark.
+    public private(set) var bytesReceived = 0
 
     /// `curl_global_init` once per process, before the first handle (it is not thread-safe).
     private static let initialised: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
@@ -132,6 +134,7 @@ public final class HubClient {
         }
         var status = 0
         _ = fpmod_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        bytesReceived += sink.bytes.count
         return HubResponse(status: status, body: sink.bytes)
     }
 

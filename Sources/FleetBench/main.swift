@@ -4,6 +4,11 @@
 //                              schedules into a fresh store, then one revocation, then the
 //                              first batch again (a replay): time, and the store's size
 //
+//   FleetBench doors --hub URL --database CONNINFO --authority-sha256 HEX [--doors N] [--users N] [--hub-pid PID]
+//                              N doors (default 200) join a running hub and follow it: the first
+//                              sync of every door at once, one revocation reaching them all
+//                              (tools/fleet-bench.sh starts PostgreSQL and the hub for it)
+//
 // The changes are built in memory as the hub's log carries them (`HubChange`), so this times the
 // door alone: reading and checking every change, then one SQLite transaction. The hub's side
 // (PostgreSQL, 200 doors) is measured separately.
@@ -80,6 +85,26 @@ case "apply":
     let users = arguments.count > 1 ? Int(arguments[1]) : 10_000
     guard let users, users > 0, users <= 1_000_000 else { fail("USERS is a whole number from 1 to 1,000,000") }
     do { try apply(users: users) } catch { fail("\(error)") }
+case "doors":
+    var options: [String: String] = [:]
+    var index = 1
+    while index + 1 < arguments.count, arguments[index].hasPrefix("--") {
+        options[String(arguments[index].dropFirst(2))] = arguments[index + 1]
+        index += 2
+    }
+    guard let hub = options["hub"], let database = options["database"], let authority = options["authority-sha256"],
+          let doors = Int(options["doors"] ?? "200"), (1...2_000).contains(doors),
+          let users = Int(options["users"] ?? "10000"), (1...1_000_000).contains(users) else {
+        fail("usage: FleetBench doors --hub URL --database CONNINFO --authority-sha256 HEX [--doors 1-2000] [--users N] [--hub-pid PID]")
+    }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fpmod-fleetbench-doors-\(CurrentProcess.id)").path
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    do {
+        try DoorsBench(hub: hub, database: database, authoritySHA256: authority, doors: doors, users: users,
+                       hubPID: options["hub-pid"].flatMap { pid_t($0) }, folder: folder).run()
+    } catch {
+        fail("\(error)")
+    }
 default:
-    fail("usage: FleetBench apply [USERS]")
+    fail("usage: FleetBench apply [USERS] | FleetBench doors --hub URL --database CONNINFO --authority-sha256 HEX [--doors N] [--users N] [--hub-pid PID]")
 }

@@ -35,6 +35,9 @@ public final class FleetLink {
     private let client: HubClient
     private let store: TemplateStore
 
+    /// The hub's answers' bytes so far.
+    public var bytesReceived: Int { client.bytesReceived }
+
     /// Changes a page asks for, and events an upload carries (the hub's own limits).
     static let pageSize = 5_000
     static let uploadSize = 1_000
