@@ -7,6 +7,15 @@ import Glibc
 enum RidgeEnhancement {
     static let directions = 16
     static let radius = 6
+    /// The envelope's width across the ridges, in ridge periods: narrow where the ridges are
+    /// clear (0.45 smoothed neighbouring ridges together and broke them into false minutiae),
+    /// wider (0.45) where they are not, below `unclearCoherence`, so noisy regions are smoothed
+    /// more. One width for all suited neither the optical sets (which wanted 0.3) nor the
+    /// synthetic DB4 (which wanted more smoothing); chosen on real impressions, docs/accuracy.md
+    /// "The extractor's share".
+    static let sigmaAcross: Float = 0.3
+    static let unclearSigmaAcross: Float = 0.45
+    static let unclearCoherence: Float = 0.4
 
     /// The enhanced plane: ridges negative, valleys positive, 0 off the print.
     static func enhance(_ plane: FloatPlane, field: OrientationField, periods: [Float], foreground: [Bool]) -> FloatPlane {
@@ -22,8 +31,12 @@ enum RidgeEnhancement {
                     guard foreground[block] else { continue }
                     let direction = Int((field.angles[block] / .pi * Float(directions)).rounded()) % directions
                     let period = Int(min(RidgePeriod.plausible.upperBound, max(RidgePeriod.plausible.lowerBound, periods[block])).rounded())
-                    let key = direction * 100 + period
-                    if kernels[key] == nil { kernels[key] = kernel(direction: direction, period: period) }
+                    // Unclear ridges (low coherence: noise, scars, dry skin) get the wider envelope.
+                    let unclear = field.coherence[block] < unclearCoherence
+                    let key = direction * 100 + period + (unclear ? 10_000 : 0)
+                    if kernels[key] == nil {
+                        kernels[key] = kernel(direction: direction, period: period, across: unclear ? unclearSigmaAcross : sigmaAcross)
+                    }
                     let taps = kernels[key]!
                     let x0 = column * grid.blockSize, y0 = row * grid.blockSize
                     for y in y0..<min(height, y0 + grid.blockSize) {
@@ -56,14 +69,11 @@ enum RidgeEnhancement {
 
     /// An even Gabor kernel: a cosine across the ridges (period `period`) under a Gaussian,
     /// longer along the ridges than across, with its mean removed so flat grey gives 0.
-    static func kernel(direction: Int, period: Int) -> [Float] {
+    static func kernel(direction: Int, period: Int, across: Float = sigmaAcross) -> [Float] {
         let angle = Float(direction) * .pi / Float(directions)
         let along = (cos(angle), sin(angle))
         let side = 2 * radius + 1
-        // Narrow across the ridges (0.3 of the period; 0.45 smoothed neighbouring ridges together
-        // and broke them into false minutiae): chosen on real impressions, docs/accuracy.md
-        // "The extractor's share".
-        let sigmaAcross = Float(period) * 0.3, sigmaAlong = Float(period) * 0.6
+        let sigmaAcross = Float(period) * across, sigmaAlong = Float(period) * 0.6
         var taps = [Float](repeating: 0, count: side * side)
         for ky in 0..<side {
             for kx in 0..<side {

@@ -41,7 +41,13 @@ public struct RidgeExtractor: Sendable, Equatable {
         let enhanced = RidgeEnhancement.enhance(normalised, field: field, periods: periods, foreground: foreground)
         var skeleton = [UInt8](repeating: 0, count: image.width * image.height)
         for index in skeleton.indices where enhanced.values[index] < 0 { skeleton[index] = 1 }
+        // Specks of ridge and pores (islands of valley inside a ridge) thin into short ridges
+        // and loops whose ends and forks are false minutiae: cleared before thinning.
+        BinaryCleanup.removeSmallComponents(&skeleton, width: image.width, height: image.height, of: 1, smallerThan: 20)
+        BinaryCleanup.removeSmallComponents(&skeleton, width: image.width, height: image.height, of: 0, smallerThan: 30)
         Thinning.thin(&skeleton, width: image.width, height: image.height)
+        // Hairs thinning leaves on a ridge's side would each be a false ending and a false fork.
+        BinaryCleanup.pruneSpurs(&skeleton, width: image.width, height: image.height, shorterThan: 6)
         // A minutia's block and its eight neighbours must be print (blocks beyond the image's
         // edge do not count against it: the window's edge is handled by the edge margin).
         let interior = (0..<grid.count).map { block -> Bool in

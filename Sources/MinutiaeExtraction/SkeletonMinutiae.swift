@@ -4,14 +4,21 @@ import Glibc
 /// three splits it (the crossing number). Directions come from walking the skeleton a ridge
 /// period or so away from the point; false minutiae are removed where they betray themselves:
 /// too close to the print's border or the image's edge (a ridge cut by the window is no
-/// ending), in pairs closer than a ridge period (spurs, bridges, a ridge broken by a crease),
-/// or on a skeleton piece too short to be a ridge.
+/// ending), in pairs a few pixels apart (what is left of a spur or a bridge after the skeleton's
+/// cleaning, BinaryCleanup), as two endings facing each other across a gap (a ridge broken by
+/// a crease or a dry patch), or on a skeleton piece too short to be a ridge.
 enum SkeletonMinutiae {
     struct Settings {
         /// How far the direction walk goes.
         var walk = 10
-        /// Minutiae closer than this to each other are removed as a pair.
-        var pairDistance: Float = 6
+        /// Minutiae closer than this to each other are removed as a pair (at 6, with the
+        /// skeleton cleaned first, it removed true ones too).
+        var pairDistance: Float = 4
+        /// Two endings closer than this that face each other across the gap, each pointing away
+        /// from the other within `breakAngle`, are one ridge broken (a crease, a dry patch):
+        /// removed as a pair.
+        var breakDistance: Float = 20
+        var breakAngle: Float = 0.5
         /// Kept this far from the image's edge, in pixels.
         var edgeMargin = 6
     }
@@ -65,7 +72,8 @@ enum SkeletonMinutiae {
                 }
             }
         }
-        return removingClosePairs(found, distance: settings.pairDistance)
+        return removingBrokenRidges(removingClosePairs(found, distance: settings.pairDistance),
+                                    distance: settings.breakDistance, angle: settings.breakAngle)
     }
 
     /// Follows the skeleton from `start` for up to `steps` pixels, never back onto a pixel it
@@ -101,6 +109,26 @@ enum SkeletonMinutiae {
             for b in (a + 1)..<max(a + 1, minutiae.count) {
                 let dx = minutiae[a].x - minutiae[b].x, dy = minutiae[a].y - minutiae[b].y
                 if dx * dx + dy * dy < distance * distance {
+                    drop[a] = true
+                    drop[b] = true
+                }
+            }
+        }
+        return minutiae.indices.filter { !drop[$0] }.map { minutiae[$0] }
+    }
+
+    /// Drops both endings of every pair within `distance` that face each other: their directions
+    /// opposite, and the line from one to the other continuing its ridge (an ending's angle
+    /// points into its own ridge, so the gap lies behind it), both within `angle`.
+    static func removingBrokenRidges(_ minutiae: [RidgeMinutia], distance: Float, angle: Float) -> [RidgeMinutia] {
+        var drop = [Bool](repeating: false, count: minutiae.count)
+        for a in minutiae.indices where minutiae[a].kind == .ending {
+            for b in (a + 1)..<max(a + 1, minutiae.count) where minutiae[b].kind == .ending {
+                let dx = minutiae[b].x - minutiae[a].x, dy = minutiae[b].y - minutiae[a].y
+                guard dx * dx + dy * dy < distance * distance else { continue }
+                let facing = abs(difference(minutiae[a].angle, minutiae[b].angle + .pi)) < angle
+                let behind = abs(difference(atan2(dy, dx), minutiae[a].angle + .pi)) < angle
+                if facing && behind {
                     drop[a] = true
                     drop[b] = true
                 }
