@@ -43,7 +43,9 @@ let package = Package(
         // libpq: the fleet hub's client of PostgreSQL (the server is Debian's postgresql).
         .systemLibrary(name: "CLibpq", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // libcurl (GnuTLS flavour): a door's HTTPS client of its fleet hub.
-        .systemLibrary(name: "CLibcurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-gnutls-dev"])]),
+        // No pkgConfig: Debian 13's libcurl.pc adds "-isystem /usr/include/mit-krb5", a flag SwiftPM
+        // refuses with a warning; the headers are on the multiarch include path anyway.
+        .systemLibrary(name: "CLibcurl", providers: [.apt(["libcurl4-gnutls-dev"])]),
         // libgpiod 1.x or 2.x behind one C interface: the side matching the <gpiod.h> this
         // build finds is compiled (Debian 12: v1, Debian 13: v2), so no flag is needed.
         .target(name: "CLibgpiod", dependencies: ["CGPIOD"]),

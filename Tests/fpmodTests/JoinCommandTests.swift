@@ -40,8 +40,8 @@ struct JoinCommandTests {
         #expect(membership["hub"]?.stringValue == hub.base)
         #expect(membership["authoritySHA256"]?.stringValue == hub.authoritySHA256)
         // The pinned authority is the hub's, byte for byte.
-        #expect(try String(contentsOfFile: door.directory + "/fleet-authority.pem", encoding: .utf8)
-            == String(contentsOfFile: hub.authorityPath, encoding: .utf8))
+        let pinned = try String(contentsOfFile: door.directory + "/fleet-authority.pem", encoding: .utf8)
+        #expect(try pinned == String(contentsOfFile: hub.authorityPath, encoding: .utf8))
 
         // The hub lists the door as joined; the door's files let curl (another client) in as it.
         let listed = try hub.cli.run(["hub", "doors", "--json"])
