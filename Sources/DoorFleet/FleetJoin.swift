@@ -114,11 +114,7 @@ public struct FleetJoin: Sendable {
         }
     }
 
-    /// A hub's refusal in its own words (its JSON `error`), bounded and printable.
-    public static func refusal(_ answer: HubResponse) -> FleetJoinError {
-        let text = String(decoding: answer.body.prefix(2_000), as: UTF8.self)
-        let message = (try? JSONValue(parsing: text))?["error"]?.stringValue ?? "no reason given"
-        // The hub's words reach a terminal: never raw.
-        return .refused(status: answer.status, message: Printable.escaped(message))
+    static func refusal(_ answer: HubResponse) -> FleetJoinError {
+        .refused(status: answer.status, message: answer.refusalMessage)
     }
 }

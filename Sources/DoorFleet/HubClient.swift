@@ -1,5 +1,7 @@
 import CLibcurl
 import Glibc
+import JSONValue
+import PrintableText
 
 /// What a door trusts when it speaks to its hub.
 public enum HubTrust: Sendable, Equatable {
@@ -25,6 +27,12 @@ public struct HubIdentity: Sendable, Equatable {
 public struct HubResponse: Sendable, Equatable {
     public var status: Int
     public var body: [UInt8]
+
+    /// A refusal in the hub's own words (its JSON `error`), bounded and escaped: it reaches a terminal.
+    public var refusalMessage: String {
+        let text = String(decoding: body.prefix(2_000), as: UTF8.self)
+        return Printable.escaped((try? JSONValue(parsing: text))?["error"]?.stringValue ?? "no reason given")
+    }
 }
 
 /// Why a request to the hub did not get an answer.

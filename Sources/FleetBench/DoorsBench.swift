@@ -59,7 +59,7 @@ struct DoorsBench {
                 do {
                     let link = try FleetLink(files: files, store: try TemplateStore(databasePath: database, keyPath: key))
                     let (report, time) = try timed { try link.pull() }
-                    results.withLock { $0.append((time, link.bytesReceived, report.to)) }
+                    results.withLock { $0.append((time, link.bytesReceived, report.applied.to)) }
                 } catch {
                     fail("door \(index)'s first sync: \(error)")
                 }
@@ -100,7 +100,7 @@ struct DoorsBench {
                 let link = try FleetLink(files: files, store: try TemplateStore(databasePath: database, keyPath: key))
                 waiting.withLock { $0 += 1 }
                 var report = try link.pull(wait: 25)
-                while report.usersRemoved == 0 { report = try link.pull(wait: 25) }
+                while report.applied.usersRemoved == 0 { report = try link.pull(wait: 25) }
                 arrived.withLock { $0.append(.now) }
             } catch {
                 fail("door \(index) waiting: \(error)")

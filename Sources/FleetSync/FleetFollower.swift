@@ -101,20 +101,18 @@ public final class FleetFollower: Sendable {
                 let recovered = state.withLock { status in
                     defer {
                         status.lastContact = Date()
-                        status.revision = report.to
+                        status.revision = report.applied.to
                         status.problem = nil
                     }
                     return status.problem != nil
                 }
-                if recovered { log("fleet: the hub answers again, at revision \(report.to)") }
+                if recovered { log("fleet: the hub answers again, at revision \(report.applied.to)") }
                 let now = Date()
                 if now.timeIntervalSince(lastKept) >= Self.contactKeptEvery, let store {
                     try? store.setValue(String(now.timeIntervalSince1970), forKey: Self.lastContactKey)
                     lastKept = now
                 }
-                if report.changedAnything {
-                    log("fleet: revision \(report.from) → \(report.to): users +\(report.usersPut) −\(report.usersRemoved), schedules +\(report.schedulesPut) −\(report.schedulesRemoved)")
-                }
+                if report.applied.changedAnything { log("fleet: " + report.applied.summary) }
                 failures = 0
             } catch .stopped {
                 return

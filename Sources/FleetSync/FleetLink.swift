@@ -4,26 +4,17 @@ import HubReplica
 import JSONValue
 import TemplateStore
 
-/// What one sync with the hub did.
+/// What one sync with the hub did: the pages applied, as one tally, and the events uploaded.
 public struct FleetSyncReport: Sendable, Equatable {
-    /// The hub revision the door's store had before, and has now.
-    public var from: Int64
-    public var to: Int64
-    public var usersPut = 0
-    public var usersRemoved = 0
-    public var schedulesPut = 0
-    public var schedulesRemoved = 0
+    public var applied: ReplicaResult
     /// Audit records the hub took now (new or already kept), and the door's own sequence
     /// numbers the hub says it still misses (records from before the chain began).
     public var eventsSent = 0
     public var eventsMissing: [ClosedRange<Int64>] = []
 
-    public init(from: Int64, to: Int64) {
-        self.from = from
-        self.to = to
+    public init(at revision: Int64) {
+        applied = ReplicaResult(from: revision, to: revision)
     }
-
-    public var changedAnything: Bool { usersPut + usersRemoved + schedulesPut + schedulesRemoved > 0 }
 }
 
 /// A joined door's link to its hub: the changes above its store's revision pulled and applied
@@ -63,20 +54,16 @@ public final class FleetLink {
     public func pull(wait: Int = 0) throws(FleetSyncError) -> FleetSyncReport {
         let start: Int64
         do { start = try store.hubRevision() } catch { throw .store("\(error)") }
-        var report = FleetSyncReport(from: start, to: start)
+        var report = FleetSyncReport(at: start)
         var waitNow = max(0, min(wait, 30))
         while true {
-            let answer = try send("GET", "/v1/changes?since=\(report.to)&limit=\(Self.pageSize)&wait=\(waitNow)", timeout: .seconds(waitNow + 30))
+            let answer = try send("GET", "/v1/changes?since=\(report.applied.to)&limit=\(Self.pageSize)&wait=\(waitNow)", timeout: .seconds(waitNow + 30))
             let page = try ChangePage(json: answer)
             waitNow = 0
             guard !page.changes.isEmpty else { return report }
             let applied: ReplicaResult
             do { applied = try ReplicaApply.apply(page.changes, to: store) } catch { throw .replica(error) }
-            report.to = applied.to
-            report.usersPut += applied.usersPut
-            report.usersRemoved += applied.usersRemoved
-            report.schedulesPut += applied.schedulesPut
-            report.schedulesRemoved += applied.schedulesRemoved
+            report.applied.add(applied)
             if applied.to >= page.latest { return report }
         }
     }
@@ -92,7 +79,7 @@ public final class FleetLink {
             let events: [JSONValue] = records.map { record in
                 .object(["sequence": .int(record.id), "time": .double(record.time), "event": .string(record.event),
                          "user": JSONValue(record.user), "detail": JSONValue(record.detail),
-                         "previousHash": .string(Self.hex(record.previousHash)), "hash": .string(Self.hex(record.hash))])
+                         "previousHash": .string(record.previousHashHex), "hash": .string(record.hashHex)])
             }
             let answer = try send("POST", "/v1/events", body: Array(JSONValue.object(["events": .array(events)]).encoded.utf8))
             guard let json = try? JSONValue(parsing: String(decoding: answer, as: UTF8.self)),
@@ -126,15 +113,7 @@ public final class FleetLink {
             if error == .stopped { throw .stopped }
             throw .unreachable(error.description)
         }
-        guard answer.status == 200 else {
-            if case let .refused(status, message) = FleetJoin.refusal(answer) { throw .refused(status: status, message: message) }
-            throw .refused(status: answer.status, message: "no reason given")
-        }
+        guard answer.status == 200 else { throw .refused(status: answer.status, message: answer.refusalMessage) }
         return answer.body
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0f)]] }, as: UTF8.self)
     }
 }

@@ -22,6 +22,24 @@ public struct ReplicaResult: Sendable, Equatable {
         self.from = from
         self.to = to
     }
+
+    /// This result followed by `next`'s (the batch after it): one tally from the first revision to the last.
+    public mutating func add(_ next: ReplicaResult) {
+        to = next.to
+        usersPut += next.usersPut
+        usersRemoved += next.usersRemoved
+        schedulesPut += next.schedulesPut
+        schedulesRemoved += next.schedulesRemoved
+        ignored += next.ignored
+        kept += next.kept
+    }
+
+    public var changedAnything: Bool { usersPut + usersRemoved + schedulesPut + schedulesRemoved > 0 }
+
+    /// "revision 4 → 9: users +2 −1, schedules +0 −0", as the service's log and `fpmod fleet sync` say it.
+    public var summary: String {
+        "revision \(from) → \(to): users +\(usersPut) −\(usersRemoved), schedules +\(schedulesPut) −\(schedulesRemoved)"
+    }
 }
 
 /// The door's side of the fleet: the hub's changes applied to the door's store, its replica.

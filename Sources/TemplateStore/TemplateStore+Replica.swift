@@ -81,6 +81,9 @@ public struct ChainedAuditRecord: Sendable, Equatable {
     public var detail: String?
     public var previousHash: [UInt8]
     public var hash: [UInt8]
+
+    public var previousHashHex: String { Crypto.hex(previousHash) }
+    public var hashHex: String { Crypto.hex(hash) }
 }
 
 extension TemplateStore {

@@ -25,13 +25,13 @@ enum FleetCommand {
             default: throw CommandFailure(.denied, error.description)
             }
         }
-        let changes = report.from == report.to ? "nothing new at revision \(report.to)"
-            : "revision \(report.from) → \(report.to): users +\(report.usersPut) −\(report.usersRemoved), schedules +\(report.schedulesPut) −\(report.schedulesRemoved)"
+        let applied = report.applied
+        let changes = applied.from == applied.to ? "nothing new at revision \(applied.to)" : applied.summary
         let missing = report.eventsMissing.isEmpty ? "" : "; the hub misses records " + report.eventsMissing.map { "\($0.lowerBound)–\($0.upperBound)" }.joined(separator: ", ")
         invocation.emit("Synced with the hub at \(membership.hub) as \(Printable.escaped(membership.door)): \(changes); \(report.eventsSent) audit records sent\(missing).",
-                        json: ["hub": .string(membership.hub.description), "door": .string(membership.door), "from": .int(report.from), "to": .int(report.to),
-                               "usersPut": .int(Int64(report.usersPut)), "usersRemoved": .int(Int64(report.usersRemoved)),
-                               "schedulesPut": .int(Int64(report.schedulesPut)), "schedulesRemoved": .int(Int64(report.schedulesRemoved)),
+                        json: ["hub": .string(membership.hub.description), "door": .string(membership.door), "from": .int(applied.from), "to": .int(applied.to),
+                               "usersPut": .int(Int64(applied.usersPut)), "usersRemoved": .int(Int64(applied.usersRemoved)),
+                               "schedulesPut": .int(Int64(applied.schedulesPut)), "schedulesRemoved": .int(Int64(applied.schedulesRemoved)),
                                "eventsSent": .int(Int64(report.eventsSent)),
                                "eventsMissing": .array(report.eventsMissing.map { .array([.int($0.lowerBound), .int($0.upperBound)]) })])
         return .ok
