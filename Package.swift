@@ -204,9 +204,9 @@ let package = Package(
         // The fleet's own certificate authority (GnuTLS): the hub's server certificate, each door's client certificate.
         .target(name: "FleetTrust", dependencies: ["CGnuTLS", "Posix"]),
         // The hub's HTTPS API for doors (mutual TLS) and its own files (the fleet's authority).
-        .target(name: "HubServer", dependencies: ["ConsoleHTTP", "FleetTrust", "HubStore", "JSONValue", "Posix"]),
+        .target(name: "HubServer", dependencies: ["ConsoleHTTP", "FleetTrust", "HostMatching", "HubStore", "JSONValue", "Posix", "TemplateStore"]),
         // The door's side of the fleet: the hub's changes applied to the door's store, all or nothing.
-        .target(name: "HubReplica", dependencies: ["AccessPolicy", "HubStore", "JSONValue", "TemplateStore"]),
+        .target(name: "HubReplica", dependencies: ["AccessPolicy", "HostMatching", "HubStore", "JSONValue", "TemplateStore"]),
         // The door's link to its hub: joining (key pair, pinned authority, certificate) and the
         // HTTPS client (libcurl) it speaks through.
         .target(name: "DoorFleet", dependencies: ["CLibcurl", "FleetTrust", "JSONValue", "Posix", "PrintableText"]),
@@ -261,7 +261,7 @@ let package = Package(
         .testTarget(name: "FleetTrustTests", dependencies: ["FleetTrust", "TestSupport"]),
         .testTarget(name: "FleetSyncTests", dependencies: ["FleetSync", "HubReplica", "HubStore", "JSONValue"]),
         .testTarget(name: "DoorFleetTests", dependencies: ["DoorFleet", "FleetTrust", "ConsoleHTTP", "TestSupport"]),
-        .testTarget(name: "HubReplicaTests", dependencies: ["HubReplica", "HubStore", "TemplateStore", "AccessPolicy", "JSONValue", "TestSupport"]),
+        .testTarget(name: "HubReplicaTests", dependencies: ["HubReplica", "HubStore", "TemplateStore", "AccessPolicy", "JSONValue", "TestSupport", "HostMatching"]),
         .testTarget(name: "ImagingTests", dependencies: ["TestSupport", "Imaging"]),
         .testTarget(name: "MatcherAccuracyTests", dependencies: ["MatcherAccuracy", "Imaging", "TestSupport"]),
         .testTarget(name: "HostMatchingTests", dependencies: ["TestSupport", "HostMatching", "MinutiaeExtraction", "Imaging"]),
@@ -298,6 +298,6 @@ let package = Package(
         .testTarget(name: "ProvisioningTests", dependencies: [
             "Provisioning", "UserPrompts", "Administration", "DoorLock", "TemplateStore", "ModuleSimulator", "TestSupport",
         ]),
-        .testTarget(name: "fpmodTests", dependencies: ["fpmod", "Diagnostics", "TestSupport", "MQTT", "MQTTTestSupport", "SerialPort", "Posix", "ImageSensorSimulator", "ImageSensor", "Imaging", "GPIO", "ArgumentParsing", "ReaderSessions", "Benchmarks", "HubStore", "HubReplica", "FleetTrust", "TemplateStore", "JSONValue"]),
+        .testTarget(name: "fpmodTests", dependencies: ["fpmod", "Diagnostics", "TestSupport", "MQTT", "MQTTTestSupport", "SerialPort", "Posix", "ImageSensorSimulator", "ImageSensor", "Imaging", "GPIO", "ArgumentParsing", "ReaderSessions", "Benchmarks", "HubStore", "HubReplica", "FleetTrust", "TemplateStore", "JSONValue", "DoorFleet", "FleetSync"]),
     ]
 )

@@ -119,7 +119,7 @@ public enum FailureKind: Sendable, Equatable, CaseIterable {
         case .statement, .unexpectedReply: .io
         // A database at another schema version, an event that contradicts the door's chain.
         case .olderSchema, .newerSchema, .brokenEventChain, .conflictingEvent: .data
-        case .unknownDoor, .invalid: .usage
+        case .unknownDoor, .unknownUser, .invalid: .usage
         case .revokedDoor: .denied
         }
     }

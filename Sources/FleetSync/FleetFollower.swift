@@ -19,6 +19,7 @@ public final class FleetFollower: Sendable {
     }
 
     private let files: FleetFiles
+    private let reader: DoorReader
     private let openStore: @Sendable () throws -> TemplateStore
     private let logSink: Mutex<@Sendable (String) -> Void>
     /// Before the first answer since start: the last contact kept in the store (so a restart
@@ -36,9 +37,10 @@ public final class FleetFollower: Sendable {
     static let contactKeptEvery: TimeInterval = 600
     static let lastContactKey = "hub.lastContact"
 
-    public init(files: FleetFiles, openStore: @escaping @Sendable () throws -> TemplateStore,
+    public init(files: FleetFiles, reader: DoorReader = .unknown, openStore: @escaping @Sendable () throws -> TemplateStore,
                 log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.files = files
+        self.reader = reader
         self.openStore = openStore
         logSink = Mutex(log)
     }
@@ -93,7 +95,7 @@ public final class FleetFollower: Sendable {
                     do { store = try openStore() } catch { throw .store("\(error)") }
                 }
                 if link == nil, let store {
-                    link = try FleetLink(files: files, store: store, shouldStop: { [self] in shouldStop })
+                    link = try FleetLink(files: files, store: store, reader: reader, shouldStop: { [self] in shouldStop })
                     log("fleet: following the hub at \(link!.membership.hub) as door \(link!.membership.door)")
                 }
                 guard let link else { return }

@@ -1,8 +1,21 @@
 import DoorFleet
 import Foundation
 import HubReplica
+import HubStore
 import JSONValue
 import TemplateStore
+
+/// The reader of a door, as far as the fleet's fingers go.
+public enum DoorReader: Sendable, Equatable {
+    /// An image sensor matched on the host: takes the fleet's host templates, and sends the
+    /// fingers enrolled here for the hub's users.
+    case imageSensor(capacity: Int)
+    /// A UART module: its fingers stay at this door for now (loading the fleet's templates into
+    /// a module's flash is not built yet).
+    case module
+    /// Not known (`fpmod fleet sync` without a reader): no finger is taken or sent.
+    case unknown
+}
 
 /// What one sync with the hub did: the pages applied, as one tally, and the events uploaded.
 public struct FleetSyncReport: Sendable, Equatable {
@@ -11,6 +24,10 @@ public struct FleetSyncReport: Sendable, Equatable {
     /// numbers the hub says it still misses (records from before the chain began).
     public var eventsSent = 0
     public var eventsMissing: [ClosedRange<Int64>] = []
+    /// Fingers enrolled here that the hub took now, and ones it refused for good (their user is
+    /// no longer the hub's): neither is sent again.
+    public var fingersSent = 0
+    public var fingersRefused: [String] = []
 
     public init(at revision: Int64) {
         applied = ReplicaResult(from: revision, to: revision)
@@ -25,6 +42,7 @@ public final class FleetLink {
     public let membership: FleetMembership
     private let client: HubClient
     private let store: TemplateStore
+    private let reader: DoorReader
 
     /// The hub's answers' bytes so far.
     public var bytesReceived: Int { client.bytesReceived }
@@ -33,7 +51,9 @@ public final class FleetLink {
     static let pageSize = 5_000
     static let uploadSize = 1_000
 
-    public init(files: FleetFiles, store: TemplateStore, shouldStop: (@Sendable () -> Bool)? = nil) throws(FleetSyncError) {
+    public init(files: FleetFiles, store: TemplateStore, reader: DoorReader = .unknown,
+                shouldStop: (@Sendable () -> Bool)? = nil) throws(FleetSyncError) {
+        self.reader = reader
         let membership: FleetMembership?
         do { membership = try files.membership() } catch { throw .notJoined(error.description) }
         guard let membership else {
@@ -56,13 +76,14 @@ public final class FleetLink {
         do { start = try store.hubRevision() } catch { throw .store("\(error)") }
         var report = FleetSyncReport(at: start)
         var waitNow = max(0, min(wait, 30))
+        let replicaReader = try replicaReader()
         while true {
             let answer = try send("GET", "/v1/changes?since=\(report.applied.to)&limit=\(Self.pageSize)&wait=\(waitNow)", timeout: .seconds(waitNow + 30))
             let page = try ChangePage(json: answer)
             waitNow = 0
             guard !page.changes.isEmpty else { return report }
             let applied: ReplicaResult
-            do { applied = try ReplicaApply.apply(page.changes, to: store) } catch { throw .replica(error) }
+            do { applied = try ReplicaApply.apply(page.changes, to: store, reader: replicaReader) } catch { throw .replica(error) }
             report.applied.add(applied)
             if applied.to >= page.latest { return report }
         }
@@ -98,11 +119,77 @@ public final class FleetLink {
         }
     }
 
-    /// Pull, then upload: one whole sync, as `fpmod fleet sync` runs it.
+    /// Pull, then upload fingers and events: one whole sync, as `fpmod fleet sync` runs it.
     public func sync(wait: Int = 0) throws(FleetSyncError) -> FleetSyncReport {
         var report = try pull(wait: wait)
+        try uploadFingers(into: &report)
         try uploadEvents(into: &report)
         return report
+    }
+
+    /// What this door's reader takes of the hub's fingers: an image sensor's, with the fleet's
+    /// template key (fetched once with the door's certificate and kept sealed in the store);
+    /// nil for any other reader, or a hub that takes no fingers.
+    private func replicaReader() throws(FleetSyncError) -> ReplicaReader? {
+        guard case .imageSensor(let capacity) = reader, let key = try templateKey() else { return nil }
+        return ReplicaReader(family: HubFinger.hostFamily, capacity: capacity, templateKey: key)
+    }
+
+    private func templateKey() throws(FleetSyncError) -> FleetTemplateKey? {
+        do { if let key = try store.fleetTemplateKey() { return key } } catch { throw .store("\(error)") }
+        let answer: HubResponse
+        do { answer = try client.send("GET", "/v1/template-key", json: nil, timeout: .seconds(30)) } catch {
+            if error == .stopped { throw .stopped }
+            throw .unreachable(error.description)
+        }
+        // A hub from before fingers travelled: this door keeps its fingers to itself.
+        if answer.status == 404 { return nil }
+        guard answer.status == 200 else { throw .refused(status: answer.status, message: answer.refusalMessage) }
+        guard let json = try? JSONValue(parsing: String(decoding: answer.body, as: UTF8.self)),
+              let key = json["key"]?.stringValue.flatMap(FleetTemplateKey.init(hex:)) else {
+            throw .unexpectedAnswer("the template key is 64 hex digits")
+        }
+        do { try store.setFleetTemplateKey(key) } catch { throw .store("\(error)") }
+        return key
+    }
+
+    /// Sends the fingers enrolled here for the hub's users that the hub does not hold yet, each
+    /// sealed under the fleet's key; the hub makes each a change every image-sensor door takes.
+    /// One the hub refuses for good (its user gone from the hub: its tombstone is on the way) is
+    /// audited and not sent again; anything else stops the sync and is tried at the next.
+    public func uploadFingers(into report: inout FleetSyncReport) throws(FleetSyncError) {
+        guard let replica = try replicaReader() else { return }
+        while true {
+            let pending: [FingerForHub]
+            do { pending = try store.fingersForHub(limit: 100) } catch { throw .store("\(error)") }
+            guard !pending.isEmpty else { return }
+            for finger in pending {
+                let sealed = replica.templateKey.seal(finger.template, user: finger.user, label: finger.label, family: replica.family)
+                let body = JSONValue.object([
+                    "user": .string(finger.user), "label": .string(finger.label), "family": .string(replica.family),
+                    "size": .int(Int64(finger.template.count)), "quality": .int(Int64(finger.quality)), "duress": .bool(finger.isDuress),
+                    "template": .string(Data(sealed).base64EncodedString()),
+                ])
+                let answer: HubResponse
+                do { answer = try client.send("POST", "/v1/fingers", json: Array(body.encoded.utf8), timeout: .seconds(30)) } catch {
+                    if error == .stopped { throw .stopped }
+                    throw .unreachable(error.description)
+                }
+                switch answer.status {
+                case 200:
+                    report.fingersSent += 1
+                case 404, 409:
+                    report.fingersRefused.append("\(finger.user)'s \(finger.label)")
+                    do {
+                        _ = try store.appendAudit(event: "hub-finger-refused", user: finger.user,
+                                                  detail: "the hub refused \(finger.label): \(answer.refusalMessage)")
+                    } catch { throw .store("\(error)") }
+                default:
+                    throw .refused(status: answer.status, message: answer.refusalMessage)
+                }
+                do { try store.markFingerAtHub(user: finger.user, label: finger.label, digest: finger.digest) } catch { throw .store("\(error)") }
+            }
+        }
     }
 
     /// The answer's body for a 200; anything else is the hub's refusal in its words.

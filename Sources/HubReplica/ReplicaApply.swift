@@ -1,6 +1,25 @@
 import Foundation
+import HostMatching
 import HubStore
 import TemplateStore
+
+/// The reader a door has, as far as the hub's fingers go: which family of templates it takes
+/// (`HubFinger.hostFamily` for an image sensor's host matcher, a module family for a module),
+/// how many slots its library has, and the fleet's key the templates come sealed under.
+public struct ReplicaReader: Sendable, Equatable {
+    public var family: String
+    /// A module's template size (its templates only fit modules of that size); nil: any.
+    public var templateSize: Int?
+    public var capacity: Int
+    public var templateKey: FleetTemplateKey
+
+    public init(family: String, templateSize: Int? = nil, capacity: Int, templateKey: FleetTemplateKey) {
+        self.family = family
+        self.templateSize = templateSize
+        self.capacity = capacity
+        self.templateKey = templateKey
+    }
+}
 
 /// What one sync did to the door's store.
 public struct ReplicaResult: Sendable, Equatable {
@@ -11,6 +30,13 @@ public struct ReplicaResult: Sendable, Equatable {
     public var usersRemoved = 0
     public var schedulesPut = 0
     public var schedulesRemoved = 0
+    public var fingersPut = 0
+    public var fingersRemoved = 0
+    /// Fingers for another family of reader (a module's templates at an image-sensor door, or
+    /// any finger at a door whose reader takes none from the hub): not stored here.
+    public var fingersForOtherReaders = 0
+    /// Fingers that did not fit: every slot of the reader's library taken.
+    public var fingersWithoutRoom = 0
     /// Changes at or below the door's revision (a replay, a reordered retry) or superseded by a
     /// later change of the same thing in the batch: not applied again.
     public var ignored = 0
@@ -30,15 +56,24 @@ public struct ReplicaResult: Sendable, Equatable {
         usersRemoved += next.usersRemoved
         schedulesPut += next.schedulesPut
         schedulesRemoved += next.schedulesRemoved
+        fingersPut += next.fingersPut
+        fingersRemoved += next.fingersRemoved
+        fingersForOtherReaders += next.fingersForOtherReaders
+        fingersWithoutRoom += next.fingersWithoutRoom
         ignored += next.ignored
         kept += next.kept
     }
 
-    public var changedAnything: Bool { usersPut + usersRemoved + schedulesPut + schedulesRemoved > 0 }
+    public var changedAnything: Bool { usersPut + usersRemoved + schedulesPut + schedulesRemoved + fingersPut + fingersRemoved > 0 }
 
-    /// "revision 4 → 9: users +2 −1, schedules +0 −0", as the service's log and `fpmod fleet sync` say it.
+    /// "revision 4 → 9: users +2 −1, schedules +0 −0, fingers +3 −0", as the service's log and
+    /// `fpmod fleet sync` say it (and what this door's reader cannot take).
     public var summary: String {
-        "revision \(from) → \(to): users +\(usersPut) −\(usersRemoved), schedules +\(schedulesPut) −\(schedulesRemoved)"
+        var text = "revision \(from) → \(to): users +\(usersPut) −\(usersRemoved), schedules +\(schedulesPut) −\(schedulesRemoved), "
+            + "fingers +\(fingersPut) −\(fingersRemoved)"
+        if fingersForOtherReaders > 0 { text += "; \(fingersForOtherReaders) finger(s) for another kind of reader not stored" }
+        if fingersWithoutRoom > 0 { text += "; \(fingersWithoutRoom) finger(s) without room in the library" }
+        return text
     }
 }
 
@@ -52,7 +87,10 @@ public enum ReplicaApply {
     /// The audit event of a sync that changed something (its detail says what).
     public static let auditEvent = "hub-sync"
 
-    public static func apply(_ changes: [HubChange], to store: TemplateStore, at time: Date = Date()) throws(ReplicaError) -> ReplicaResult {
+    /// `reader`: what this door's reader takes of the hub's fingers; nil: none (a door whose
+    /// reader is not known, or a module door: loading fingers into a module's flash is not built).
+    public static func apply(_ changes: [HubChange], to store: TemplateStore, reader: ReplicaReader? = nil,
+                             at time: Date = Date()) throws(ReplicaError) -> ReplicaResult {
         let current: Int64
         do { current = try store.hubRevision() } catch { throw .store("\(error)") }
         // The latest change of each thing above the door's revision; older ones are history.
@@ -68,6 +106,24 @@ public enum ReplicaApply {
 
         var read: [ReplicaChange] = []
         for change in latest.values.sorted(by: { $0.revision < $1.revision }) { read.append(try ReplicaChange.read(change)) }
+        // Every finger this reader takes opened and checked before the first write.
+        var fingers: [(finger: ReplicatedFinger, template: [UInt8])] = []
+        for case let .putFinger(finger) in read {
+            guard let reader, finger.family == reader.family, reader.templateSize == nil || reader.templateSize == finger.size else {
+                result.fingersForOtherReaders += 1
+                continue
+            }
+            let key = HubFinger.changeKey(user: finger.user.text, label: finger.label.text, family: finger.family)
+            let revision = finger.revision
+            guard let template = reader.templateKey.open(finger.sealed, user: finger.user.text, label: finger.label.text, family: finger.family),
+                  template.count == finger.size else {
+                throw .unreadable(kind: "finger", key: key, revision: revision, problem: "its template does not open under the fleet's template key")
+            }
+            if finger.family == HubFinger.hostFamily, HostTemplate(bytes: template).format != HostTemplate.currentFormat {
+                throw .unreadable(kind: "finger", key: key, revision: revision, problem: "it is not a template of this fpmod's host matcher")
+            }
+            fingers.append((finger, template))
+        }
 
         do {
             try store.transaction {
@@ -80,6 +136,20 @@ public enum ReplicaApply {
                 for case let .putUser(user) in read {
                     try store.putReplicatedUser(user, at: time)
                     result.usersPut += 1
+                }
+                if let reader {
+                    for (finger, template) in fingers {
+                        switch try store.putReplicatedFinger(user: finger.user, label: finger.label, template: template, quality: finger.quality,
+                                                             duress: finger.isDuress, capacity: reader.capacity, at: time) {
+                        case .added, .replaced: result.fingersPut += 1
+                        case .unchanged: break
+                        case .noSuchUser: result.ignored += 1
+                        case .full: result.fingersWithoutRoom += 1
+                        }
+                    }
+                    for case let .deleteFinger(user, label, family) in read where family == reader.family {
+                        if try store.deleteReplicatedFinger(user: user, label: label) { result.fingersRemoved += 1 }
+                    }
                 }
                 for case let .deleteUser(name) in read {
                     guard try store.user(named: name) != nil else { continue }
@@ -114,6 +184,10 @@ public enum ReplicaApply {
         if result.usersRemoved > 0 { parts.append("\(result.usersRemoved) removed") }
         if result.schedulesPut > 0 { parts.append("\(result.schedulesPut) schedule(s) added or changed") }
         if result.schedulesRemoved > 0 { parts.append("\(result.schedulesRemoved) schedule(s) removed") }
+        if result.fingersPut > 0 { parts.append("\(result.fingersPut) finger(s) added or replaced") }
+        if result.fingersRemoved > 0 { parts.append("\(result.fingersRemoved) finger(s) removed") }
+        if result.fingersForOtherReaders > 0 { parts.append("\(result.fingersForOtherReaders) finger(s) for another kind of reader not stored") }
+        if result.fingersWithoutRoom > 0 { parts.append("\(result.fingersWithoutRoom) finger(s) without room in the library") }
         if !result.kept.isEmpty { parts.append("kept \(result.kept.sorted().joined(separator: ", ")): a user of this door has it") }
         return parts.joined(separator: "; ")
     }

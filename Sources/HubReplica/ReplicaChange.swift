@@ -1,4 +1,5 @@
 import AccessPolicy
+import Foundation
 import HubStore
 import JSONValue
 import TemplateStore
@@ -10,6 +11,8 @@ enum ReplicaChange: Equatable {
     case deleteSchedule(String)
     case putUser(ReplicatedUser)
     case deleteUser(String)
+    case putFinger(ReplicatedFinger)
+    case deleteFinger(user: String, label: String, family: String)
 
     /// `change` read, or the reason this door cannot use it.
     static func read(_ change: HubChange) throws(ReplicaError) -> ReplicaChange {
@@ -18,6 +21,9 @@ enum ReplicaChange: Equatable {
             switch change.kind {
             case .user: return .deleteUser(change.key)
             case .schedule: return .deleteSchedule(change.key)
+            case .finger:
+                guard let parts = HubFinger.parts(ofChangeKey: change.key) else { throw unreadable("its key is not family:user:label") }
+                return .deleteFinger(user: parts.user, label: parts.label, family: parts.family)
             default: throw .unsupported(kind: change.kind.rawValue, revision: change.revision)
             }
         }
@@ -48,6 +54,18 @@ enum ReplicaChange: Equatable {
                 if let from = user.validFrom, let until = user.validUntil, until <= from { throw unreadable("its validity ends before it starts") }
                 if let uses = user.usesLeft, uses < 0 { throw unreadable("a negative number of uses") }
                 return .putUser(user)
+            case .finger:
+                let finger = ReplicatedFinger(
+                    user: try UserName(validating: try field(state, "user", \.stringValue)),
+                    label: try FingerLabel(validating: try field(state, "label", \.stringValue)),
+                    family: try field(state, "family", \.stringValue), size: try field(state, "size", \.intValue),
+                    quality: try field(state, "quality", \.intValue), isDuress: try field(state, "duress", \.boolValue),
+                    revision: change.revision, sealed: Array(try Data(base64Encoded: try field(state, "template", \.stringValue)) ?? { throw unreadable("its template is not base64") }()))
+                guard HubFinger.changeKey(user: finger.user.text, label: finger.label.text, family: finger.family) == change.key else {
+                    throw unreadable("its finger is not its key")
+                }
+                guard (1...65_536).contains(finger.size) else { throw unreadable("a template size of \(finger.size) bytes") }
+                return .putFinger(finger)
             default:
                 throw ReplicaError.unsupported(kind: change.kind.rawValue, revision: change.revision)
             }
@@ -82,4 +100,17 @@ extension JSONValue {
         guard case .int(let value) = self else { return nil }
         return value
     }
+}
+
+/// A finger as the hub sends one: its template still sealed under the fleet's key.
+struct ReplicatedFinger: Equatable {
+    var user: UserName
+    var label: FingerLabel
+    var family: String
+    var size: Int
+    var quality: Int
+    var isDuress: Bool
+    /// The change's revision, to name it in a refusal.
+    var revision: Int64
+    var sealed: [UInt8]
 }

@@ -1,6 +1,7 @@
 import FleetTrust
 import Foundation
 import Posix
+import TemplateStore
 
 /// The hub's own files in its directory: the fleet's authority (`authority.pem`, and its key
 /// `authority.key`, mode 0600 — whoever holds it can make a door) and the hub's server
@@ -14,6 +15,9 @@ public struct HubFiles: Sendable {
     public let serverKeyPEM: String
     /// "AB:CD:…" of the authority: what a person compares when a door joins.
     public let authorityFingerprint: String
+    /// What fingers travel and rest sealed under (`template.key`, 0600, made on the first start
+    /// and never replaced: every finger at the hub and on the doors is sealed under it).
+    public let templateKey: FleetTemplateKey
 
     public static func load(directory: String, hostNames: [String], ipAddresses: [String]) throws -> HubFiles {
         var isDirectory: ObjCBool = false
@@ -46,8 +50,18 @@ public struct HubFiles: Sendable {
             try AtomicFile.replace(serverPath, with: Array(serverPEM.utf8), mode: 0o644)
             try AtomicFile.replace(namesPath, with: Array(names.utf8), mode: 0o644)
         }
+        let templateKeyPath = directory + "/template.key"
+        let templateKey: FleetTemplateKey
+        if FileManager.default.fileExists(atPath: templateKeyPath) {
+            let text = try readPrivate(templateKeyPath).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let key = FleetTemplateKey(hex: text) else { throw HubFilesError("\(templateKeyPath) is not a template key fpmod made; restore it from a backup") }
+            templateKey = key
+        } else {
+            templateKey = FleetTemplateKey.generate()
+            try AtomicFile.replace(templateKeyPath, with: Array((templateKey.hex + "\n").utf8), mode: 0o600)
+        }
         return HubFiles(directory: directory, authority: authority, serverCertificatePEM: serverPEM, serverKeyPEM: serverKey,
-                        authorityFingerprint: try FleetAuthority.fingerprint(ofPEM: authority.certificatePEM))
+                        authorityFingerprint: try FleetAuthority.fingerprint(ofPEM: authority.certificatePEM), templateKey: templateKey)
     }
 
     private static func read(_ path: String) throws -> String {

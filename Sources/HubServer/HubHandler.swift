@@ -1,7 +1,10 @@
 import ConsoleHTTP
+import Foundation
+import HostMatching
 import FleetTrust
 import HubStore
 import JSONValue
+import TemplateStore
 
 /// The hub's HTTPS API, which doors speak (mutual TLS: every route but joining needs a door's
 /// certificate from the fleet's authority, not revoked):
@@ -18,6 +21,11 @@ import JSONValue
 /// - `POST /v1/events` `{"events": [{"sequence", "time", "event", "user", "detail", "previousHash",
 ///   "hash"}, …]}` (hashes in hex, at most 1,000 a request): the door's events, kept exactly once;
 ///   the answer counts the new and the repeated, and names the sequence numbers still missing.
+/// - `GET /v1/template-key`: the fleet's template key (hex), for a door's certificate: what every
+///   finger travels sealed under.
+/// - `POST /v1/fingers` `{"user", "label", "family", "size", "quality", "duress", "template"}`
+///   (the template sealed under the fleet's key, base64): a finger enrolled at the door for a
+///   user of the hub; it becomes a change every door follows. 404 for a user the hub does not have.
 ///
 /// Answers are JSON; a refusal is `{"error": "…"}` with its status, never a hint of which part of
 /// a join failed (a code and a name are not to be guessed one at a time).
@@ -26,12 +34,16 @@ public struct HubHandler: HTTPHandler {
     public let authority: FleetAuthority
     /// Hears of each change as it commits; nil: `wait` is not offered (answers at once).
     public let listener: HubChangeListener?
+    /// What fingers travel sealed under; nil: this hub takes no fingers (404 on those routes).
+    public let templateKey: FleetTemplateKey?
     public var log: @Sendable (String) -> Void
 
-    public init(store: HubStore, authority: FleetAuthority, listener: HubChangeListener?, log: @escaping @Sendable (String) -> Void) {
+    public init(store: HubStore, authority: FleetAuthority, listener: HubChangeListener?, templateKey: FleetTemplateKey? = nil,
+                log: @escaping @Sendable (String) -> Void) {
         self.store = store
         self.authority = authority
         self.listener = listener
+        self.templateKey = templateKey
         self.log = log
     }
 
@@ -42,7 +54,10 @@ public struct HubHandler: HTTPHandler {
             case ("POST", "/v1/join"): return try join(request)
             case ("GET", "/v1/changes"): return try changes(request)
             case ("POST", "/v1/events"): return try events(request)
-            case (_, "/v1/authority"), (_, "/v1/join"), (_, "/v1/changes"), (_, "/v1/events"): return Self.error(405, "method not allowed")
+            case ("GET", "/v1/template-key"): return try templateKey(request)
+            case ("POST", "/v1/fingers"): return try finger(request)
+            case (_, "/v1/authority"), (_, "/v1/join"), (_, "/v1/changes"), (_, "/v1/events"), (_, "/v1/template-key"), (_, "/v1/fingers"):
+                return Self.error(405, "method not allowed")
             default: return Self.error(404, "no such route")
             }
         } catch let error as HubStoreError {
@@ -50,6 +65,7 @@ public struct HubHandler: HTTPHandler {
             // What the door sent contradicts what the hub holds: the door's to know, not a failure of the hub.
             case .brokenEventChain, .conflictingEvent, .invalid: return Self.error(409, "\(error)")
             case .revokedDoor: return Self.error(403, "this door is revoked")
+            case .unknownUser: return Self.error(404, "\(error)")
             default: break
             }
             log("hub: \(request.method) \(request.path): \(error)")
@@ -124,6 +140,39 @@ public struct HubHandler: HTTPHandler {
             "inserted": .int(Int64(upload.inserted)), "duplicates": .int(Int64(upload.duplicates)),
             "missing": .array(upload.gaps.map { .array([.int($0.lowerBound), .int($0.upperBound)]) }),
         ]))
+    }
+
+    private func templateKey(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard let door = try verifiedDoor(request) else { return Self.error(401, "a door's certificate is needed") }
+        if door.revoked { return Self.error(403, "this door is revoked") }
+        guard let templateKey else { return Self.error(404, "this hub takes no fingers") }
+        return Self.json(200, .object(["key": .string(templateKey.hex)]))
+    }
+
+    private func finger(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard let door = try verifiedDoor(request) else { return Self.error(401, "a door's certificate is needed") }
+        if door.revoked { return Self.error(403, "this door is revoked") }
+        guard let templateKey else { return Self.error(404, "this hub takes no fingers") }
+        guard request.body.count <= 200_000, let body = try? JSONValue(parsing: request.body), let user = body["user"]?.stringValue,
+              let label = body["label"]?.stringValue, let family = body["family"]?.stringValue, let size = body["size"]?.intValue,
+              let quality = body["quality"]?.intValue, let duress = body["duress"]?.boolValue,
+              let sealed = body["template"]?.stringValue.flatMap({ Data(base64Encoded: $0) }) else {
+            return Self.error(400, "a finger is {user, label, family, size, quality, duress, template (sealed, base64)}")
+        }
+        let finger = HubFinger(user: user, label: label, family: family, templateSize: size, sealedTemplate: Array(sealed),
+                               quality: quality, isDuress: duress)
+        // Sealed under another key, or for another finger: every door would fail to open it.
+        guard let plain = templateKey.open(finger.sealedTemplate, user: user, label: label, family: family), plain.count == size else {
+            return Self.error(409, "the template is not sealed under this fleet's key for that finger; nothing was changed")
+        }
+        // Every image-sensor door would refuse the batch holding it (and stop following).
+        if family == HubFinger.hostFamily, HostTemplate(bytes: plain).format != HostTemplate.currentFormat {
+            return Self.error(409, "a host finger is a template of this fpmod's host matcher; nothing was changed")
+        }
+        let revision = try store.putFinger(finger)
+        try store.noteDoorSeen(id: door.id, revision: nil)
+        log("hub: door \(door.name) enrolled \(user)'s \(label) (\(family)), revision \(revision)")
+        return Self.json(200, .object(["revision": .int(revision)]))
     }
 
     static func bytes(hex: String) -> [UInt8]? {

@@ -1,4 +1,5 @@
 import AccessPolicy
+import Foundation
 import JSONValue
 import TemplateStore
 
@@ -124,5 +125,65 @@ public struct EventUpload: Sendable, Equatable {
         self.inserted = inserted
         self.duplicates = duplicates
         self.gaps = gaps
+    }
+}
+
+/// A finger as the hub keeps one: its template sealed under the fleet's template key (the hub
+/// stores the box as the door sealed it), for one reader family. `family` is "host" for the
+/// host matcher's templates (every image-sensor door takes them) or a module family (taken only
+/// by modules of that family and template size).
+public struct HubFinger: Sendable, Equatable {
+    public var user: String
+    public var label: String
+    public var family: String
+    /// The plain template's bytes (a module's template size; a host template's length).
+    public var templateSize: Int
+    public var sealedTemplate: [UInt8]
+    public var quality: Int
+    public var isDuress: Bool
+
+    /// The family of the host matcher's templates.
+    public static let hostFamily = "host"
+
+    public init(user: String, label: String, family: String, templateSize: Int, sealedTemplate: [UInt8], quality: Int, isDuress: Bool = false) {
+        self.user = user
+        self.label = label
+        self.family = family
+        self.templateSize = templateSize
+        self.sealedTemplate = sealedTemplate
+        self.quality = quality
+        self.isDuress = isDuress
+    }
+
+    /// The change log's key: "family:user:label" (a family and a user name hold no colon; a label may).
+    public var changeKey: String { Self.changeKey(user: user, label: label, family: family) }
+
+    public static func changeKey(user: String, label: String, family: String) -> String { "\(family):\(user):\(label)" }
+
+    /// (family, user, label) of a change key, nil when it is not one.
+    public static func parts(ofChangeKey key: String) -> (family: String, user: String, label: String)? {
+        let parts = key.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, !parts.contains(where: \.isEmpty) else { return nil }
+        return (String(parts[0]), String(parts[1]), String(parts[2]))
+    }
+
+    func check() throws(HubStoreError) {
+        try HubUser.checked { () throws(NameError) in
+            _ = try UserName(validating: user)
+            _ = try FingerLabel(validating: label)
+        }
+        guard !family.isEmpty, family.utf8.count <= 32, family.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+            throw .invalid("a reader family is 1 to 32 letters, digits or dashes, not \(family.debugDescription)")
+        }
+        guard (1...65_536).contains(templateSize) else { throw .invalid("a template is 1 to 65536 bytes, not \(templateSize)") }
+        // A box is nonce (24) + template + tag (16): anything else is not a sealed template of that size.
+        guard sealedTemplate.count == templateSize + 40 else { throw .invalid("the sealed template is not \(templateSize) bytes sealed") }
+        guard (0...10_000).contains(quality) else { throw .invalid("a quality is 0 to 10000") }
+    }
+
+    /// The state a door applies.
+    var state: JSONValue {
+        .object(["user": .string(user), "label": .string(label), "family": .string(family), "size": .int(Int64(templateSize)),
+                 "quality": .int(Int64(quality)), "duress": .bool(isDuress), "template": .string(Data(sealedTemplate).base64EncodedString())])
     }
 }

@@ -104,7 +104,7 @@ public final class HubStore: Sendable {
 
     /// Records a change of one thing inside the caller's transaction: takes the change lock,
     /// hands out the next revision, replaces the thing's row in the change log. The revision.
-    private static func recordChange(_ connection: PostgresConnection, kind: HubChange.Kind, key: String,
+    static func recordChange(_ connection: PostgresConnection, kind: HubChange.Kind, key: String,
                                      state: JSONValue?) throws(HubStoreError) -> Int64 {
         try connection.execute("SELECT pg_advisory_xact_lock($1)", [String(HubSchema.changeLock)])
         let rows = try connection.execute("""
@@ -156,6 +156,7 @@ public final class HubStore: Sendable {
             try connection.transaction { () throws(HubStoreError) -> Int64? in
                 let deleted = try connection.execute("DELETE FROM users WHERE name = $1 RETURNING name", [name])
                 guard !deleted.isEmpty else { return nil }
+                try Self.tombstoneFingers(connection, of: name)
                 return try Self.recordChange(connection, kind: .user, key: name, state: nil)
             }
         }

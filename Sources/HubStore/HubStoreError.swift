@@ -22,6 +22,8 @@ public enum HubStoreError: Error, Equatable, CustomStringConvertible, Sendable {
     case conflictingEvent(door: Int64, sequence: Int64)
     /// A value refused before anything was written (`what` names it and why).
     case invalid(String)
+    /// A finger for a user the hub does not have (removed meanwhile, or a door's own user).
+    case unknownUser(String)
 
     /// PostgreSQL's SQLSTATE for a unique-key violation (`23505`).
     public static let uniqueViolation = "23505"
@@ -50,6 +52,8 @@ public enum HubStoreError: Error, Equatable, CustomStringConvertible, Sendable {
             "door \(door)'s event \(sequence) is already on the hub with other contents; nothing of this upload was kept"
         case .invalid(let what):
             "\(what); nothing was changed"
+        case .unknownUser(let name):
+            "no user \(name.debugDescription) on the hub; nothing was changed"
         }
     }
 }

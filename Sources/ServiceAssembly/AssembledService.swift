@@ -96,8 +96,11 @@ public final class AssembledService: Sendable {
             options.storePath = storeDatabase
             // A door that joined a fleet follows its hub, and its decisions know how long the hub was silent.
             let fleetFiles = FleetFiles(storeDatabase: storeDatabase)
+            // An image sensor's door takes the fleet's host templates and sends the fingers enrolled here.
+            let doorReader: DoorReader = endpoint.simulatedSensor != nil || endpoint.reader.detectsFingerItself
+                ? .imageSensor(capacity: HostReader.defaultCapacity) : .module
             let fleetFollower = FileSystem.exists(fleetFiles.membershipPath)
-                ? FleetFollower(files: fleetFiles, openStore: { try TemplateStore(databasePath: storeDatabase, keyPath: storeKey) })
+                ? FleetFollower(files: fleetFiles, reader: doorReader, openStore: { try TemplateStore(databasePath: storeDatabase, keyPath: storeKey) })
                 : nil
             if let fleetFollower { options.hubLastContact = { fleetFollower.lastContact } }
             let journalPrivacy = JournalPrivacy(config.privacy.log)

@@ -1,7 +1,7 @@
 /// The store's schema as an ordered list of migrations. Migration N moves a database from
 /// `user_version` N-1 to N. A released migration never changes: add a new entry instead.
 enum Schema {
-    static let migrations: [String] = [migration1, migration2, migration3, migration4, migration5, migration6, migration7, migration8, migration9]
+    static let migrations: [String] = [migration1, migration2, migration3, migration4, migration5, migration6, migration7, migration8, migration9, migration10]
 
     static var currentVersion: Int { migrations.count }
 
@@ -228,5 +228,15 @@ enum Schema {
         ALTER TABLE audit ADD COLUMN prev_hash BLOB;
         ALTER TABLE audit ADD COLUMN hash BLOB;
         ALTER TABLE audit ADD COLUMN mac BLOB;
+        """
+
+    /// Version 10: a door in a fleet (issue 28). `users.from_hub`: the user came from the hub (a
+    /// finger enrolled here for them goes up to the hub; a local user's stays here).
+    /// `fingers.hub_digest`: the template digest the hub holds for this finger (NULL: the hub has
+    /// none), so a finger enrolled or replaced here is uploaded once, and one that came from the
+    /// hub is never sent back.
+    static let migration10 = """
+        ALTER TABLE users ADD COLUMN from_hub INTEGER NOT NULL DEFAULT 0 CHECK (from_hub IN (0, 1));
+        ALTER TABLE fingers ADD COLUMN hub_digest TEXT;
         """
 }

@@ -58,12 +58,12 @@ extension TemplateStore {
             }
             try connection.query("""
                 INSERT INTO users (name, display_name, role, fingerprint_unlock, created_at, pin_hash, verify_mode, schedule,
-                    valid_from, valid_until, uses_left)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    valid_from, valid_until, uses_left, from_hub)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
                 ON CONFLICT (name) DO UPDATE SET display_name = excluded.display_name, role = excluded.role,
                     fingerprint_unlock = excluded.fingerprint_unlock, pin_hash = excluded.pin_hash,
                     verify_mode = excluded.verify_mode, schedule = excluded.schedule, valid_from = excluded.valid_from,
-                    valid_until = excluded.valid_until, uses_left = excluded.uses_left
+                    valid_until = excluded.valid_until, uses_left = excluded.uses_left, from_hub = 1
                 """, [.text(user.name.text), .text(user.displayName.text), .text(user.role.rawValue),
                       .integer(user.fingerprintUnlock ? 1 : 0), time.storeValue, user.pinHash.sql, user.verifyMode.map { .text($0.rawValue) } ?? .null,
                       user.schedule.map { .text($0.text) } ?? .null, user.validFrom.map { .integer($0) } ?? .null,

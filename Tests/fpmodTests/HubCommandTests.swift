@@ -162,6 +162,27 @@ struct HubServeTests {
         let kept = try server.psql("fleet", "SELECT count(*) FROM door_events")
         #expect(kept == "5")
 
+        // The fleet's template key, for a door only (0600 at the hub); a finger is taken only
+        // sealed under it for that finger, as a host matcher's template, for a user of the hub.
+        #expect(stat(directory + "/template.key", &info) == 0 && info.st_mode & 0o077 == 0)
+        let keyReply = try JSONValue(parsing: Self.curl(asDoor + [base + "/v1/template-key"]).output)
+        let fleetKey = try #require(keyReply["key"]?.stringValue.flatMap(FleetTemplateKey.init(hex:)), "\(keyReply)")
+        let noKey = Self.curl(["--cacert", authority, "--write-out", "%{http_code}", "--output", "/dev/null", base + "/v1/template-key"])
+        #expect(noKey.output == "401")
+        func putFinger(_ user: String, template: [UInt8], sealedFor owner: String? = nil, key: FleetTemplateKey? = nil) -> String {
+            let sealed = (key ?? fleetKey).seal(template, user: owner ?? user, label: "right-index", family: "host")
+            let body = JSONValue.object(["user": .string(user), "label": .string("right-index"), "family": .string("host"),
+                                         "size": .int(Int64(template.count)), "quality": .int(50), "duress": .bool(false),
+                                         "template": .string(Data(sealed).base64EncodedString())]).encoded
+            return Self.curl(asDoor + ["--data-binary", body, "--write-out", "%{http_code}", "--output", "/dev/null", base + "/v1/fingers"]).output
+        }
+        let hostTemplate = Array("FPMH".utf8) + [2] + Array(repeating: 1, count: 40)
+        #expect(putFinger("alice", template: hostTemplate, sealedFor: "bob") == "409")
+        #expect(putFinger("alice", template: hostTemplate, key: .generate()) == "409")
+        #expect(putFinger("alice", template: Array(repeating: 7, count: 512)) == "409", "a module's bytes as a host finger")
+        #expect(putFinger("nobody", template: hostTemplate) == "404")
+        #expect(try hub.fingers(of: "alice").isEmpty)
+
         // Revoked at the hub: refused from the next request on, and listed so.
         #expect(try cli.run(["hub", "revoke-door", "garage"]).status == 0)
         let revoked = Self.curl(asDoor + ["--write-out", "%{http_code}", "--output", "/dev/null", base + "/v1/changes?since=0"])

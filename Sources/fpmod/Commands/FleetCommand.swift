@@ -1,9 +1,12 @@
 import ArgumentParsing
+import Administration
 import DoorFleet
 import FleetSync
 import Foundation
+import HostReader
 import JSONValue
 import PrintableText
+import TemplateStore
 
 /// `fpmod fleet …` on a door that joined a fleet (`fpmod join`): its link to the hub. The
 /// service follows the hub by itself; these are for a look, or a sync now.
@@ -14,10 +17,11 @@ enum FleetCommand {
         let report: FleetSyncReport
         let membership: FleetMembership
         do {
-            let link = try FleetLink(files: FleetFiles(storeDatabase: invocation.storePaths.database), store: store)
+            let link = try FleetLink(files: FleetFiles(storeDatabase: invocation.storePaths.database), store: store,
+                                     reader: try doorReader(invocation, store: store))
             membership = link.membership
             report = try link.sync()
-        } catch {
+        } catch let error as FleetSyncError {
             switch error {
             case .notJoined: throw CommandFailure(.config, error.description)
             case .unreachable: throw CommandFailure(.unavailable, error.description)
@@ -27,14 +31,29 @@ enum FleetCommand {
         }
         let applied = report.applied
         let changes = applied.from == applied.to ? "nothing new at revision \(applied.to)" : applied.summary
+        let fingers = report.fingersSent == 0 && report.fingersRefused.isEmpty ? ""
+            : "; \(report.fingersSent) finger(s) sent" + (report.fingersRefused.isEmpty ? "" : ", refused by the hub: " + report.fingersRefused.map { Printable.escaped($0) }.joined(separator: ", "))
         let missing = report.eventsMissing.isEmpty ? "" : "; the hub misses records " + report.eventsMissing.map { "\($0.lowerBound)–\($0.upperBound)" }.joined(separator: ", ")
-        invocation.emit("Synced with the hub at \(membership.hub) as \(Printable.escaped(membership.door)): \(changes); \(report.eventsSent) audit records sent\(missing).",
+        invocation.emit("Synced with the hub at \(membership.hub) as \(Printable.escaped(membership.door)): \(changes)\(fingers); \(report.eventsSent) audit records sent\(missing).",
                         json: ["hub": .string(membership.hub.description), "door": .string(membership.door), "from": .int(applied.from), "to": .int(applied.to),
                                "usersPut": .int(Int64(applied.usersPut)), "usersRemoved": .int(Int64(applied.usersRemoved)),
                                "schedulesPut": .int(Int64(applied.schedulesPut)), "schedulesRemoved": .int(Int64(applied.schedulesRemoved)),
+                               "fingersPut": .int(Int64(applied.fingersPut)), "fingersRemoved": .int(Int64(applied.fingersRemoved)),
+                               "fingersForOtherReaders": .int(Int64(applied.fingersForOtherReaders)),
+                               "fingersSent": .int(Int64(report.fingersSent)), "fingersRefused": .array(report.fingersRefused.map(JSONValue.string)),
                                "eventsSent": .int(Int64(report.eventsSent)),
                                "eventsMissing": .array(report.eventsMissing.map { .array([.int($0.lowerBound), .int($0.upperBound)]) })])
         return .ok
+    }
+
+    /// The door's reader, for the fleet's fingers: an image sensor when the command line or the
+    /// config names one, or the store's fingers were enrolled on one; else a module (whose
+    /// fingers stay at the door for now).
+    static func doorReader(_ invocation: Invocation, store: TemplateStore) throws -> DoorReader {
+        if try invocation.readerChoice().isImageSensor || StoreReaderKind.recorded(in: store) == .imageSensor {
+            return .imageSensor(capacity: HostReader.defaultCapacity)
+        }
+        return .module
     }
 
     /// `fpmod fleet status`: which hub, as which door, at which revision, what was sent.

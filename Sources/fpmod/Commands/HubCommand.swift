@@ -94,7 +94,7 @@ enum HubCommand {
         // Doors wait on long polls, a thread each, and many share one address behind a router.
         configuration.maxConnections = 1_024
         configuration.maxConnectionsPerAddress = 1_024
-        let handler = HubHandler(store: store, authority: files.authority, listener: listener) { message in
+        let handler = HubHandler(store: store, authority: files.authority, listener: listener, templateKey: files.templateKey) { message in
             StandardStreams.writeError(message + "\n")
         }
         let server: HTTPServer

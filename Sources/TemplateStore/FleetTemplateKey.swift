@@ -1,0 +1,60 @@
+/// The fleet's template key: every finger travels between doors and rests at the hub sealed
+/// under it (XChaCha20-Poly1305), never in the clear. The hub makes it once (its directory,
+/// mode 0600, beside the authority's key) and hands it to a door over mutual TLS; a door keeps
+/// it sealed under its own store key. The hub's database alone gives no template.
+///
+/// A sealed template is bound to whose finger it is (user, label, family as associated data):
+/// a box moved to another user's row does not open.
+public struct FleetTemplateKey: Sendable, Equatable {
+    public let bytes: [UInt8]
+
+    public static let byteCount = Crypto.keyBytes
+
+    public init?(bytes: [UInt8]) {
+        guard bytes.count == Self.byteCount else { return nil }
+        self.bytes = bytes
+    }
+
+    /// 64 hex digits, as the hub keeps it in its file and sends it.
+    public init?(hex: String) {
+        let digits = Array(hex.utf8)
+        guard digits.count == Self.byteCount * 2 else { return nil }
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let high = Self.nibble(digits[index]), let low = Self.nibble(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        self.bytes = bytes
+    }
+
+    /// A new random key (`randombytes_buf`).
+    public static func generate() -> FleetTemplateKey {
+        FleetTemplateKey(uncheckedBytes: Crypto.randomBytes(byteCount))
+    }
+
+    private init(uncheckedBytes: [UInt8]) { bytes = uncheckedBytes }
+
+    public var hex: String { Crypto.hex(bytes) }
+
+    public func seal(_ template: [UInt8], user: String, label: String, family: String) -> [UInt8] {
+        Crypto.seal(template, associatedData: Self.binding(user: user, label: label, family: family), key: bytes)
+    }
+
+    /// The template, or nil when the box was not sealed under this key for this finger.
+    public func open(_ sealed: [UInt8], user: String, label: String, family: String) -> [UInt8]? {
+        Crypto.open(sealed, associatedData: Self.binding(user: user, label: label, family: family), key: bytes)
+    }
+
+    private static func binding(user: String, label: String, family: String) -> [UInt8] {
+        Array("fpmod fleet finger\u{0}\(user)\u{0}\(label)\u{0}\(family)".utf8)
+    }
+
+    private static func nibble(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

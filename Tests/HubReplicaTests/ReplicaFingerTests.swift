@@ -1,0 +1,117 @@
+import Foundation
+import HubStore
+import Testing
+import TestSupport
+@testable import HostMatching
+@testable import HubReplica
+@testable import TemplateStore
+
+/// Fingers through the change log (a real `HubStore` on PostgreSQL, a real door store): a host
+/// template sealed under the fleet's key reaches an image-sensor door; another family's, a box
+/// sealed for someone else, or a template that is not the host matcher's never does.
+@Suite(.enabled(if: TemporaryPostgres.isInstalled, "needs Debian's postgresql (tools/install-deps.sh)"))
+struct ReplicaFingerTests {
+    typealias Fleet = ReplicaApplyTests.Fleet
+
+    static let key = FleetTemplateKey.generate()
+
+    static func hostTemplate(_ seed: UInt8) -> [UInt8] {
+        TemplateEnvelope.wrap(Array(repeating: seed, count: 40), format: TemplateEnvelope.fpmodFormat)
+    }
+
+    static func finger(_ user: String, _ label: String = "right-index", family: String = HubFinger.hostFamily, template: [UInt8],
+                       sealedFor owner: String? = nil, key: FleetTemplateKey = key) -> HubFinger {
+        HubFinger(user: user, label: label, family: family, templateSize: template.count,
+                  sealedTemplate: key.seal(template, user: owner ?? user, label: label, family: family), quality: 60)
+    }
+
+    static func sync(_ fleet: Fleet, capacity: Int = 1_000) throws -> ReplicaResult {
+        try ReplicaApply.apply(try fleet.hub.changes(since: try fleet.door.hubRevision()), to: fleet.door,
+                               reader: ReplicaReader(family: HubFinger.hostFamily, capacity: capacity, templateKey: key))
+    }
+
+    @Test func aHostFingerReachesTheDoorAndAnotherFamilysDoesNot() throws {
+        let fleet = try Fleet()
+        try fleet.hub.putUser(HubUser(name: "alice"))
+        try fleet.hub.putFinger(Self.finger("alice", template: Self.hostTemplate(1)))
+        try fleet.hub.putFinger(Self.finger("alice", family: "r307", template: Array(repeating: 7, count: 768)))
+        let result = try Self.sync(fleet)
+        #expect(result.usersPut == 1 && result.fingersPut == 1 && result.fingersForOtherReaders == 1)
+        let fingers = try fleet.door.fingers(of: "alice")
+        #expect(fingers.map(\.label) == ["right-index"])
+        #expect(try fleet.door.template(atSlot: fingers[0].slot) == Self.hostTemplate(1))
+        #expect(try fleet.door.fingersForHub(limit: 10).isEmpty, "a finger from the hub is not sent back")
+        #expect(result.summary.contains("fingers +1 −0") && result.summary.contains("1 finger(s) for another kind of reader"))
+
+        // Enrolled again elsewhere: replaced in its slot. Removed at the hub: removed here.
+        try fleet.hub.putFinger(Self.finger("alice", template: Self.hostTemplate(2)))
+        #expect(try Self.sync(fleet).fingersPut == 1)
+        #expect(try fleet.door.fingers(of: "alice").map(\.slot) == [fingers[0].slot])
+        #expect(try fleet.door.template(atSlot: fingers[0].slot) == Self.hostTemplate(2))
+        try fleet.hub.deleteFinger(user: "alice", label: "right-index", family: HubFinger.hostFamily)
+        #expect(try Self.sync(fleet).fingersRemoved == 1)
+        #expect(try fleet.door.fingers(of: "alice").isEmpty)
+    }
+
+    @Test func aFingerThatDoesNotOpenOrIsNoHostTemplateStopsTheBatchWhole() throws {
+        let fleet = try Fleet()
+        try fleet.hub.putUser(HubUser(name: "alice"))
+        try fleet.hub.putUser(HubUser(name: "bob"))
+        // Sealed for bob, filed as alice's: the binding refuses it.
+        try fleet.hub.putFinger(Self.finger("alice", template: Self.hostTemplate(1), sealedFor: "bob"))
+        #expect(throws: ReplicaError.self) { try Self.sync(fleet) }
+        #expect(try fleet.door.hubRevision() == 0 && fleet.door.users().isEmpty, "nothing of the batch")
+        // Sealed under another fleet's key.
+        try fleet.hub.putFinger(Self.finger("alice", template: Self.hostTemplate(1), key: .generate()))
+        #expect(throws: ReplicaError.self) { try Self.sync(fleet) }
+        // Under the right key, but a module's bytes filed as a host template.
+        try fleet.hub.putFinger(Self.finger("alice", template: Array(repeating: 9, count: 512)))
+        do {
+            _ = try Self.sync(fleet)
+            Issue.record("a module template filed as a host one was applied")
+        } catch {
+            #expect("\(error)".contains("not a template of this fpmod's host matcher"), "\(error)")
+        }
+        try fleet.hub.putFinger(Self.finger("alice", template: Self.hostTemplate(3)))
+        #expect(try Self.sync(fleet).fingersPut == 1)
+    }
+
+    @Test func aUserRemovedAtTheHubTakesTheirFingersFromTheLogAndAFullLibraryIsSaid() throws {
+        let fleet = try Fleet()
+        try fleet.hub.putUser(HubUser(name: "alice"))
+        try fleet.hub.putUser(HubUser(name: "bob"))
+        try fleet.hub.putFinger(Self.finger("alice", template: Self.hostTemplate(1)))
+        try fleet.hub.putFinger(Self.finger("bob", template: Self.hostTemplate(2)))
+        let full = try Self.sync(fleet, capacity: 1)
+        #expect(full.fingersPut == 1 && full.fingersWithoutRoom == 1)
+
+        _ = try fleet.hub.deleteUser(named: "alice")
+        // The log holds no live finger of alice's: a door syncing from the start never sees one.
+        let live = try fleet.hub.changes(since: 0).filter { $0.kind == .finger && !$0.isTombstone }
+        #expect(live.map(\.key) == ["host:bob:right-index"])
+        _ = try Self.sync(fleet)
+        #expect(try fleet.door.user(named: "alice") == nil)
+    }
+
+    @Test func theHubRefusesAFingerForAUserItDoesNotHaveOrOfAWrongShape() throws {
+        let fleet = try Fleet()
+        #expect(throws: HubStoreError.unknownUser("alice")) { try fleet.hub.putFinger(Self.finger("alice", template: Self.hostTemplate(1))) }
+        try fleet.hub.putUser(HubUser(name: "alice"))
+        var bad = Self.finger("alice", template: Self.hostTemplate(1))
+        bad.templateSize += 1
+        #expect(throws: HubStoreError.self) { try fleet.hub.putFinger(bad) }
+        #expect(throws: HubStoreError.self) { try fleet.hub.putFinger(Self.finger("alice", family: "r 307", template: [1, 2, 3])) }
+        #expect(try fleet.hub.latestRevision() == 1, "only alice was recorded")
+    }
+
+    @Test func aSealedTemplateOpensOnlyForItsFingerUnderItsKey() {
+        let key = FleetTemplateKey.generate()
+        let box = key.seal([1, 2, 3], user: "alice", label: "right-index", family: "host")
+        #expect(key.open(box, user: "alice", label: "right-index", family: "host") == [1, 2, 3])
+        #expect(key.open(box, user: "alice", label: "left-index", family: "host") == nil)
+        #expect(key.open(box, user: "alice", label: "right-index", family: "r307") == nil)
+        #expect(FleetTemplateKey.generate().open(box, user: "alice", label: "right-index", family: "host") == nil)
+        #expect(FleetTemplateKey(hex: key.hex) == key)
+        #expect(FleetTemplateKey(hex: "00") == nil && FleetTemplateKey(hex: String(repeating: "g", count: 64)) == nil)
+    }
+}
