@@ -39,7 +39,10 @@ public struct FleetJoin: Sendable {
         if let membership = try files.membership() {
             throw .joinedAlready(hub: membership.hub.description, door: membership.door)
         }
-        guard FileSystem.isAccessible(files.directory, W_OK) else {
+        // A new door's folder is made by the join (with its store): its parent must take it.
+        let parent = (files.directory as NSString).deletingLastPathComponent
+        guard FileSystem.isAccessible(files.directory, W_OK)
+            || (!FileSystem.exists(files.directory) && FileSystem.isAccessible(parent.isEmpty ? "." : parent, W_OK)) else {
             throw .files("\(files.directory) is missing or this user may not write it; run as the store's owner (e.g. with sudo)")
         }
     }

@@ -67,6 +67,9 @@ enum Commands {
         "hub add-door": HubCommand.addDoor,
         "hub doors": HubCommand.doors,
         "hub revoke-door": HubCommand.revokeDoor,
+        "hub add-user": HubCommand.addUser,
+        "hub users": HubCommand.users,
+        "hub remove-user": HubCommand.removeUser,
         "hub serve": HubCommand.serve,
         "join": JoinCommand.run,
         "fleet sync": FleetCommand.sync,
@@ -78,7 +81,7 @@ enum Commands {
 
     /// The commands that never open the store at the store path (the simulator, demo and bench
     /// make their own), so --sim asks nothing of it.
-    static let ownStores: Set<String> = ["sim", "demo", "bench", "config check", "keypad list", "keypad test", "keypad type", "wiegand listen", "wiegand send", "card read", "hub migrate", "hub add-door", "hub doors", "hub revoke-door", "hub serve"]
+    static let ownStores: Set<String> = ["sim", "demo", "bench", "config check", "keypad list", "keypad test", "keypad type", "wiegand listen", "wiegand send", "card read", "hub migrate", "hub add-door", "hub doors", "hub revoke-door", "hub serve", "hub add-user", "hub users", "hub remove-user"]
 
     static func run(_ invocation: Invocation) -> ExitCode {
         let name = invocation.parsed.path.joined(separator: " ")

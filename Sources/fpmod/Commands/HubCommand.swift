@@ -30,7 +30,7 @@ enum HubCommand {
         let code = try store.joinCode(forDoor: name)
         invocation.emit("""
             Join code for door \(Printable.escaped(name)) (works once, for \(HubStore.joinCodeLifetimeHours) hours): \(code)
-            The door sends it with its certificate request to the hub's POST /v1/join (docs/fleet.md).
+            On the door: fpmod join https://HUB:8443 CODE, with the authority's SHA-256 fpmod hub serve printed (docs/fleet.md).
             """, json: ["door": .string(name), "code": .string(code), "validHours": .int(Int64(HubStore.joinCodeLifetimeHours))])
         return .ok
     }
@@ -61,6 +61,50 @@ enum HubCommand {
         }
         invocation.emit("Door \(Printable.escaped(name)) is revoked: its certificate is refused from its next request on.",
                         json: ["door": .string(name), "revoked": true])
+        return .ok
+    }
+
+    /// `fpmod hub add-user NAME [--display-name TEXT] [--admin]`: a user every door follows.
+    static func addUser(_ invocation: Invocation) throws -> ExitCode {
+        guard let name = invocation.positional(0) else { throw CommandFailure(.usage, "Name the user: fpmod hub add-user NAME.") }
+        let store = try HubStore(conninfo: try invocation.parsed.require("database"))
+        if try store.hasUser(named: name) {
+            throw CommandFailure(.usage, "The hub has a user \(Printable.escaped(name).debugDescription) already; fpmod hub users lists them.")
+        }
+        let user = HubUser(name: name, displayName: invocation.parsed.string("display-name"), role: invocation.parsed.flag("admin") ? .admin : .user)
+        let revision = try store.putUser(user)
+        invocation.emit("""
+            User \(Printable.escaped(name)) added at revision \(revision): every door has them at its next sync. \
+            Enroll their finger at any image-sensor door (fpmod enroll \(Printable.escaped(name)) there); it reaches the others from the hub.
+            """, json: ["user": .string(name), "revision": .int(revision)])
+        return .ok
+    }
+
+    /// `fpmod hub users`: the hub's users and the fingers it holds for each.
+    static func users(_ invocation: Invocation) throws -> ExitCode {
+        let store = try HubStore(conninfo: try invocation.parsed.require("database"))
+        let users = try store.users()
+        let lines = users.map { user in
+            let fingers = user.fingers.isEmpty ? "no finger yet" : user.fingers.map { Printable.escaped($0) }.joined(separator: ", ")
+            return "\(Printable.escaped(user.name))\(user.role == .admin ? " (admin)" : "")  \(fingers)"
+        }
+        invocation.emit(users.isEmpty ? "No users yet: fpmod hub add-user NAME." : lines.joined(separator: "\n"),
+                        json: ["users": .array(users.map { user in
+                            .object(["name": .string(user.name), "displayName": .string(user.displayName), "role": .string(user.role.rawValue),
+                                     "fingers": .array(user.fingers.map(JSONValue.string))])
+                        })])
+        return .ok
+    }
+
+    /// `fpmod hub remove-user NAME`: gone, with their fingers, from every door at its next sync.
+    static func removeUser(_ invocation: Invocation) throws -> ExitCode {
+        guard let name = invocation.positional(0) else { throw CommandFailure(.usage, "Name the user: fpmod hub remove-user NAME.") }
+        let store = try HubStore(conninfo: try invocation.parsed.require("database"))
+        guard let revision = try store.deleteUser(named: name) else {
+            throw CommandFailure(.usage, "No user \(Printable.escaped(name).debugDescription) on the hub; fpmod hub users lists them.")
+        }
+        invocation.emit("User \(Printable.escaped(name)) removed at revision \(revision): every door drops them and their fingers at its next sync.",
+                        json: ["user": .string(name), "revision": .int(revision)])
         return .ok
     }
 
