@@ -54,6 +54,33 @@ struct HubCommandTests {
 /// follows it, the door's side played by curl with a key and request made as a door makes them.
 @Suite(.enabled(if: TemporaryPostgres.isInstalled, "needs Debian's postgresql (tools/install-deps.sh)"))
 struct HubServeTests {
+    @Test func usersAreAddedListedAndRemovedAtTheHub() throws {
+        let running = try RunningHub()
+        let cli = running.cli
+        #expect(try cli.run(["hub", "users"]).stdout.contains("No users yet"))
+        let added = try cli.run(["hub", "add-user", "alice", "--display-name", "Alice Liddell", "--admin", "--json"])
+        #expect(added.status == 0 && added.json?["revision"] as? Int == 1, "\(added.stderr)")
+        let twice = try cli.run(["hub", "add-user", "alice"])
+        #expect(twice.status == 64 && twice.stderr.contains("already"), "\(twice.stderr)")
+        #expect(try cli.run(["hub", "add-user", "no body"]).status != 0)
+        let hub = try HubStore(conninfo: running.database)
+        let template = Array("FPMH".utf8) + [2] + Array(repeating: 1, count: 40)
+        let key = FleetTemplateKey.generate()
+        try hub.putFinger(HubFinger(user: "alice", label: "right-index", family: "host", templateSize: template.count,
+                                    sealedTemplate: key.seal(template, user: "alice", label: "right-index", family: "host"), quality: 50))
+        let listed = try cli.run(["hub", "users", "--json"])
+        let users = try #require(listed.json?["users"] as? [[String: Any]], "\(listed.stdout)")
+        #expect(users.count == 1 && users[0]["role"] as? String == "admin" && users[0]["displayName"] as? String == "Alice Liddell")
+        #expect(users[0]["fingers"] as? [String] == ["right-index (host)"])
+        #expect(try cli.run(["hub", "users"]).stdout.contains("alice (admin)  right-index (host)"))
+        let removed = try cli.run(["hub", "remove-user", "alice"])
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(try cli.run(["hub", "remove-user", "alice"]).status == 64)
+        // Her finger's tombstone is in the log with hers.
+        #expect(try hub.changes(since: 0).filter(\.isTombstone).map(\.kind) == [.finger, .user])
+        #expect(running.stop() == 0)
+    }
+
     static func curl(_ arguments: [String]) -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")

@@ -104,6 +104,33 @@ struct JoinCommandTests {
         #expect(hub.stop() == 0)
     }
 
+    /// A new door has no store: the join makes it (and its folder) once the authority is
+    /// confirmed, and a join that fails leaves neither behind.
+    @Test func aNewDoorsStoreIsMadeByTheJoinAndGoneAgainWhenTheJoinFails() throws {
+        let hub = try RunningHub()
+        let code = try hub.joinCode(for: "garage")
+        let door = CLI()
+        let folder = door.directory + "/garage"
+        let store = ["--store", folder + "/store.db"]
+        // A wrong fingerprint: refused before anything is made.
+        let wrong = String(repeating: "AB:", count: 31) + "AB"
+        #expect(try door.run(store + ["join", hub.base, code, "--authority-sha256", wrong]).status == 1)
+        #expect(!FileManager.default.fileExists(atPath: folder))
+        // A spent code: the store and the folder made for the join are removed again.
+        let other = CLI()
+        #expect(try other.run(["--store", other.directory + "/a/store.db", "join", hub.base, code, "--authority-sha256", hub.authoritySHA256]).status == 0)
+        let spent = try door.run(store + ["join", hub.base, code, "--authority-sha256", hub.authoritySHA256])
+        #expect(spent.status == 1, "\(spent.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder), "\((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])")
+        // A good code: the door's store is there, with the join in its audit log.
+        let joined = try door.run(store + ["join", hub.base, try hub.joinCode(for: "porch"), "--authority-sha256", hub.authoritySHA256])
+        #expect(joined.status == 0, "\(joined.stderr)")
+        #expect(try door.run(store + ["log", "--json"]).stdout.contains("fleet-join"))
+        var info = stat()
+        #expect(stat(folder, &info) == 0 && info.st_mode & 0o077 == 0, "the new folder is the store owner's alone")
+        #expect(hub.stop() == 0)
+    }
+
     @Test(arguments: [
         (["join", "http://hub.example:8443", "ABCDE-FGHJK-MNPQR-STUVW"], "https://HOST:PORT"),
         (["join", "https://hub.example:8443/v1/join", "ABCDE-FGHJK-MNPQR-STUVW"], "https://HOST:PORT"),
