@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 suites="HubStoreTests|HubCommandTests|HubServeTests|ReplicaApplyTests|ReplicaFingerTests|JoinCommandTests|FleetFollowTests"
 suites+="|FleetScenarioTests|FleetEnrollmentTests|HubClientTests|HubAddressTests|JoinCodeTests|ChangePageTests|StaleFleetTests"
-suites+="|LockConfigFleetTests|FleetTrustTests|FleetReadmeTests"
+suites+="|LockConfigFleetTests|FleetTrustTests|FleetReadmeTests|ReplicaHolidayTests"
 swift build --build-tests >&2
 swift test --skip-build --filter "$suites"
 tools/fleet-bench.sh "${1:-20}" "${2:-2000}"

@@ -30,6 +30,8 @@ public struct ReplicaResult: Sendable, Equatable {
     public var usersRemoved = 0
     public var schedulesPut = 0
     public var schedulesRemoved = 0
+    public var holidaysPut = 0
+    public var holidaysRemoved = 0
     public var fingersPut = 0
     public var fingersRemoved = 0
     /// Fingers for another family of reader (a module's templates at an image-sensor door, or
@@ -56,6 +58,8 @@ public struct ReplicaResult: Sendable, Equatable {
         usersRemoved += next.usersRemoved
         schedulesPut += next.schedulesPut
         schedulesRemoved += next.schedulesRemoved
+        holidaysPut += next.holidaysPut
+        holidaysRemoved += next.holidaysRemoved
         fingersPut += next.fingersPut
         fingersRemoved += next.fingersRemoved
         fingersForOtherReaders += next.fingersForOtherReaders
@@ -64,13 +68,15 @@ public struct ReplicaResult: Sendable, Equatable {
         kept += next.kept
     }
 
-    public var changedAnything: Bool { usersPut + usersRemoved + schedulesPut + schedulesRemoved + fingersPut + fingersRemoved > 0 }
+    public var changedAnything: Bool {
+        usersPut + usersRemoved + schedulesPut + schedulesRemoved + holidaysPut + holidaysRemoved + fingersPut + fingersRemoved > 0
+    }
 
     /// "revision 4 → 9: users +2 −1, schedules +0 −0, fingers +3 −0", as the service's log and
     /// `fpmod fleet sync` say it (and what this door's reader cannot take).
     public var summary: String {
         var text = "revision \(from) → \(to): users +\(usersPut) −\(usersRemoved), schedules +\(schedulesPut) −\(schedulesRemoved), "
-            + "fingers +\(fingersPut) −\(fingersRemoved)"
+            + "holidays +\(holidaysPut) −\(holidaysRemoved), fingers +\(fingersPut) −\(fingersRemoved)"
         if fingersForOtherReaders > 0 { text += "; \(fingersForOtherReaders) finger(s) for another kind of reader not stored" }
         if fingersWithoutRoom > 0 { text += "; \(fingersWithoutRoom) finger(s) without room in the library" }
         return text
@@ -133,6 +139,17 @@ public enum ReplicaApply {
                     try store.addSchedule(name: name, schedule: schedule, replace: true, at: time)
                     result.schedulesPut += 1
                 }
+                // A holiday replaced is one statement pair in the batch's transaction.
+                for case let .putHoliday(name, first, last, yearly, hours) in read {
+                    if try store.holidays().contains(where: { $0.name == name.text }) { try store.deleteHoliday(name: name.text) }
+                    try store.addHoliday(name: name, first: first, last: last, yearly: yearly, hours: hours, at: time)
+                    result.holidaysPut += 1
+                }
+                for case let .deleteHoliday(name) in read {
+                    guard try store.holidays().contains(where: { $0.name == name }) else { continue }
+                    try store.deleteHoliday(name: name)
+                    result.holidaysRemoved += 1
+                }
                 for case let .putUser(user) in read {
                     try store.putReplicatedUser(user, at: time)
                     result.usersPut += 1
@@ -184,6 +201,8 @@ public enum ReplicaApply {
         if result.usersRemoved > 0 { parts.append("\(result.usersRemoved) removed") }
         if result.schedulesPut > 0 { parts.append("\(result.schedulesPut) schedule(s) added or changed") }
         if result.schedulesRemoved > 0 { parts.append("\(result.schedulesRemoved) schedule(s) removed") }
+        if result.holidaysPut > 0 { parts.append("\(result.holidaysPut) holiday(s) added or changed") }
+        if result.holidaysRemoved > 0 { parts.append("\(result.holidaysRemoved) holiday(s) removed") }
         if result.fingersPut > 0 { parts.append("\(result.fingersPut) finger(s) added or replaced") }
         if result.fingersRemoved > 0 { parts.append("\(result.fingersRemoved) finger(s) removed") }
         if result.fingersForOtherReaders > 0 { parts.append("\(result.fingersForOtherReaders) finger(s) for another kind of reader not stored") }

@@ -12,6 +12,8 @@ enum ReplicaChange: Equatable {
     case putUser(ReplicatedUser)
     case deleteUser(String)
     case putFinger(ReplicatedFinger)
+    case putHoliday(name: RuleName, first: CivilDate, last: CivilDate, yearly: Bool, hours: WeeklySchedule?)
+    case deleteHoliday(String)
     case deleteFinger(user: String, label: String, family: String)
 
     /// `change` read, or the reason this door cannot use it.
@@ -21,6 +23,7 @@ enum ReplicaChange: Equatable {
             switch change.kind {
             case .user: return .deleteUser(change.key)
             case .schedule: return .deleteSchedule(change.key)
+            case .holiday: return .deleteHoliday(change.key)
             case .finger:
                 guard let parts = HubFinger.parts(ofChangeKey: change.key) else { throw unreadable("its key is not family:user:label") }
                 return .deleteFinger(user: parts.user, label: parts.label, family: parts.family)
@@ -66,6 +69,20 @@ enum ReplicaChange: Equatable {
                 }
                 guard (1...65_536).contains(finger.size) else { throw unreadable("a template size of \(finger.size) bytes") }
                 return .putFinger(finger)
+            case .holiday:
+                let name = try RuleName(validating: try field(state, "name", \.stringValue))
+                guard name.text == change.key else { throw unreadable("its name is not its key") as ReplicaError }
+                guard let first = CivilDate(parsing: Substring(try field(state, "first", \.stringValue))),
+                      let last = CivilDate(parsing: Substring(try field(state, "last", \.stringValue))) else {
+                    throw unreadable("its days are not YYYY-MM-DD")
+                }
+                let yearly = try field(state, "yearly", \.boolValue)
+                if let problem = HolidayDays.problem(first: first, last: last, yearly: yearly) { throw unreadable(problem) }
+                var hours: WeeklySchedule?
+                if let text = try optional(state, "hours", \.stringValue) {
+                    do { hours = try WeeklySchedule(parsing: text) } catch { throw unreadable("its hours do not read: \(error)") }
+                }
+                return .putHoliday(name: name, first: first, last: last, yearly: yearly, hours: hours)
             default:
                 throw ReplicaError.unsupported(kind: change.kind.rawValue, revision: change.revision)
             }

@@ -81,6 +81,33 @@ struct HubServeTests {
         #expect(running.stop() == 0)
     }
 
+    @Test func schedulesAndHolidaysAddedAtTheHubReachADoor() throws {
+        let running = try RunningHub()
+        let cli = running.cli
+        #expect(try cli.run(["hub", "add-user", "bob", "--schedule", "office"]).status == 64, "no such schedule yet")
+        #expect(try cli.run(["hub", "add-schedule", "office", "mon-fri 07:00-19:00"]).status == 0)
+        #expect(try cli.run(["hub", "add-schedule", "bad", "someday"]).status == 64)
+        #expect(try cli.run(["hub", "add-user", "bob", "--schedule", "office"]).status == 0)
+        let holiday = try cli.run(["hub", "add-holiday", "christmas", "--from", "2026-12-24", "--until", "2026-12-26", "--yearly", "--closed"])
+        #expect(holiday.status == 0, "\(holiday.stderr)")
+        #expect(try cli.run(["hub", "add-holiday", "backwards", "--from", "2026-12-26", "--until", "2026-12-24", "--closed"]).status == 64)
+        #expect(try cli.run(["hub", "remove-schedule", "office"]).status != 0, "bob still has it")
+
+        let door = try FleetFollowTests.joinedDoor(running, name: "garage")
+        let synced = try door.run(["fleet", "sync", "--json"])
+        #expect(synced.status == 0 && synced.json?["holidaysPut"] as? Int == 1 && synced.json?["schedulesPut"] as? Int == 1, "\(synced.stdout)")
+        #expect(try door.run(["holiday", "list"]).stdout.contains("christmas"))
+        let schedules = try door.run(["schedule", "list"]).stdout
+        #expect(schedules.contains("office  weekdays 07:00-19:00  (bob)"), "\(schedules)")
+
+        #expect(try cli.run(["hub", "remove-holiday", "christmas"]).status == 0)
+        #expect(try cli.run(["hub", "remove-holiday", "christmas"]).status == 64)
+        let again = try door.run(["fleet", "sync", "--json"])
+        #expect(again.json?["holidaysRemoved"] as? Int == 1, "\(again.stdout)")
+        #expect(try door.run(["holiday", "list"]).stdout.contains("No holidays"))
+        #expect(running.stop() == 0)
+    }
+
     static func curl(_ arguments: [String]) -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")

@@ -51,8 +51,8 @@ enum AccessRuleCommands {
 
     // MARK: holiday
 
-    static func addHoliday(_ invocation: Invocation) throws -> ExitCode {
-        let parsed = invocation.parsed
+    /// A holiday as `holiday add` and `hub add-holiday` take it, every part checked.
+    static func holidayRequest(_ parsed: ParsedCommand) throws -> (name: RuleName, first: CivilDate, last: CivilDate, yearly: Bool, hours: WeeklySchedule?) {
         let name = try RuleName(validating: try parsed.require("name"))
         let date = try parsed.string("date").map { try readDate($0, option: "--date") }
         let from = try parsed.string("from").map { try readDate($0, option: "--from") }
@@ -66,17 +66,18 @@ enum AccessRuleCommands {
         default: throw CommandFailure(.usage, "A range needs both --from and --until.")
         }
         let yearly = parsed.flag("yearly")
-        if !yearly && last < first {
-            throw CommandFailure(.usage, "--until \(last) is before --from \(first); give the days in order.")
-        }
-        if yearly && first.year != last.year && last.adding(days: -366) >= first {
-            throw CommandFailure(.usage, "A yearly holiday is at most a year long; check --from and --until.")
+        if let problem = HolidayDays.problem(first: first, last: last, yearly: yearly) {
+            throw CommandFailure(.usage, "The holiday's days: \(problem) (--from, --until).")
         }
         let hoursText = parsed.string("hours")
         guard (hoursText != nil) != parsed.flag("closed") else {
             throw CommandFailure(.usage, "Say what the door does that day: --closed (nobody with a schedule comes in) or --hours 'daily 10:00-14:00' (those hours instead of their schedules).")
         }
-        let hours = try hoursText.map { try readSchedule($0, what: "--hours") }
+        return (name, first, last, yearly, try hoursText.map { try readSchedule($0, what: "--hours") })
+    }
+
+    static func addHoliday(_ invocation: Invocation) throws -> ExitCode {
+        let (name, first, last, yearly, hours) = try holidayRequest(invocation.parsed)
         try AccessAdministration.addHoliday(try invocation.openStore(), name: name, first: first, last: last, yearly: yearly, hours: hours)
         let described = AccessAdministration.describe(first: first, last: last, yearly: yearly, hours: hours?.text)
         invocation.emit("Added holiday \(name): \(described).",

@@ -38,6 +38,7 @@ enum FleetCommand {
                         json: ["hub": .string(membership.hub.description), "door": .string(membership.door), "from": .int(applied.from), "to": .int(applied.to),
                                "usersPut": .int(Int64(applied.usersPut)), "usersRemoved": .int(Int64(applied.usersRemoved)),
                                "schedulesPut": .int(Int64(applied.schedulesPut)), "schedulesRemoved": .int(Int64(applied.schedulesRemoved)),
+                               "holidaysPut": .int(Int64(applied.holidaysPut)), "holidaysRemoved": .int(Int64(applied.holidaysRemoved)),
                                "fingersPut": .int(Int64(applied.fingersPut)), "fingersRemoved": .int(Int64(applied.fingersRemoved)),
                                "fingersForOtherReaders": .int(Int64(applied.fingersForOtherReaders)),
                                "fingersSent": .int(Int64(report.fingersSent)), "fingersRefused": .array(report.fingersRefused.map(JSONValue.string)),

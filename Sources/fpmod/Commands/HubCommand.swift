@@ -1,3 +1,4 @@
+import Administration
 import ArgumentParsing
 import ConsoleHTTP
 import Foundation
@@ -71,7 +72,8 @@ enum HubCommand {
         if try store.hasUser(named: name) {
             throw CommandFailure(.usage, "The hub has a user \(Printable.escaped(name).debugDescription) already; fpmod hub users lists them.")
         }
-        let user = HubUser(name: name, displayName: invocation.parsed.string("display-name"), role: invocation.parsed.flag("admin") ? .admin : .user)
+        let user = HubUser(name: name, displayName: invocation.parsed.string("display-name"), role: invocation.parsed.flag("admin") ? .admin : .user,
+                           schedule: invocation.parsed.string("schedule"))
         let revision = try store.putUser(user)
         invocation.emit("""
             User \(Printable.escaped(name)) added at revision \(revision): every door has them at its next sync. \
@@ -105,6 +107,47 @@ enum HubCommand {
         }
         invocation.emit("User \(Printable.escaped(name)) removed at revision \(revision): every door drops them and their fingers at its next sync.",
                         json: ["user": .string(name), "revision": .int(revision)])
+        return .ok
+    }
+
+    /// `fpmod hub add-schedule NAME TEXT`: a weekly schedule every door follows.
+    static func addSchedule(_ invocation: Invocation) throws -> ExitCode {
+        let name = try invocation.parsed.require("name"), text = try invocation.parsed.require("text")
+        let store = try HubStore(conninfo: try invocation.parsed.require("database"))
+        let revision = try store.putSchedule(name: name, text: text)
+        invocation.emit("Schedule \(Printable.escaped(name)) is \(Printable.escaped(text)) at revision \(revision), on each door's clock.",
+                        json: ["schedule": .string(name), "revision": .int(revision)])
+        return .ok
+    }
+
+    static func removeSchedule(_ invocation: Invocation) throws -> ExitCode {
+        let name = try invocation.parsed.require("name")
+        let store = try HubStore(conninfo: try invocation.parsed.require("database"))
+        guard let revision = try store.deleteSchedule(named: name) else {
+            throw CommandFailure(.usage, "No schedule \(Printable.escaped(name).debugDescription) on the hub.")
+        }
+        invocation.emit("Schedule \(Printable.escaped(name)) removed at revision \(revision).", json: ["schedule": .string(name), "revision": .int(revision)])
+        return .ok
+    }
+
+    /// `fpmod hub add-holiday NAME …`: as `fpmod holiday add` takes one, for every door.
+    static func addHoliday(_ invocation: Invocation) throws -> ExitCode {
+        let (name, first, last, yearly, hours) = try AccessRuleCommands.holidayRequest(invocation.parsed)
+        let store = try HubStore(conninfo: try invocation.parsed.require("database"))
+        let revision = try store.putHoliday(name: name.text, first: first, last: last, yearly: yearly, hours: hours?.text)
+        let described = AccessAdministration.describe(first: first, last: last, yearly: yearly, hours: hours?.text)
+        invocation.emit("Holiday \(name): \(described), at revision \(revision); every door has it at its next sync.",
+                        json: ["holiday": .string(name.text), "revision": .int(revision)])
+        return .ok
+    }
+
+    static func removeHoliday(_ invocation: Invocation) throws -> ExitCode {
+        let name = try invocation.parsed.require("name")
+        let store = try HubStore(conninfo: try invocation.parsed.require("database"))
+        guard let revision = try store.deleteHoliday(named: name) else {
+            throw CommandFailure(.usage, "No holiday \(Printable.escaped(name).debugDescription) on the hub.")
+        }
+        invocation.emit("Holiday \(Printable.escaped(name)) removed at revision \(revision).", json: ["holiday": .string(name), "revision": .int(revision)])
         return .ok
     }
 
