@@ -36,6 +36,15 @@ extension Step {
         event("pin-required", ["reason": PinRequiredReason.enrolledSetChanged.rawValue])
     }
 
+    /// The hub changed the enrolled set: recorded (and audited) as the set this door now has,
+    /// with no PIN asked for it. A PIN already required for an earlier change stays required.
+    mutating func handleEnrolledSetFromHub(_ digest: String) {
+        guard digest != state.enrolledDigest else { return }
+        state.enrolledDigest = digest
+        event("enrolled-set-changed", ["source": "hub"])
+        audit("enrolled-set-changed", "the set of enrolled fingers changed by the fleet hub (authorised there; no PIN asked)")
+    }
+
     /// Changing a user's flag needs a fresh verification of that user or of an admin.
     mutating func handleToggle(user: String, enable: Bool, verifiedBy: VerifiedIdentity?) {
         guard let verifier = verifiedBy, verifier.isAdmin || verifier.user == user,

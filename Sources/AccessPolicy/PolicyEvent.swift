@@ -44,6 +44,9 @@ public enum PolicyEvent: Codable, Equatable, Sendable {
 
     /// The store's digest of the enrolled set, at start and after every change.
     case enrolledSetChanged(digest: String)
+    /// The enrolled set changed by the fleet hub's doing (a finger enrolled at another door, a user
+    /// removed at the hub), to `digest`: authorised there, so no PIN is asked for it here.
+    case enrolledSetFromHub(digest: String)
     /// Someone asks to switch fingerprint unlock for `user` on or off.
     case requestToggleFingerprintUnlock(user: String, enable: Bool, verifiedBy: VerifiedIdentity?)
 

@@ -80,6 +80,7 @@ struct Step {
         case .savedStateUnreadable(let problem): handleSavedStateUnreadable(problem)
         case let .matchUnresolved(slot, problem): handleMatchUnresolved(slot: slot, problem: problem)
         case .enrolledSetChanged(let digest): handleEnrolledSet(digest)
+        case .enrolledSetFromHub(let digest): handleEnrolledSetFromHub(digest)
         case let .requestToggleFingerprintUnlock(user, enable, verifiedBy):
             handleToggle(user: user, enable: enable, verifiedBy: verifiedBy)
         case .activity: handleActivity()

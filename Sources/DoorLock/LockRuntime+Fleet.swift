@@ -6,6 +6,7 @@ import Foundation
 /// until the hub answers again; checked before each decision and once a minute.
 extension LockRuntime {
     func checkHubSilence() {
+        acceptEnrolledSetFromHub()
         guard let lastContact = options.hubLastContact else { return }
         hubSilenceCheckAt = .now + .seconds(60)
         let silence = lastContact().map { Date().timeIntervalSince($0) / 60 } ?? 0
@@ -25,5 +26,15 @@ extension LockRuntime {
         hubSilence = stale
         // The rules are read again whenever the store changes: the silence goes on them each time.
         if policy.access != nil { policy.access?.staleFleet = stale?.mode == .keep ? nil : stale }
+    }
+
+    /// A finger that came from the hub (or a user the hub removed) changed the enrolled set: the
+    /// hub authorised it, so it is recorded without the PIN a local change asks for — but only
+    /// when the store holds exactly the set the follower saw after its sync.
+    func acceptEnrolledSetFromHub() {
+        guard let digest = options.hubEnrolledSet?(), digest != hubEnrolledSetSeen else { return }
+        hubEnrolledSetSeen = digest
+        guard (try? store.enrolledSetDigest()) == digest else { return }
+        decide(.enrolledSetFromHub(digest: digest))
     }
 }

@@ -77,6 +77,8 @@ final class LockRuntime {
     var hubSilence: StaleFleet?
     /// When the hub's silence is checked next without a decision (once a minute).
     var hubSilenceCheckAt: ContinuousClock.Instant?
+    /// The hub's enrolled set last looked at (`acceptEnrolledSetFromHub`).
+    var hubEnrolledSetSeen: String?
     /// The signal that ended the loop ("SIGTERM"), for the stopping line; nil for `stop()`.
     var stopReason: String?
 

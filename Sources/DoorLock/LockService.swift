@@ -52,6 +52,9 @@ public final class LockService: Sendable {
         /// decision and once a minute: a silence longer than the config's `fleet.staleAfterMinutes`
         /// raises the alarm and applies `fleet.whenStale`.
         public var hubLastContact: (@Sendable () -> Date?)?
+        /// The enrolled set the fleet hub last authorised (the store's digest right after a sync
+        /// changed its fingers): taken as this door's without a PIN when the store has exactly it.
+        public var hubEnrolledSet: (@Sendable () -> String?)?
 
         public init(eventsSocket: String, controlSocket: String) {
             self.eventsSocket = eventsSocket

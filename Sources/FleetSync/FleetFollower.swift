@@ -16,6 +16,10 @@ public final class FleetFollower: Sendable {
         public var revision: Int64 = 0
         /// The last sync's problem; nil once one succeeded again.
         public var problem: String?
+        /// The store's enrolled-set digest right after the hub last changed its fingers (a finger
+        /// from another door, a user removed): the set the hub authorised, which the service
+        /// records without asking for a PIN (`PolicyEvent.enrolledSetFromHub`).
+        public var enrolledSetFromHub: String?
     }
 
     private let files: FleetFiles
@@ -51,6 +55,9 @@ public final class FleetFollower: Sendable {
     private func log(_ line: String) { logSink.withLock { $0 }(line) }
 
     public var status: Status { state.withLock { $0 } }
+
+    /// See `Status.enrolledSetFromHub`.
+    public var enrolledSetFromHub: String? { state.withLock { $0.enrolledSetFromHub } }
 
     /// When the door last heard from its hub: this run's last answer, else the one the store
     /// kept, else the join. What the door's staleness alarm (`fleet.staleAfterMinutes`) reads.
@@ -89,7 +96,10 @@ public final class FleetFollower: Sendable {
         var lastKept = Date.distantPast
         var link: FleetLink?
         var store: TemplateStore?
+        // A sync that applied fingers and then failed (an upload cut off) still changed the set.
+        var unpublished = false
         while !shouldStop {
+            let revisionBefore = (try? store?.hubRevision()) ?? nil
             do throws(FleetSyncError) {
                 if store == nil {
                     do { store = try openStore() } catch { throw .store("\(error)") }
@@ -115,11 +125,16 @@ public final class FleetFollower: Sendable {
                     lastKept = now
                 }
                 if report.applied.changedAnything { log("fleet: " + report.applied.summary) }
+                if report.applied.changedEnrolledSet || unpublished, let digest = try? store?.enrolledSetDigest() {
+                    state.withLock { $0.enrolledSetFromHub = digest }
+                    unpublished = false
+                }
                 failures = 0
             } catch .stopped {
                 return
             } catch {
                 failures += 1
+                if let revisionBefore, (try? store?.hubRevision()) != revisionBefore { unpublished = true }
                 let text = error.description
                 let isNew = state.withLock { status in
                     defer { status.problem = text }

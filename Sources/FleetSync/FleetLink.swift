@@ -71,10 +71,14 @@ public final class FleetLink {
 
     /// Pulls and applies until the store is at the hub's latest revision. `wait` (0–30 s): when
     /// nothing is new, the hub holds the first request until something is (a long poll).
-    public func pull(wait: Int = 0) throws(FleetSyncError) -> FleetSyncReport {
-        let start: Int64
-        do { start = try store.hubRevision() } catch { throw .store("\(error)") }
+    /// `fromStart`: the whole log again (`fpmod fleet sync --from-start`).
+    public func pull(wait: Int = 0, fromStart: Bool = false) throws(FleetSyncError) -> FleetSyncReport {
+        var start: Int64 = 0
+        if !fromStart {
+            do { start = try store.hubRevision() } catch { throw .store("\(error)") }
+        }
         var report = FleetSyncReport(at: start)
+        var firstPage = fromStart
         var waitNow = max(0, min(wait, 30))
         let replicaReader = try replicaReader()
         while true {
@@ -83,7 +87,8 @@ public final class FleetLink {
             waitNow = 0
             guard !page.changes.isEmpty else { return report }
             let applied: ReplicaResult
-            do { applied = try ReplicaApply.apply(page.changes, to: store, reader: replicaReader) } catch { throw .replica(error) }
+            do { applied = try ReplicaApply.apply(page.changes, to: store, reader: replicaReader, fromStart: firstPage) } catch { throw .replica(error) }
+            firstPage = false
             report.applied.add(applied)
             if applied.to >= page.latest { return report }
         }
@@ -120,8 +125,8 @@ public final class FleetLink {
     }
 
     /// Pull, then upload fingers and events: one whole sync, as `fpmod fleet sync` runs it.
-    public func sync(wait: Int = 0) throws(FleetSyncError) -> FleetSyncReport {
-        var report = try pull(wait: wait)
+    public func sync(wait: Int = 0, fromStart: Bool = false) throws(FleetSyncError) -> FleetSyncReport {
+        var report = try pull(wait: wait, fromStart: fromStart)
         try uploadFingers(into: &report)
         try uploadEvents(into: &report)
         return report

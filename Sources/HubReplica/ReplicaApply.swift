@@ -68,6 +68,9 @@ public struct ReplicaResult: Sendable, Equatable {
         kept += next.kept
     }
 
+    /// Whether the door's enrolled fingers may have changed (a finger put or removed, a user removed).
+    public var changedEnrolledSet: Bool { fingersPut + fingersRemoved + usersRemoved > 0 }
+
     public var changedAnything: Bool {
         usersPut + usersRemoved + schedulesPut + schedulesRemoved + holidaysPut + holidaysRemoved + fingersPut + fingersRemoved > 0
     }
@@ -95,10 +98,15 @@ public enum ReplicaApply {
 
     /// `reader`: what this door's reader takes of the hub's fingers; nil: none (a door whose
     /// reader is not known, or a module door: loading fingers into a module's flash is not built).
-    public static func apply(_ changes: [HubChange], to store: TemplateStore, reader: ReplicaReader? = nil,
+    /// `fromStart`: `changes` begin at the log's start (`fpmod fleet sync --from-start`), so none
+    /// is taken for a replay of what the door has; each is the thing's whole state, so applying
+    /// it again changes nothing but what the door had left out.
+    public static func apply(_ changes: [HubChange], to store: TemplateStore, reader: ReplicaReader? = nil, fromStart: Bool = false,
                              at time: Date = Date()) throws(ReplicaError) -> ReplicaResult {
-        let current: Int64
-        do { current = try store.hubRevision() } catch { throw .store("\(error)") }
+        var current: Int64 = 0
+        if !fromStart {
+            do { current = try store.hubRevision() } catch { throw .store("\(error)") }
+        }
         // The latest change of each thing above the door's revision; older ones are history.
         var latest: [String: HubChange] = [:]
         for change in changes where change.revision > current {

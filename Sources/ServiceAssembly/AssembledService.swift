@@ -102,7 +102,10 @@ public final class AssembledService: Sendable {
             let fleetFollower = FileSystem.exists(fleetFiles.membershipPath)
                 ? FleetFollower(files: fleetFiles, reader: doorReader, openStore: { try TemplateStore(databasePath: storeDatabase, keyPath: storeKey) })
                 : nil
-            if let fleetFollower { options.hubLastContact = { fleetFollower.lastContact } }
+            if let fleetFollower {
+                options.hubLastContact = { fleetFollower.lastContact }
+                options.hubEnrolledSet = { fleetFollower.enrolledSetFromHub }
+            }
             let journalPrivacy = JournalPrivacy(config.privacy.log)
             let service = try LockService(
                 config: config, preset: preset, chip: chip, reader: endpoint.reader, store: store, options: options,

@@ -459,8 +459,11 @@ enum Program {
                 name: "fleet", abstract: "This door's link to its fleet hub (after fpmod join).",
                 discussion: "The service follows the hub by itself (a long poll: a change reaches the door as it commits at the hub) and uploads the door's audit records; these commands look, or sync now. docs/fleet.md.",
                 subcommands: [
-                    CommandSpec(name: "sync", abstract: "Pull and apply the hub's changes now, and upload the door's audit records.",
-                                discussion: "Each page of changes is applied whole or not at all; a change the door cannot apply stops the sync with nothing of its page applied. Exit 1 when the hub refuses the door (revoked), 69 when it cannot be reached."),
+                    CommandSpec(name: "sync", abstract: "Pull and apply the hub's changes now, and upload the door's new fingers and audit records.",
+                                discussion: "Each page of changes is applied whole or not at all; a change the door cannot apply stops the sync with nothing of its page applied. Fingers are taken for the reader the command line, the config or the store names (--sim-profile fpc1020, --spi): give it as for any reader command. Exit 1 when the hub refuses the door (revoked), 69 when it cannot be reached.",
+                                options: [
+                                    .flag("from-start", help: "Pull the whole log again, not only what is new (a door that now has an image sensor takes the fingers it left); applying it again changes nothing else."),
+                                ]),
                     CommandSpec(name: "status", abstract: "Which hub, as which door, at which revision, and the audit records the hub has."),
                 ]),
             CommandSpec(

@@ -41,6 +41,30 @@ struct PinRequiredTests {
         #expect(lock.match().denials == [.pinRequired(.enrolledSetChanged)])
     }
 
+    @Test("a set the fleet hub changed is taken without a PIN, also across a restart")
+    func changedByTheHub() throws {
+        var lock = Harness()
+        lock.send(.enrolledSetChanged(digest: "d1"))
+        let change = lock.send(.enrolledSetFromHub(digest: "d2"))
+        #expect(change.eventNames == ["enrolled-set-changed"])
+        #expect(change.contains(.persist))
+        #expect(lock.match().unlocked)
+        // The service's refresh at its next start finds the set the hub authorised: nothing asked.
+        try lock.restart(downtime: 60)
+        lock.send(.enrolledSetChanged(digest: "d2"))
+        #expect(lock.match().unlocked)
+        #expect(lock.send(.enrolledSetFromHub(digest: "d2")).isEmpty)
+    }
+
+    @Test("a PIN a local change required stays required when the hub changes the set after it")
+    func hubChangeAfterALocalOne() {
+        var lock = Harness()
+        lock.send(.enrolledSetChanged(digest: "d1"))
+        lock.send(.enrolledSetChanged(digest: "d2"))
+        lock.send(.enrolledSetFromHub(digest: "d3"))
+        #expect(lock.match().denials == [.pinRequired(.enrolledSetChanged)])
+    }
+
     @Test("switched off: a changed set needs no PIN")
     func changeRuleOff() {
         var lock = Harness { $0.pinRequiredAfterEnrolledSetChange = false }

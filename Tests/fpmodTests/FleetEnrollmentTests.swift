@@ -85,6 +85,12 @@ struct FleetEnrollmentTests {
         let module = try garage.run(["--sim", "fleet", "sync", "--json"])
         #expect(module.status == 0 && module.json?["fingersForOtherReaders"] as? Int == 1 && module.json?["fingersPut"] as? Int == 0,
                 "\(module.stdout)\(module.stderr)")
+        // Given an image sensor later, that door takes what it left, with the whole log again.
+        let nothingNew = try garage.run(Self.sensor(touches) + ["fleet", "sync", "--json"])
+        #expect(nothingNew.json?["fingersPut"] as? Int == 0, "nothing new: the finger stays left")
+        let whole = try garage.run(Self.sensor(touches) + ["fleet", "sync", "--from-start", "--json"])
+        #expect(whole.status == 0 && whole.json?["fingersPut"] as? Int == 1 && whole.json?["usersPut"] as? Int == 1, "\(whole.stdout)\(whole.stderr)")
+        #expect(try Self.identify(garage, touches, "later-6") == "alice")
 
         // Removed at the hub: gone from the back door with her user.
         _ = try store.deleteUser(named: "alice")
@@ -147,6 +153,9 @@ struct FleetEnrollmentTests {
         }
         let alice = try service.scan("later-8")
         #expect(alice.decision["event"] as? String == "match" && alice.decision["user"] as? String == "alice", "\(alice.events)\n\(service.log)")
+        // The hub's change of the enrolled set is recorded as the hub's: no PIN asked for it.
+        #expect(service.events.contains { $0["event"] as? String == "enrolled-set-changed" && $0["source"] as? String == "hub" },
+                "\(service.events)")
         let stranger = try service.scan("stranger")
         #expect(stranger.decision["event"] as? String == "no-match", "\(stranger.events)")
         service.stop()

@@ -20,7 +20,7 @@ enum FleetCommand {
             let link = try FleetLink(files: FleetFiles(storeDatabase: invocation.storePaths.database), store: store,
                                      reader: try doorReader(invocation, store: store))
             membership = link.membership
-            report = try link.sync()
+            report = try link.sync(fromStart: invocation.parsed.flag("from-start"))
         } catch let error as FleetSyncError {
             switch error {
             case .notJoined: throw CommandFailure(.config, error.description)
