@@ -3,12 +3,14 @@ import Foundation
 
 /// A fleet door whose hub has gone silent: after `fleet.staleAfterMinutes` without an answer the
 /// alarm is raised (the log, an `error` event) and `fleet.whenStale` applies to every decision
-/// until the hub answers again; checked before each decision and once a minute.
+/// until the hub answers again; checked before each decision and every 5 seconds.
 extension LockRuntime {
     func checkHubSilence() {
         acceptEnrolledSetFromHub()
+        acceptDoorModeFromHub()
         guard let lastContact = options.hubLastContact else { return }
-        hubSilenceCheckAt = .now + .seconds(60)
+        // Often enough that a door mode the hub set (a lockdown) takes effect within seconds at an idle door.
+        hubSilenceCheckAt = .now + .seconds(5)
         let silence = lastContact().map { Date().timeIntervalSince($0) / 60 } ?? 0
         let limit = config.fleet.staleAfterMinutes
         let stale = silence >= Double(limit) ? StaleFleet(mode: config.fleet.whenStale, minutes: Int(silence)) : nil
@@ -36,5 +38,22 @@ extension LockRuntime {
         hubEnrolledSetSeen = digest
         guard (try? store.enrolledSetDigest()) == digest else { return }
         decide(.enrolledSetFromHub(digest: digest))
+    }
+
+    /// The hub set this door's mode: put into effect once for that revision, as an admin's
+    /// command would be (audited as set by the fleet hub). The revision put into effect is kept
+    /// in the store, so a restart does not undo a local change made after it.
+    func acceptDoorModeFromHub() {
+        guard let set = options.hubDoorMode?(), set.revision != hubDoorModeSeen else { return }
+        hubDoorModeSeen = set.revision
+        guard let mode = DoorMode(rawValue: set.mode) else { return }
+        do {
+            guard try store.hubDoorModeApplied() < set.revision else { return }
+            try store.setHubDoorModeApplied(set.revision)
+        } catch {
+            log("fleet: the door mode the hub set (\(set.mode)) could not be recorded: \(error); not applied")
+            return
+        }
+        decide(.setDoorMode(mode, source: .local, by: "the fleet hub", isAdmin: true))
     }
 }

@@ -79,6 +79,8 @@ final class LockRuntime {
     var hubSilenceCheckAt: ContinuousClock.Instant?
     /// The hub's enrolled set last looked at (`acceptEnrolledSetFromHub`).
     var hubEnrolledSetSeen: String?
+    /// The revision of the hub's door mode last looked at (`acceptDoorModeFromHub`).
+    var hubDoorModeSeen: Int64?
     /// The signal that ended the loop ("SIGTERM"), for the stopping line; nil for `stop()`.
     var stopReason: String?
 

@@ -55,6 +55,9 @@ public final class LockService: Sendable {
         /// The enrolled set the fleet hub last authorised (the store's digest right after a sync
         /// changed its fingers): taken as this door's without a PIN when the store has exactly it.
         public var hubEnrolledSet: (@Sendable () -> String?)?
+        /// The door mode the fleet hub last set for this door: put into effect once per revision
+        /// (a local change after it wins until the hub sets the mode again).
+        public var hubDoorMode: (@Sendable () -> HubDoorMode?)?
 
         public init(eventsSocket: String, controlSocket: String) {
             self.eventsSocket = eventsSocket

@@ -20,6 +20,8 @@ public final class FleetFollower: Sendable {
         /// from another door, a user removed): the set the hub authorised, which the service
         /// records without asking for a PIN (`PolicyEvent.enrolledSetFromHub`).
         public var enrolledSetFromHub: String?
+        /// The door mode the hub last set for this door (kept in the store), for the service.
+        public var doorModeFromHub: HubDoorMode?
     }
 
     private let files: FleetFiles
@@ -58,6 +60,9 @@ public final class FleetFollower: Sendable {
 
     /// See `Status.enrolledSetFromHub`.
     public var enrolledSetFromHub: String? { state.withLock { $0.enrolledSetFromHub } }
+
+    /// See `Status.doorModeFromHub`.
+    public var doorModeFromHub: HubDoorMode? { state.withLock { $0.doorModeFromHub } }
 
     /// When the door last heard from its hub: this run's last answer, else the one the store
     /// kept, else the join. What the door's staleness alarm (`fleet.staleAfterMinutes`) reads.
@@ -125,6 +130,7 @@ public final class FleetFollower: Sendable {
                     lastKept = now
                 }
                 if report.applied.changedAnything { log("fleet: " + report.applied.summary) }
+                if let mode = try? store?.hubDoorMode() { state.withLock { $0.doorModeFromHub = mode } }
                 if report.applied.changedEnrolledSet || unpublished, let digest = try? store?.enrolledSetDigest() {
                     state.withLock { $0.enrolledSetFromHub = digest }
                     unpublished = false

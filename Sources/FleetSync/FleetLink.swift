@@ -87,7 +87,9 @@ public final class FleetLink {
             waitNow = 0
             guard !page.changes.isEmpty else { return report }
             let applied: ReplicaResult
-            do { applied = try ReplicaApply.apply(page.changes, to: store, reader: replicaReader, fromStart: firstPage) } catch { throw .replica(error) }
+            do {
+                applied = try ReplicaApply.apply(page.changes, to: store, reader: replicaReader, door: membership.door, fromStart: firstPage)
+            } catch { throw .replica(error) }
             firstPage = false
             report.applied.add(applied)
             if applied.to >= page.latest { return report }

@@ -1,3 +1,4 @@
+import AccessPolicy
 import Foundation
 import HostMatching
 import HubStore
@@ -32,6 +33,8 @@ public struct ReplicaResult: Sendable, Equatable {
     public var schedulesRemoved = 0
     public var holidaysPut = 0
     public var holidaysRemoved = 0
+    /// The door mode the hub set for this door in this batch (the door's runtime applies it).
+    public var doorMode: DoorMode?
     public var fingersPut = 0
     public var fingersRemoved = 0
     /// Fingers for another family of reader (a module's templates at an image-sensor door, or
@@ -58,6 +61,7 @@ public struct ReplicaResult: Sendable, Equatable {
         usersRemoved += next.usersRemoved
         schedulesPut += next.schedulesPut
         schedulesRemoved += next.schedulesRemoved
+        doorMode = next.doorMode ?? doorMode
         holidaysPut += next.holidaysPut
         holidaysRemoved += next.holidaysRemoved
         fingersPut += next.fingersPut
@@ -73,6 +77,7 @@ public struct ReplicaResult: Sendable, Equatable {
 
     public var changedAnything: Bool {
         usersPut + usersRemoved + schedulesPut + schedulesRemoved + holidaysPut + holidaysRemoved + fingersPut + fingersRemoved > 0
+            || doorMode != nil
     }
 
     /// "revision 4 → 9: users +2 −1, schedules +0 −0, fingers +3 −0", as the service's log and
@@ -82,6 +87,7 @@ public struct ReplicaResult: Sendable, Equatable {
             + "holidays +\(holidaysPut) −\(holidaysRemoved), fingers +\(fingersPut) −\(fingersRemoved)"
         if fingersForOtherReaders > 0 { text += "; \(fingersForOtherReaders) finger(s) for another kind of reader not stored" }
         if fingersWithoutRoom > 0 { text += "; \(fingersWithoutRoom) finger(s) without room in the library" }
+        if let doorMode { text += "; door mode \(doorMode.rawValue) set at the hub" }
         return text
     }
 }
@@ -101,8 +107,9 @@ public enum ReplicaApply {
     /// `fromStart`: `changes` begin at the log's start (`fpmod fleet sync --from-start`), so none
     /// is taken for a replay of what the door has; each is the thing's whole state, so applying
     /// it again changes nothing but what the door had left out.
-    public static func apply(_ changes: [HubChange], to store: TemplateStore, reader: ReplicaReader? = nil, fromStart: Bool = false,
-                             at time: Date = Date()) throws(ReplicaError) -> ReplicaResult {
+    /// `door`: this door's name at the hub (its mode changes are taken, other doors' are not).
+    public static func apply(_ changes: [HubChange], to store: TemplateStore, reader: ReplicaReader? = nil, door: String? = nil,
+                             fromStart: Bool = false, at time: Date = Date()) throws(ReplicaError) -> ReplicaResult {
         var current: Int64 = 0
         if !fromStart {
             do { current = try store.hubRevision() } catch { throw .store("\(error)") }
@@ -158,6 +165,10 @@ public enum ReplicaApply {
                     try store.deleteHoliday(name: name)
                     result.holidaysRemoved += 1
                 }
+                for case let .putDoorMode(name, mode, revision) in read where name == door {
+                    try store.setHubDoorMode(HubDoorMode(mode: mode.rawValue, revision: revision))
+                    result.doorMode = mode
+                }
                 for case let .putUser(user) in read {
                     try store.putReplicatedUser(user, at: time)
                     result.usersPut += 1
@@ -211,6 +222,7 @@ public enum ReplicaApply {
         if result.schedulesRemoved > 0 { parts.append("\(result.schedulesRemoved) schedule(s) removed") }
         if result.holidaysPut > 0 { parts.append("\(result.holidaysPut) holiday(s) added or changed") }
         if result.holidaysRemoved > 0 { parts.append("\(result.holidaysRemoved) holiday(s) removed") }
+        if let mode = result.doorMode { parts.append("door mode \(mode.rawValue) set at the hub") }
         if result.fingersPut > 0 { parts.append("\(result.fingersPut) finger(s) added or replaced") }
         if result.fingersRemoved > 0 { parts.append("\(result.fingersRemoved) finger(s) removed") }
         if result.fingersForOtherReaders > 0 { parts.append("\(result.fingersForOtherReaders) finger(s) for another kind of reader not stored") }

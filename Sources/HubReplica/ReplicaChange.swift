@@ -13,6 +13,10 @@ enum ReplicaChange: Equatable {
     case deleteUser(String)
     case putFinger(ReplicatedFinger)
     case putHoliday(name: RuleName, first: CivilDate, last: CivilDate, yearly: Bool, hours: WeeklySchedule?)
+    /// A door's mode set at the hub; only the door of that name takes it.
+    case putDoorMode(door: String, mode: DoorMode, revision: Int64)
+    /// Another door's mode (the hub sends its revision only).
+    case otherDoorMode
     case deleteHoliday(String)
     case deleteFinger(user: String, label: String, family: String)
 
@@ -24,6 +28,7 @@ enum ReplicaChange: Equatable {
             case .user: return .deleteUser(change.key)
             case .schedule: return .deleteSchedule(change.key)
             case .holiday: return .deleteHoliday(change.key)
+            case .doorMode: return .otherDoorMode
             case .finger:
                 guard let parts = HubFinger.parts(ofChangeKey: change.key) else { throw unreadable("its key is not family:user:label") }
                 return .deleteFinger(user: parts.user, label: parts.label, family: parts.family)
@@ -83,6 +88,11 @@ enum ReplicaChange: Equatable {
                     do { hours = try WeeklySchedule(parsing: text) } catch { throw unreadable("its hours do not read: \(error)") }
                 }
                 return .putHoliday(name: name, first: first, last: last, yearly: yearly, hours: hours)
+            case .doorMode:
+                let door = try field(state, "door", \.stringValue)
+                guard door == change.key else { throw unreadable("its door is not its key") as ReplicaError }
+                guard let mode = DoorMode(rawValue: try field(state, "mode", \.stringValue)) else { throw unreadable("an unknown door mode") }
+                return .putDoorMode(door: door, mode: mode, revision: change.revision)
             default:
                 throw ReplicaError.unsupported(kind: change.kind.rawValue, revision: change.revision)
             }

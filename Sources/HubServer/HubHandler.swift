@@ -112,8 +112,12 @@ public struct HubHandler: HTTPHandler {
         let page = try store.changes(since: since, limit: limit)
         try store.noteDoorSeen(id: door.id, revision: since)
         let items: [JSONValue] = page.map { change in
-            .object(["revision": .int(change.revision), "kind": .string(change.kind.rawValue), "key": .string(change.key),
-                     "state": change.state ?? .null])
+            // Another door's mode is that door's business: its revision only, so the log stays whole.
+            if change.kind == .doorMode, change.key != door.name {
+                return .object(["revision": .int(change.revision), "kind": .string(change.kind.rawValue), "key": .string(""), "state": .null])
+            }
+            return .object(["revision": .int(change.revision), "kind": .string(change.kind.rawValue), "key": .string(change.key),
+                            "state": change.state ?? .null])
         }
         return Self.json(200, .object(["latest": .int(latest), "changes": .array(items)]))
     }
@@ -175,25 +179,9 @@ public struct HubHandler: HTTPHandler {
         return Self.json(200, .object(["revision": .int(revision)]))
     }
 
+    /// A hash as an event carries it: at most 64 bytes in hex.
     static func bytes(hex: String) -> [UInt8]? {
-        let digits = Array(hex.utf8)
-        guard digits.count % 2 == 0, digits.count <= 128 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        return bytes
-    }
-
-    private static func nibble(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
+        hex.utf8.count <= 128 ? HexText.bytes(hex) : nil
     }
 
     /// The door whose certificate came with the request: verified by GnuTLS in the handshake,

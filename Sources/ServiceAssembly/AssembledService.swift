@@ -105,6 +105,7 @@ public final class AssembledService: Sendable {
             if let fleetFollower {
                 options.hubLastContact = { fleetFollower.lastContact }
                 options.hubEnrolledSet = { fleetFollower.enrolledSetFromHub }
+                options.hubDoorMode = { fleetFollower.doorModeFromHub }
             }
             let journalPrivacy = JournalPrivacy(config.privacy.log)
             let service = try LockService(

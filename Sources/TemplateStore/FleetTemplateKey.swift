@@ -17,13 +17,7 @@ public struct FleetTemplateKey: Sendable, Equatable {
 
     /// 64 hex digits, as the hub keeps it in its file and sends it.
     public init?(hex: String) {
-        let digits = Array(hex.utf8)
-        guard digits.count == Self.byteCount * 2 else { return nil }
-        var bytes: [UInt8] = []
-        for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let high = Self.nibble(digits[index]), let low = Self.nibble(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-        }
+        guard let bytes = HexText.bytes(hex), bytes.count == Self.byteCount else { return nil }
         self.bytes = bytes
     }
 
@@ -34,7 +28,7 @@ public struct FleetTemplateKey: Sendable, Equatable {
 
     private init(uncheckedBytes: [UInt8]) { bytes = uncheckedBytes }
 
-    public var hex: String { Crypto.hex(bytes) }
+    public var hex: String { HexText.text(bytes) }
 
     public func seal(_ template: [UInt8], user: String, label: String, family: String) -> [UInt8] {
         Crypto.seal(template, associatedData: Self.binding(user: user, label: label, family: family), key: bytes)
@@ -47,14 +41,5 @@ public struct FleetTemplateKey: Sendable, Equatable {
 
     private static func binding(user: String, label: String, family: String) -> [UInt8] {
         Array("fpmod fleet finger\u{0}\(user)\u{0}\(label)\u{0}\(family)".utf8)
-    }
-
-    private static func nibble(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -115,3 +115,41 @@ extension TemplateStore {
         try setValue(String(id), forKey: Self.hubEventsSentKey)
     }
 }
+
+/// The door mode the hub last set for this door, with the revision that set it.
+public struct HubDoorMode: Sendable, Equatable {
+    public var mode: String
+    public var revision: Int64
+
+    public init(mode: String, revision: Int64) {
+        self.mode = mode
+        self.revision = revision
+    }
+}
+
+extension TemplateStore {
+    static let hubDoorModeKey = "hub.doorMode"
+    static let hubDoorModeAppliedKey = "hub.doorModeApplied"
+
+    /// The mode the hub last set for this door (applied with the batch that carried it).
+    public func hubDoorMode() throws -> HubDoorMode? {
+        guard let text = try value(forKey: Self.hubDoorModeKey) else { return nil }
+        let parts = text.split(separator: " ")
+        guard parts.count == 2, let revision = Int64(parts[1]) else { return nil }
+        return HubDoorMode(mode: String(parts[0]), revision: revision)
+    }
+
+    public func setHubDoorMode(_ mode: HubDoorMode) throws {
+        try setValue("\(mode.mode) \(mode.revision)", forKey: Self.hubDoorModeKey)
+    }
+
+    /// The revision of the hub's door mode the service last put into effect (a local change
+    /// after it wins until the hub sets the mode again).
+    public func hubDoorModeApplied() throws -> Int64 {
+        Int64(try value(forKey: Self.hubDoorModeAppliedKey) ?? "") ?? 0
+    }
+
+    public func setHubDoorModeApplied(_ revision: Int64) throws {
+        try setValue(String(revision), forKey: Self.hubDoorModeAppliedKey)
+    }
+}

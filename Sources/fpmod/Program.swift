@@ -5,6 +5,15 @@ import ArgumentParsing
 enum Program {
     static let version = "fpmod 0.1.0"
     /// The fleet hub's database, as every `fpmod hub` command takes it.
+    /// A holiday's days and hours, as `holiday add` and `hub add-holiday` take them.
+    static let holidayDays: [OptionSpec] = [
+        .option("date", valueName: "YYYY-MM-DD", help: "One day."),
+        .option("from", valueName: "YYYY-MM-DD", help: "The first day of a range."),
+        .option("until", valueName: "YYYY-MM-DD", help: "The last day of a range."),
+        .flag("yearly", help: "Every year on the same days."),
+        .option("hours", valueName: "TEXT", help: "The hours that day, as a schedule's text (daily 10:00-14:00)."),
+        .flag("closed", help: "Nobody with a schedule comes in that day."),
+    ]
     static let hubDatabase = OptionSpec.option("database", valueName: "CONNINFO", help: "The hub's database as libpq takes it, e.g. 'host=/run/postgresql dbname=fpmod' or postgresql://hub.example/fpmod.", env: "FPMOD_HUB_DATABASE")
 
     static let spec = ProgramSpec(
@@ -348,14 +357,7 @@ enum Program {
                 subcommands: [
                     CommandSpec(name: "add", abstract: "Add a holiday: one day (--date) or a range (--from, --until), --closed or --hours.",
                                 arguments: [.positional("name", help: "Holiday name, such as christmas.")],
-                                options: [
-                                    .option("date", valueName: "YYYY-MM-DD", help: "One day."),
-                                    .option("from", valueName: "YYYY-MM-DD", help: "The first day of a range."),
-                                    .option("until", valueName: "YYYY-MM-DD", help: "The last day of a range."),
-                                    .flag("yearly", help: "Every year on the same days."),
-                                    .option("hours", valueName: "TEXT", help: "The hours that day, as a schedule's text (daily 10:00-14:00)."),
-                                    .flag("closed", help: "Nobody with a schedule comes in that day."),
-                                ]),
+                                options: holidayDays),
                     CommandSpec(name: "list", abstract: "List the holidays."),
                     CommandSpec(name: "delete", abstract: "Delete a holiday.",
                                 arguments: [.positional("name", help: "Holiday name.")]),
@@ -428,17 +430,14 @@ enum Program {
                                 options: [hubDatabase]),
                     CommandSpec(name: "add-holiday", abstract: "Add or replace a holiday every door follows: one day (--date) or a range (--from, --until), --closed or --hours.",
                                 arguments: [.positional("name", help: "Holiday name, such as christmas.")],
-                                options: [
-                                    hubDatabase,
-                                    .option("date", valueName: "YYYY-MM-DD", help: "One day."),
-                                    .option("from", valueName: "YYYY-MM-DD", help: "The first day of a range."),
-                                    .option("until", valueName: "YYYY-MM-DD", help: "The last day of a range."),
-                                    .flag("yearly", help: "Every year on the same days."),
-                                    .option("hours", valueName: "TEXT", help: "The hours that day, as a schedule's text (daily 10:00-14:00)."),
-                                    .flag("closed", help: "Nobody with a schedule comes in that day."),
-                                ]),
+                                options: [hubDatabase] + holidayDays),
                     CommandSpec(name: "remove-holiday", abstract: "Remove a holiday from every door at its next sync.",
                                 arguments: [.positional("name", help: "The holiday's name.")],
+                                options: [hubDatabase]),
+                    CommandSpec(name: "door-mode", abstract: "Set a door's mode from the hub: normal, passage, lockdown or first-person-in.",
+                                discussion: "The door's service puts it into effect within seconds of its next sync (a waiting door hears of it as it commits), audited as set by the fleet hub; a change made at the door afterwards wins until the hub sets the mode again. Other doors get only the change's revision.",
+                                arguments: [.positional("door", help: "The door's name, as fpmod hub doors lists it."),
+                                            .positional("mode", help: "normal, passage, lockdown or first-person-in.")],
                                 options: [hubDatabase]),
                     CommandSpec(name: "serve", abstract: "The hub's HTTPS API for doors (mutual TLS), until stopped.",
                                 discussion: "On its first start it makes the fleet's certificate authority in --dir (authority.key, mode 0600: whoever holds it can make a door) and a server certificate for --names; doors pin the authority when they join. Routes: POST /v1/join, GET /v1/changes, POST /v1/events, GET /v1/template-key, POST /v1/fingers (docs/fleet.md). The fleet's template key (template.key, 0600) is made there too: fingers travel and rest sealed under it.",

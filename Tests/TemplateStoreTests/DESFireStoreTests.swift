@@ -61,6 +61,7 @@ import Testing
             ALTER TABLE cards_v5 RENAME TO cards;
             CREATE INDEX cards_user ON cards(user_id);
             DROP TABLE schedules; DROP TABLE holidays;
+            ALTER TABLE users DROP COLUMN from_hub; ALTER TABLE fingers DROP COLUMN hub_digest;
             ALTER TABLE users DROP COLUMN schedule; ALTER TABLE users DROP COLUMN valid_from;
             ALTER TABLE users DROP COLUMN valid_until; ALTER TABLE users DROP COLUMN uses_left;
             DROP TABLE console_sessions; DROP TABLE console_accounts; DROP TABLE console_tokens; DROP TABLE console_setup; DROP TABLE console_login_failures;

@@ -41,6 +41,7 @@ import Testing
             c = sqlite3.connect(sys.argv[1])
             create = re.search(r"CREATE TABLE fingers \\(.*?\\n\\s*\\);", sys.argv[2], re.S).group(0)
             c.executescript("PRAGMA foreign_keys = OFF; BEGIN;"
+                "ALTER TABLE users DROP COLUMN from_hub;"
                 "CREATE TABLE old AS SELECT id, user_id, label, slot, template, template_digest, quality, enrolled_at FROM fingers;"
                 "DROP TABLE fingers;" + create +
                 "CREATE INDEX fingers_user ON fingers(user_id);"

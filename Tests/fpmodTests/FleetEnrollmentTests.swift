@@ -31,6 +31,18 @@ struct FleetEnrollmentTests {
         }
     }
 
+    /// A hub with alice, the front and back doors joined, and alice's first five touches.
+    static func frontAndBack() throws -> (RunningHub, HubStore, CLI, CLI, Touches) {
+        let hub = try RunningHub()
+        let store = try HubStore(conninfo: hub.database)
+        try store.putUser(HubUser(name: "alice"))
+        let front = try FleetFollowTests.joinedDoor(hub, name: "front")
+        let back = try FleetFollowTests.joinedDoor(hub, name: "back")
+        let touches = try Touches()
+        try touches.add("alice-right-index", finger: 101, impressions: [1, 2, 3, 4, 5])
+        return (hub, store, front, back, touches)
+    }
+
     static func sensor(_ touches: Touches) -> [String] { ["--sim", "--sim-profile", "fpc1020", "--sim-images", touches.directory] }
 
     static func identify(_ door: CLI, _ touches: Touches, _ name: String) throws -> String? {
@@ -40,13 +52,7 @@ struct FleetEnrollmentTests {
 
     @Test(.enabled(if: !FVC2002.skipped, FVC2002.skipReason))
     func aFingerEnrolledAtOneDoorOpensAnother() throws {
-        let hub = try RunningHub()
-        let store = try HubStore(conninfo: hub.database)
-        try store.putUser(HubUser(name: "alice"))
-        let front = try FleetFollowTests.joinedDoor(hub, name: "front")
-        let back = try FleetFollowTests.joinedDoor(hub, name: "back")
-        let touches = try Touches()
-        try touches.add("alice-right-index", finger: 101, impressions: [1, 2, 3, 4, 5])
+        let (hub, store, front, back, touches) = try Self.frontAndBack()
         try touches.add("carol-right-index", finger: 102, impressions: [1, 2, 3, 4, 5])
         for impression in [6, 7, 8] { try touches.add("later-\(impression)", finger: 101, impressions: [impression]) }
         try touches.add("stranger", finger: 105, impressions: [1])
@@ -131,13 +137,7 @@ struct FleetEnrollmentTests {
     /// its long poll waits and opens for alice's later touch: the hub is not asked at the touch.
     @Test(.enabled(if: !FVC2002.skipped, FVC2002.skipReason))
     func theBackDoorsServiceOpensForAFingerEnrolledAtTheFront() throws {
-        let hub = try RunningHub()
-        let store = try HubStore(conninfo: hub.database)
-        try store.putUser(HubUser(name: "alice"))
-        let front = try FleetFollowTests.joinedDoor(hub, name: "front")
-        let back = try FleetFollowTests.joinedDoor(hub, name: "back")
-        let touches = try Touches()
-        try touches.add("alice-right-index", finger: 101, impressions: [1, 2, 3, 4, 5])
+        let (hub, _, front, back, touches) = try Self.frontAndBack()
         try touches.add("later-8", finger: 101, impressions: [8])
         try touches.add("stranger", finger: 105, impressions: [1])
         let service = try ImageSensorServiceTests.SensorService(back, run: ["--sim-images", touches.directory])

@@ -123,4 +123,41 @@ struct FleetFollowTests {
         try waitFor("bob let in") { try door.auditEvents().dropFirst(before).contains("granted") }
         #expect(try door.auditEvents().dropFirst(before).filter { $0 == "granted" }.count == 1, "\(service.log)")
     }
+
+    /// A door mode set at the hub reaches that door's running service within seconds and is
+    /// audited as the hub's; another door gets only the change's revision, and a restart does not
+    /// undo a change made at the door afterwards.
+    @Test func aDoorModeSetAtTheHubReachesThatDoorOnly() throws {
+        let hub = try RunningHub()
+        let door = try Self.joinedDoor(hub, name: "garage")
+        let porch = try Self.joinedDoor(hub, name: "porch")
+        var service = try ServiceControlCLITests.RunningService(door)
+        defer { service.stop() }
+        try waitFor("the first sync") { service.log.contains("fleet: following the hub") }
+        #expect(try hub.cli.run(["hub", "door-mode", "garage", "sideways"]).status == 64)
+        #expect(try hub.cli.run(["hub", "door-mode", "nowhere", "lockdown"]).status == 64)
+        let set = try hub.cli.run(["hub", "door-mode", "garage", "lockdown"])
+        #expect(set.status == 0, "\(set.stderr)")
+        let config = ["--config", service.config]
+        try waitFor("lockdown at the garage") { try door.run(config + ["door", "mode", "--json"]).json?["doorMode"] as? String == "lockdown" }
+        #expect(try door.auditEvents().contains("door-mode"))
+        #expect(try door.run(["log", "--json"]).stdout.contains("set by the fleet hub"))
+
+        // The porch sees the revision and nothing of the garage's mode.
+        let other = try porch.run(["fleet", "sync", "--json"])
+        #expect(other.status == 0, "\(other.stderr)")
+        #expect(try TemplateStore(databasePath: porch.directory + "/store.db", keyPath: porch.directory + "/key").hubDoorMode() == nil)
+
+        // Set back at the door (as root would), then a restart: the hub's lockdown is not put back.
+        let normal = try door.run(config + ["door", "mode", "normal"], environment: [:])
+        if normal.status == 0 {
+            service.stop()
+            service = try ServiceControlCLITests.RunningService(door)
+            try waitFor("the first sync again") { service.log.contains("fleet: following the hub") }
+            Thread.sleep(forTimeInterval: 6)
+            #expect(try door.run(["--config", service.config, "door", "mode", "--json"]).json?["doorMode"] as? String == "normal")
+        }
+        service.stop()
+        #expect(hub.stop() == 0)
+    }
 }

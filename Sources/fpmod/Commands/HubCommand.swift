@@ -1,3 +1,4 @@
+import AccessPolicy
 import Administration
 import ArgumentParsing
 import ConsoleHTTP
@@ -148,6 +149,19 @@ enum HubCommand {
             throw CommandFailure(.usage, "No holiday \(Printable.escaped(name).debugDescription) on the hub.")
         }
         invocation.emit("Holiday \(Printable.escaped(name)) removed at revision \(revision).", json: ["holiday": .string(name), "revision": .int(revision)])
+        return .ok
+    }
+
+    /// `fpmod hub door-mode DOOR MODE`: that door's mode, from the hub.
+    static func doorMode(_ invocation: Invocation) throws -> ExitCode {
+        let door = try invocation.parsed.require("door"), modeText = try invocation.parsed.require("mode")
+        guard let mode = DoorMode(rawValue: modeText) else {
+            throw CommandFailure(.usage, "A door mode is one of \(DoorMode.allCases.map(\.rawValue).joined(separator: ", ")), not \(Printable.escaped(modeText).debugDescription).")
+        }
+        let store = try HubStore(conninfo: try invocation.parsed.require("database"))
+        let revision = try store.setDoorMode(door: door, mode: mode)
+        invocation.emit("Door \(Printable.escaped(door)) is set to \(mode.rawValue) at revision \(revision); its service puts it into effect at its next sync.",
+                        json: ["door": .string(door), "mode": .string(mode.rawValue), "revision": .int(revision)])
         return .ok
     }
 
