@@ -171,12 +171,10 @@ public final class FleetLink {
             do { pending = try store.fingersForHub(limit: 100) } catch { throw .store("\(error)") }
             guard !pending.isEmpty else { return }
             for finger in pending {
-                let sealed = replica.templateKey.seal(finger.template, user: finger.user, label: finger.label, family: replica.family)
-                let body = JSONValue.object([
-                    "user": .string(finger.user), "label": .string(finger.label), "family": .string(replica.family),
-                    "size": .int(Int64(finger.template.count)), "quality": .int(Int64(finger.quality)), "duress": .bool(finger.isDuress),
-                    "template": .string(Data(sealed).base64EncodedString()),
-                ])
+                let body = HubFinger(user: finger.user, label: finger.label, family: replica.family, templateSize: finger.template.count,
+                                     sealedTemplate: replica.templateKey.seal(finger.template, user: finger.user, label: finger.label,
+                                                                              family: replica.family),
+                                     quality: finger.quality, isDuress: finger.isDuress).json
                 let answer: HubResponse
                 do { answer = try client.send("POST", "/v1/fingers", json: Array(body.encoded.utf8), timeout: .seconds(30)) } catch {
                     if error == .stopped { throw .stopped }

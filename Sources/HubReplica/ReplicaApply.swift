@@ -155,13 +155,13 @@ public enum ReplicaApply {
                     result.schedulesPut += 1
                 }
                 // A holiday replaced is one statement pair in the batch's transaction.
+                let holidays = Set(try store.holidays().map(\.name))
                 for case let .putHoliday(name, first, last, yearly, hours) in read {
-                    if try store.holidays().contains(where: { $0.name == name.text }) { try store.deleteHoliday(name: name.text) }
+                    if holidays.contains(name.text) { try store.deleteHoliday(name: name.text) }
                     try store.addHoliday(name: name, first: first, last: last, yearly: yearly, hours: hours, at: time)
                     result.holidaysPut += 1
                 }
-                for case let .deleteHoliday(name) in read {
-                    guard try store.holidays().contains(where: { $0.name == name }) else { continue }
+                for case let .deleteHoliday(name) in read where holidays.contains(name) {
                     try store.deleteHoliday(name: name)
                     result.holidaysRemoved += 1
                 }

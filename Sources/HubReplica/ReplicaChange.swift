@@ -1,5 +1,4 @@
 import AccessPolicy
-import Foundation
 import HubStore
 import JSONValue
 import TemplateStore
@@ -63,12 +62,10 @@ enum ReplicaChange: Equatable {
                 if let uses = user.usesLeft, uses < 0 { throw unreadable("a negative number of uses") }
                 return .putUser(user)
             case .finger:
+                guard let sent = HubFinger(json: state) else { throw unreadable("it is not a finger as the hub sends one") }
                 let finger = ReplicatedFinger(
-                    user: try UserName(validating: try field(state, "user", \.stringValue)),
-                    label: try FingerLabel(validating: try field(state, "label", \.stringValue)),
-                    family: try field(state, "family", \.stringValue), size: try field(state, "size", \.intValue),
-                    quality: try field(state, "quality", \.intValue), isDuress: try field(state, "duress", \.boolValue),
-                    revision: change.revision, sealed: Array(try Data(base64Encoded: try field(state, "template", \.stringValue)) ?? { throw unreadable("its template is not base64") }()))
+                    user: try UserName(validating: sent.user), label: try FingerLabel(validating: sent.label), family: sent.family,
+                    size: sent.templateSize, quality: sent.quality, isDuress: sent.isDuress, revision: change.revision, sealed: sent.sealedTemplate)
                 guard HubFinger.changeKey(user: finger.user.text, label: finger.label.text, family: finger.family) == change.key else {
                     throw unreadable("its finger is not its key")
                 }

@@ -157,14 +157,10 @@ public struct HubHandler: HTTPHandler {
         guard let door = try verifiedDoor(request) else { return Self.error(401, "a door's certificate is needed") }
         if door.revoked { return Self.error(403, "this door is revoked") }
         guard let templateKey else { return Self.error(404, "this hub takes no fingers") }
-        guard request.body.count <= 200_000, let body = try? JSONValue(parsing: request.body), let user = body["user"]?.stringValue,
-              let label = body["label"]?.stringValue, let family = body["family"]?.stringValue, let size = body["size"]?.intValue,
-              let quality = body["quality"]?.intValue, let duress = body["duress"]?.boolValue,
-              let sealed = body["template"]?.stringValue.flatMap({ Data(base64Encoded: $0) }) else {
+        guard request.body.count <= 200_000, let body = try? JSONValue(parsing: request.body), let finger = HubFinger(json: body) else {
             return Self.error(400, "a finger is {user, label, family, size, quality, duress, template (sealed, base64)}")
         }
-        let finger = HubFinger(user: user, label: label, family: family, templateSize: size, sealedTemplate: Array(sealed),
-                               quality: quality, isDuress: duress)
+        let (user, label, family, size) = (finger.user, finger.label, finger.family, finger.templateSize)
         // Sealed under another key, or for another finger: every door would fail to open it.
         guard let plain = templateKey.open(finger.sealedTemplate, user: user, label: label, family: family), plain.count == size else {
             return Self.error(409, "the template is not sealed under this fleet's key for that finger; nothing was changed")

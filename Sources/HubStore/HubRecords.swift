@@ -181,9 +181,19 @@ public struct HubFinger: Sendable, Equatable {
         guard (0...10_000).contains(quality) else { throw .invalid("a quality is 0 to 10000") }
     }
 
-    /// The state a door applies.
-    var state: JSONValue {
+    /// The finger as it travels: what a door uploads (`POST /v1/fingers`) and the state it
+    /// applies from the change log; the template stays sealed, in base64.
+    public var json: JSONValue {
         .object(["user": .string(user), "label": .string(label), "family": .string(family), "size": .int(Int64(templateSize)),
                  "quality": .int(Int64(quality)), "duress": .bool(isDuress), "template": .string(Data(sealedTemplate).base64EncodedString())])
+    }
+
+    /// `json` read back; nil when a member is missing or not of its type (the checks of the
+    /// names and sizes are the reader's: the hub's `check()`, the door's own types).
+    public init?(json: JSONValue) {
+        guard let user = json["user"]?.stringValue, let label = json["label"]?.stringValue, let family = json["family"]?.stringValue,
+              let size = json["size"]?.intValue, let quality = json["quality"]?.intValue, let duress = json["duress"]?.boolValue,
+              let sealed = json["template"]?.stringValue.flatMap({ Data(base64Encoded: $0) }) else { return nil }
+        self.init(user: user, label: label, family: family, templateSize: size, sealedTemplate: Array(sealed), quality: quality, isDuress: duress)
     }
 }

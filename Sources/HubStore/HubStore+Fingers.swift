@@ -18,7 +18,7 @@ extension HubStore {
                         sealed_template = EXCLUDED.sealed_template, quality = EXCLUDED.quality, duress = EXCLUDED.duress, enrolled_at = now()
                     """, [finger.user, finger.label, finger.family, String(finger.templateSize), ByteaText.encode(finger.sealedTemplate),
                           String(finger.quality), finger.isDuress ? "true" : "false"])
-                return try Self.recordChange(connection, kind: .finger, key: finger.changeKey, state: finger.state)
+                return try Self.recordChange(connection, kind: .finger, key: finger.changeKey, state: finger.json)
             }
         }
     }

@@ -82,7 +82,7 @@ enum Commands {
     ]
 
     /// The commands that start a new store when none exists at the store path.
-    static let storeCreators: Set<String> = ["enroll", "restore", "setup", "pair", "console"]
+    static let storeCreators: Set<String> = ["enroll", "restore", "setup", "pair", "console", "join"]
 
     /// The commands that never open the store at the store path (the simulator, demo and bench
     /// make their own), so --sim asks nothing of it.

@@ -4,7 +4,6 @@ import Foundation
 import JSONValue
 import Posix
 import PrintableText
-import TemplateStore
 
 /// `fpmod join URL CODE`: this door joins the fleet whose hub is at URL, with the one-time code
 /// `fpmod hub add-door` printed. The steps, their checks and their rollback are `FleetJoin`'s;
@@ -25,11 +24,9 @@ enum JoinCommand {
         if let expected, expected.filter(\.isHexDigit).count != 64 || !expected.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == " " }) {
             throw CommandFailure(.usage, "--authority-sha256 is the 64 hex digits `fpmod hub serve` printed (colons allowed).")
         }
-        // A new door has no store yet: the join makes it (and its folder), once the hub's
-        // authority was confirmed, and removes them again if the join fails.
-        let newStore = !FileSystem.exists(storePaths.database)
-        let newKey = newStore && !FileSystem.exists(storePaths.key)
-        if !newStore { _ = try invocation.openStore() }
+        // A new door has no store yet: the join makes it (and its folder) once the hub's authority
+        // was confirmed; a join that fails leaves none (`join` is a store creator: StoreFootprint).
+        if FileSystem.exists(storePaths.database) { _ = try invocation.openStore() }
 
         let presented: PresentedAuthority
         do { presented = try join.presentedAuthority() } catch { throw CommandFailure(.unavailable, error.description) }
@@ -48,13 +45,7 @@ enum JoinCommand {
             }
         }
 
-        let newFolder = newStore && !FileSystem.exists(join.files.directory)
-        if newFolder { try FileSystem.makeDirectory(join.files.directory, mode: 0o700) }
-        let store: TemplateStore
-        do { store = try invocation.openStore(create: newStore) } catch {
-            if newFolder { Self.remove([join.files.directory]) }
-            throw error
-        }
+        let store = try invocation.openStore(create: true)
         let owner = try? FileSystem.status(storePaths.database)
         let membership: FleetMembership
         do {
@@ -62,10 +53,6 @@ enum JoinCommand {
             let runAsOwner = CurrentProcess.effectiveUserID == 0 ? owner.map { (user: $0.ownerID, group: $0.groupID) } : nil
             membership = try join.join(pinning: presented, owner: runAsOwner)
         } catch {
-            if newStore {
-                let database = storePaths.database
-                Self.remove([database, database + "-wal", database + "-shm"] + (newKey ? [storePaths.key] : []) + (newFolder ? [join.files.directory] : []))
-            }
             throw CommandFailure(error.isUnreachable ? .unavailable : .denied, error.description)
         }
         try store.appendAudit(event: "fleet-join", user: nil,
@@ -76,16 +63,6 @@ enum JoinCommand {
             """, json: ["hub": .string(membership.hub.description), "door": .string(membership.door),
                         "authoritySHA256": .string(membership.authoritySHA256), "directory": .string(join.files.directory)])
         return .ok
-    }
-}
-
-extension JoinCommand {
-    /// What a failed join made for a new door, gone again (a folder only once it is empty).
-    static func remove(_ paths: [String]) {
-        for path in paths where FileSystem.exists(path) {
-            if let entries = try? FileManager.default.contentsOfDirectory(atPath: path), !entries.isEmpty { continue }
-            try? FileManager.default.removeItem(atPath: path)
-        }
     }
 }
 
