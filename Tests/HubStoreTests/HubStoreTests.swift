@@ -32,21 +32,36 @@ struct HubStoreTests {
     }
 
     /// The server keeps nothing this process had open: a pipe's write end open while it started
-    /// (as another test's pipe would be) is closed once we close ours, so a reader sees its end
-    /// at once instead of waiting until the server stops.
+    /// (as another test's pipe would be) is not among the descriptors of the server or of any
+    /// process it started. Asked of /proc rather than by waiting for the pipe's end of file,
+    /// which a child another test spawns at the same moment may hold for a while.
     @Test func theServerHoldsNoDescriptorOfTheTestProcess() throws {
         var ends: [Int32] = [-1, -1]
         let made = ends.withUnsafeMutableBufferPointer { Glibc.pipe($0.baseAddress!) }
         try #require(made == 0)
-        defer { _ = Glibc.close(ends[0]) }
+        defer { _ = Glibc.close(ends[0]); _ = Glibc.close(ends[1]) }
+        var pipeInfo = stat()
+        try #require(fstat(ends[1], &pipeInfo) == 0)
+        let pipeName = "pipe:[\(pipeInfo.st_ino)]"
         let server = try TemporaryPostgres()
-        _ = Glibc.close(ends[1])
-        _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)
-        var byte: UInt8 = 0
-        let count = read(ends[0], &byte, 1)
-        // 0: end of file, no writer left; -1 with EAGAIN: someone (the server) still holds it.
-        #expect(count == 0, "the server holds the pipe's write end")
-        _ = server
+        let pidFile = try String(contentsOfFile: server.directory + "/data/postmaster.pid", encoding: .utf8)
+        let postmaster = try #require(pidFile.split(separator: "\n").first.flatMap { Int32($0) })
+        let files = FileManager.default
+        let started = ((try? files.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init).filter { pid in
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            // "pid (comm) state ppid …": the parent is the second field after the last ')'.
+            guard let close = stat.lastIndex(of: ")") else { return false }
+            return stat[stat.index(after: close)...].split(separator: " ").dropFirst().first.flatMap { Int32($0) } == postmaster
+        }
+        var held: [Int32] = []
+        for pid in [postmaster] + started {
+            let descriptors = try files.contentsOfDirectory(atPath: "/proc/\(pid)/fd")
+            if descriptors.contains(where: { (try? files.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == pipeName }) {
+                held.append(pid)
+            }
+        }
+        #expect(!started.isEmpty, "the server's own processes were found")
+        #expect(held.isEmpty, "the server's processes \(held) hold the test's pipe")
     }
 
     /// Each migration is its own transaction: a migration that fails leaves the ones before it
