@@ -43,7 +43,12 @@ extension LockRuntime {
         } catch {
             return .matchUnresolved(slot: slot, problem: "store: \(error)")
         }
-        guard let finger else { return .moduleTamper(.unknownSlot(slot)) }
+        guard let finger else {
+            if (try? store.slotsLeavingModule().contains(slot)) == true {
+                return .matchUnresolved(slot: slot, problem: "its finger was removed (its user was removed at the fleet hub) and is being deleted from the module")
+            }
+            return .moduleTamper(.unknownSlot(slot))
+        }
         guard let user else {
             return .matchUnresolved(slot: slot, problem: "the store has slot \(slot) for '\(finger.user)' but no such user; run fpmod sync")
         }

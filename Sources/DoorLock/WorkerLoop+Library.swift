@@ -44,6 +44,7 @@ extension WorkerLoop {
     /// One step of library upkeep: a new plan, or one move.
     mutating func maintainLibrary(_ administrator: Administrator) {
         guard !worker.hasPendingJobs else { return }
+        deleteRemovedTemplates(administrator)
         if needsPlan { return replan(administrator) }
         guard layoutPending, ContinuousClock.now - lastActivity >= worker.config.layoutQuietPeriod,
               let move = searchOrder?.layoutMoves.first else { return }
@@ -65,6 +66,29 @@ extension WorkerLoop {
         } catch {
             // A refused move (flash error, store problem): no more moves until the next plan.
             searchOrder?.layoutMoves = []
+        }
+    }
+
+    /// A user removed at the fleet hub leaves their templates in the module, each with a delete
+    /// intent (`ReplicaApply`): the reconcile an open would make finishes them now, between
+    /// touches, so the flash follows the hub within an idle step.
+    private mutating func deleteRemovedTemplates(_ administrator: Administrator) {
+        guard !removalRefused, let leaving = try? administrator.store.slotsLeavingModule(), !leaving.isEmpty else { return }
+        let before = (try? administrator.store.auditEntries(limit: 1).last?.id) ?? 0
+        do {
+            _ = try administrator.reconcile()
+            searchOrder = nil
+            plannedAt = nil
+        } catch let error as ModuleError where error.isTransportFailure {
+            lost(error)
+        } catch AdministrationError.interrupted(let operation, let underlying) {
+            lost(WorkerFailure("\(operation) interrupted: \(underlying)"))
+        } catch {
+            removalRefused = true
+            worker.report(.repaired("deleting a removed user's templates from the module failed (tried again when the module next opens): \(error)"))
+        }
+        for entry in (try? administrator.store.auditEntries(limit: 1000)) ?? [] where entry.id > before && entry.event == "repair" {
+            worker.report(.repaired(entry.detail ?? ""))
         }
     }
 

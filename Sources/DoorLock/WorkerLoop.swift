@@ -27,6 +27,9 @@ struct WorkerLoop {
     var scansSincePlan = 0
     /// Flash writes layout moves may still spend today.
     var flashWritesLeft = 0
+    /// Deleting a removed user's templates failed on this connection: not tried again until the
+    /// module opens anew (whose reconcile tries once more), so a refusal is told once, not every step.
+    var removalRefused = false
     /// The last scan or command: layout moves wait for a quiet spell after it.
     var lastActivity = ContinuousClock.now
 
@@ -85,6 +88,7 @@ struct WorkerLoop {
                 }
             }
             reader = opened
+            removalRefused = false
             searchOrder = nil
             plannedAt = nil
             backoff = worker.config.backoffInitial

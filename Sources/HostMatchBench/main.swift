@@ -14,6 +14,9 @@
 //   HostMatchBench extractors [FVC-DIR] [full]  the cylinders on our minutiae and on NBIS mindtct's,
 //                                        side by side (crops, or whole images): the extractor's share
 //                                        of the error
+//   HostMatchBench fusion [FVC-DIR]      how a probe's scores against a finger's five enrolled crops are
+//                                        best combined (best, second, sums): each statistic's misses at
+//                                        1 in 100,000 per template, fitted on its own impostor attempts
 //   HostMatchBench dump [FVC-DIR]        every ordered pair's score, one line each: all usable crops
 //                                        of the four databases against each other, then each
 //                                        database's whole images against each other; two builds'
@@ -47,8 +50,8 @@ func seconds(_ duration: Duration) -> Double {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 2, ["speed", "compare", "calibrate", "pairs", "dump", "extractors"].contains(arguments[1]) else {
-    fail("usage: HostMatchBench speed|compare|calibrate|pairs|dump|extractors [FVC-DIR] [ROUNDS|full]")
+guard arguments.count >= 2, ["speed", "compare", "calibrate", "pairs", "dump", "extractors", "fusion"].contains(arguments[1]) else {
+    fail("usage: HostMatchBench speed|compare|calibrate|pairs|dump|extractors|fusion [FVC-DIR] [ROUNDS|full]")
 }
 let mode = arguments[1]
 let root = arguments.count > 2 ? arguments[2] : getenv("FPMOD_FVC2002").map { String(cString: $0) } ?? "../shared/data/fvc2002"
@@ -222,6 +225,45 @@ if mode == "pairs" {
         let doorThreshold = doorSorted[max(0, doorImpostor.count / 1000 - 1)] + 1
         let doorMissed = doorGenuine.count { $0 < doorThreshold }
         print("\(database): EER \(fixed(100 * eer, 1)) %, at FMR 1/1000 (score \(fmr1000)) \(missed)/\(genuine.count) genuine missed; \(failed) crops refused; door: \(doorMissed)/30 missed at \(doorThreshold) (highest impostor \(doorSorted[0]))")
+    }
+    exit(0)
+}
+
+if mode == "fusion" {
+    // How the scores of a probe against a finger's five enrolled impressions are best combined:
+    // each statistic's threshold at 1 in 100,000 per template from its own impostor attempts
+    // (every usable crop of every other finger of all four databases), fitted as the product fits.
+    typealias Statistic = (name: String, value: ([Int]) -> Int)
+    let statistics: [Statistic] = [
+        ("best", { $0[0] }), ("second", { $0.count > 1 ? $0[1] : 0 }), ("top two summed", { $0.prefix(2).reduce(0, +) }),
+        ("top three summed", { $0.prefix(3).reduce(0, +) }), ("all summed", { $0.reduce(0, +) }),
+        ("best + second/2", { $0[0] + ($0.count > 1 ? $0[1] / 2 : 0) }),
+    ]
+    var all: [[Probe?]] = []
+    for database in databases { all += probes(crops(database)) }
+    var genuine = [[Int]](repeating: [], count: statistics.count), impostor = genuine
+    for a in all.indices {
+        let enrolled = all[a][0..<5].compactMap { $0 }
+        func sorted(_ probe: Probe) -> [Int] { enrolled.map { matcher.score(probe, $0) }.sorted(by: >) }
+        for k in 5..<8 {
+            guard let probe = all[a][k] else { for s in statistics.indices { genuine[s].append(-1) }; continue }
+            let scores = sorted(probe)
+            for (s, statistic) in statistics.enumerated() { genuine[s].append(statistic.value(scores)) }
+        }
+        for b in all.indices where b != a {
+            for case let probe? in all[b] {
+                let scores = sorted(probe)
+                for (s, statistic) in statistics.enumerated() { impostor[s].append(statistic.value(scores)) }
+            }
+        }
+    }
+    for (s, statistic) in statistics.enumerated() {
+        let calibration = ScoreCalibration.fitted(impostorScores: impostor[s])
+        let threshold = calibration.threshold(perComparison: 1e-5)
+        let sorted = impostor[s].sorted(by: >)
+        print("\(statistic.name): at 1e-5 threshold \(threshold): missed \(genuine[s].count { $0 < threshold })/\(genuine[s].count); "
+            + "impostor max \(sorted[0]), at 1/1000 \(sorted[sorted.count / 1000]) missed \(genuine[s].count { $0 <= sorted[sorted.count / 1000] }); "
+            + "EER \(fixed(100 * equalErrorRate(genuine[s], impostor[s]), 1)) %")
     }
     exit(0)
 }

@@ -42,6 +42,10 @@ public struct ReplicaResult: Sendable, Equatable {
     public var fingersForOtherReaders = 0
     /// Fingers that did not fit: every slot of the reader's library taken.
     public var fingersWithoutRoom = 0
+    /// A removed user's fingers still in a module's flash: their rows went with the user, and a
+    /// delete intent each stays until the reader deletes the template (`ReaderWorker`'s idle
+    /// upkeep, or the next open of the module), so their touch is refused, never taken for tamper.
+    public var fingersLeavingModule = 0
     /// Changes at or below the door's revision (a replay, a reordered retry) or superseded by a
     /// later change of the same thing in the batch: not applied again.
     public var ignored = 0
@@ -68,6 +72,7 @@ public struct ReplicaResult: Sendable, Equatable {
         fingersRemoved += next.fingersRemoved
         fingersForOtherReaders += next.fingersForOtherReaders
         fingersWithoutRoom += next.fingersWithoutRoom
+        fingersLeavingModule += next.fingersLeavingModule
         ignored += next.ignored
         kept += next.kept
     }
@@ -87,6 +92,7 @@ public struct ReplicaResult: Sendable, Equatable {
             + "holidays +\(holidaysPut) −\(holidaysRemoved), fingers +\(fingersPut) −\(fingersRemoved)"
         if fingersForOtherReaders > 0 { text += "; \(fingersForOtherReaders) finger(s) for another kind of reader not stored" }
         if fingersWithoutRoom > 0 { text += "; \(fingersWithoutRoom) finger(s) without room in the library" }
+        if fingersLeavingModule > 0 { text += "; \(fingersLeavingModule) finger(s) to be deleted from the module" }
         if let doorMode { text += "; door mode \(doorMode.rawValue) set at the hub" }
         return text
     }
@@ -187,8 +193,18 @@ public enum ReplicaApply {
                         if try store.deleteReplicatedFinger(user: user, label: label) { result.fingersRemoved += 1 }
                     }
                 }
+                // A module door's slots are flash pages: a removed user's templates stay there until
+                // the reader deletes them, each announced by a delete intent in this transaction.
+                let markedImageSensor = try store.value(forKey: TemplateStore.readerKindKey) == TemplateStore.imageSensorReaderKind
+                let slotsAreFlash = reader?.family != HubFinger.hostFamily && !markedImageSensor
                 for case let .deleteUser(name) in read {
                     guard try store.user(named: name) != nil else { continue }
+                    if slotsAreFlash {
+                        for finger in try store.fingers(of: name) {
+                            _ = try store.beginIntent(.delete, user: name, label: finger.label, slot: finger.slot, createdAt: time)
+                            result.fingersLeavingModule += 1
+                        }
+                    }
                     try store.deleteUser(name)
                     result.usersRemoved += 1
                 }
@@ -225,6 +241,7 @@ public enum ReplicaApply {
         if let mode = result.doorMode { parts.append("door mode \(mode.rawValue) set at the hub") }
         if result.fingersPut > 0 { parts.append("\(result.fingersPut) finger(s) added or replaced") }
         if result.fingersRemoved > 0 { parts.append("\(result.fingersRemoved) finger(s) removed") }
+        if result.fingersLeavingModule > 0 { parts.append("\(result.fingersLeavingModule) finger(s) to be deleted from the module") }
         if result.fingersForOtherReaders > 0 { parts.append("\(result.fingersForOtherReaders) finger(s) for another kind of reader not stored") }
         if result.fingersWithoutRoom > 0 { parts.append("\(result.fingersWithoutRoom) finger(s) without room in the library") }
         if !result.kept.isEmpty { parts.append("kept \(result.kept.sorted().joined(separator: ", ")): a user of this door has it") }

@@ -9,6 +9,9 @@ extension TemplateStore {
     /// The kv key of the kind of reader the store's fingers were enrolled with (see
     /// `StoreReaderKind` in Administration, which reads and writes it).
     public static let readerKindKey = "reader.kind"
+    /// Its value for an image sensor's store (`ReaderDescription.Kind.imageSensor`): slots are
+    /// places in the host's library, not a module's flash pages.
+    public static let imageSensorReaderKind = "image-sensor"
 
     /// The verify modes `users.verify_mode` takes (migration 5's CHECK): `VerifyMode`'s raw
     /// values, which this module cannot see. A restore checks a backup's modes against them

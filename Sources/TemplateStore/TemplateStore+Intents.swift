@@ -57,6 +57,14 @@ extension TemplateStore {
         Set(try pendingIntents().flatMap { [$0.slot, $0.targetSlot].compactMap { $0 } })
     }
 
+    /// Slots whose finger is gone from the store while a delete intent still holds them: a user
+    /// removed at the fleet hub, whose templates the module keeps until the reader deletes them.
+    /// A match on one of them is that removed finger, refused, not a module changed behind our back.
+    public func slotsLeavingModule() throws -> Set<Int> {
+        let occupied = try occupiedSlots()
+        return Set(try pendingIntents().filter { $0.kind == .delete }.compactMap(\.slot).filter { !occupied.contains($0) })
+    }
+
     /// Removes a finished intent. Call it in the same `transaction` as the finger row change.
     public func completeIntent(_ id: Int64) throws {
         try locked {

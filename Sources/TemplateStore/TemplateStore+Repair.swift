@@ -27,7 +27,9 @@ extension TemplateStore {
                 user = name
             case .rollBackEnroll(let id, let s, _), .abandonEnroll(let id, let s, _, _), .finishDelete(let id, let s, _):
                 user = try pendingIntents().first(where: { $0.id == id })?.user ?? finger(atSlot: s)?.user
-                if case .finishDelete = action, user != nil { try deleteFinger(atSlot: s) }
+                // The row may be gone already: a user removed at the fleet hub leaves only the intent,
+                // for the template the module still holds.
+                if case .finishDelete = action, user != nil, try finger(atSlot: s) != nil { try deleteFinger(atSlot: s) }
                 try completeIntent(id)
                 slot = s
             case .rollBackMove(let id, let from, let to, _):

@@ -23,6 +23,12 @@ import TestSupport
         return reason
     }
 
+    /// The mark the fleet's replica reads (whose slots are flash pages) is the one the host reader writes.
+    @Test func theImageSensorMarkIsOneValue() {
+        #expect(TemplateStore.imageSensorReaderKind == ReaderDescription.Kind.imageSensor.rawValue)
+        #expect(StoreReaderKind.key == TemplateStore.readerKindKey)
+    }
+
     @Test func aStorePairedWithAModuleIsRefused() throws {
         let (store, directory) = try freshStore()
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -114,4 +114,50 @@ struct ReplicaFingerTests {
         #expect(FleetTemplateKey(hex: key.hex) == key)
         #expect(FleetTemplateKey(hex: "00") == nil && FleetTemplateKey(hex: String(repeating: "g", count: 64)) == nil)
     }
+
+    /// A module door: a hub user enrolled there has templates in the module's flash. Removed at
+    /// the hub, their rows go with them, and a delete intent for each slot stays until the
+    /// reader deletes the template (the worker's idle upkeep, or the next open's reconcile):
+    /// their touch is then a removed finger, refused, never an unknown slot taken for tamper.
+    /// An image-sensor door's slots are no flash: nothing stays.
+    @Test func aUserRemovedAtTheHubLeavesADeleteIntentForEachTemplateInAModulesFlash() throws {
+        let fleet = try Fleet()
+        try fleet.hub.putUser(HubUser(name: "alice"))
+        try fleet.hub.putUser(HubUser(name: "bob"))
+        _ = try fleet.sync()
+        try fleet.door.addFinger(user: UserName(validating: "alice"), label: FingerLabel(validating: "right-index"), slot: 3,
+                                 template: Array(repeating: 3, count: 768), quality: 70)
+        try fleet.door.addFinger(user: UserName(validating: "alice"), label: FingerLabel(validating: "left-index"), slot: 5,
+                                 template: Array(repeating: 5, count: 768), quality: 70)
+        try fleet.door.addFinger(user: UserName(validating: "bob"), label: FingerLabel(validating: "right-index"), slot: 4,
+                                 template: Array(repeating: 4, count: 768), quality: 70)
+        _ = try fleet.hub.deleteUser(named: "alice")
+        let result = try fleet.sync()
+        #expect(result.usersRemoved == 1 && result.fingersLeavingModule == 2)
+        #expect(result.summary.contains("2 finger(s) to be deleted from the module"))
+        #expect(try fleet.door.user(named: "alice") == nil)
+        #expect(try fleet.door.slotsLeavingModule() == [3, 5])
+        #expect(try fleet.door.occupiedSlots() == [4], "bob's finger stays")
+
+        // The reconcile of the next open: each template deleted from the module, the intent done.
+        let plan = try fleet.door.planReconciliation(moduleOccupied: [3, 4, 5])
+        #expect(plan.count == 2)
+        for action in plan {
+            guard case .finishDelete(_, let slot, let fromModule) = action else {
+                Issue.record("not a delete finished: \(action)")
+                continue
+            }
+            #expect([3, 5].contains(slot) && fromModule)
+            try fleet.door.applyStoreSide(of: action)
+        }
+        #expect(try fleet.door.slotsLeavingModule().isEmpty && fleet.door.pendingIntents().isEmpty)
+        #expect(try fleet.door.occupiedSlots() == [4])
+
+        // Bob's fingers at an image-sensor door (marked so by its host reader): no intent.
+        try fleet.door.setValue(TemplateStore.imageSensorReaderKind, forKey: TemplateStore.readerKindKey)
+        _ = try fleet.hub.deleteUser(named: "bob")
+        let sensorResult = try fleet.sync()
+        #expect(sensorResult.usersRemoved == 1 && sensorResult.fingersLeavingModule == 0)
+        #expect(try fleet.door.pendingIntents().isEmpty && fleet.door.occupiedSlots().isEmpty)
+    }
 }

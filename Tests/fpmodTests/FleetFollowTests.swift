@@ -124,6 +124,38 @@ struct FleetFollowTests {
         #expect(try door.auditEvents().dropFirst(before).filter { $0 == "granted" }.count == 1, "\(service.log)")
     }
 
+    /// A module door: alice enrolled there (a template in the module's flash) and removed at the
+    /// hub. The service deletes her template from the module between touches, and her touch is
+    /// refused as no match, never taken for a module changed behind fpmod's back (tamper).
+    @Test func aUserRemovedAtTheHubLeavesTheModulesFlashAndHerTouchIsNoTamper() throws {
+        let hub = try RunningHub()
+        let store = try HubStore(conninfo: hub.database)
+        try store.putUser(HubUser(name: "alice"))
+        try store.putUser(HubUser(name: "bob"))
+        let door = try Self.joinedDoor(hub, name: "garage")
+        let service = try ServiceControlCLITests.RunningService(door, policy: #"{"pinRequiredAfterEnrolledSetChange": false}"#)
+        defer { service.stop() }
+        let config = ["--config", service.config]
+        try waitFor("alice at the door") { try Self.userNames(door) == ["alice", "bob"] }
+        try service.simulator("touch alice-right-index 6")
+        #expect(try door.run(config + ["enroll", "alice", "--finger", "right-index"]).status == 0)
+        try service.simulator("touch bob-right-index 6")
+        #expect(try door.run(config + ["enroll", "bob", "--finger", "right-index"]).status == 0)
+
+        _ = try store.deleteUser(named: "alice")
+        try waitFor("alice gone and her template deleted from the module") {
+            try Self.userNames(door) == ["bob"] && door.auditEvents().contains("repair")
+        }
+        let before = try door.auditEvents().count
+        try service.simulator("touch alice-right-index 1")
+        try waitFor("alice's touch decided") { try door.auditEvents().count > before }
+        try service.simulator("touch bob-right-index 1")
+        try waitFor("bob let in") { try door.auditEvents().dropFirst(before).contains("granted") }
+        let events = try door.auditEvents().dropFirst(before)
+        #expect(events.filter { $0 == "granted" }.count == 1, "\(service.log)")
+        #expect(!events.contains { $0.contains("tamper") } && !service.log.contains("tamper"), "\(service.log)")
+    }
+
     /// A door mode set at the hub reaches that door's running service within seconds and is
     /// audited as the hub's; another door gets only the change's revision, and a restart does not
     /// undo a change made at the door afterwards.
