@@ -241,8 +241,8 @@ public enum HostTemplateSurvey: Sendable, Equatable {
 /// gallery fails (`HostMatchingError.olderTemplateFormat` or `.unreadableTemplate`).
 public struct UnusableTemplate: Sendable, Equatable {
     public enum Reason: Sendable, Equatable {
-        /// Template format 1: made by fpmod's first image-sensor matcher (libfprint's NBIS).
-        case olderFormat
+        /// A format of an earlier fpmod matcher (`HostTemplate.olderFormats`).
+        case olderFormat(Int)
         /// A format number this fpmod does not know (a newer fpmod's, or damage).
         case otherFormat(Int)
         /// No host-template header at all (a module's template, or damage).

@@ -72,7 +72,7 @@ extension SystemFacts {
                 do {
                     reason = switch HostTemplate(bytes: try store.template(atSlot: finger.slot)).format {
                     case HostTemplate.currentFormat?: nil
-                    case HostTemplate.olderFormat?: .olderFormat
+                    case let older? where HostTemplate.olderFormats[older] != nil: .olderFormat(older)
                     case let other?: .otherFormat(other)
                     case nil: .notAHostTemplate
                     }

@@ -36,11 +36,11 @@ extension DoctorChecks {
         }
     }
 
-    /// `"alice"'s "right-index" (slot 3, template format 1, made by fpmod's earlier matcher)`:
+    /// `"alice"'s "right-index" (slot 3, template format 1, made by fpmod's first matcher, …)`:
     /// names quoted and escaped as the other store checks show them.
     private static func describe(_ finger: UnusableTemplate) -> String {
         let why = switch finger.reason {
-        case .olderFormat: "template format \(HostTemplate.olderFormat), made by fpmod's earlier matcher, libfprint's NBIS"
+        case .olderFormat(let format): "template format \(format), \(HostTemplate.olderFormats[format] ?? "made by an earlier fpmod")"
         case .otherFormat(let format): "template format \(format), which this fpmod does not know"
         case .notAHostTemplate: "not an image sensor's template (a module's, or damaged)"
         case .undecryptable(let message): "cannot be decrypted: \(Printable.escaped(message))"

@@ -11,9 +11,12 @@ public struct HostTemplate: Sendable, Equatable {
 extension HostTemplate {
     /// The template format this matcher reads (`MinutiaeGallery` refuses every other).
     public static let currentFormat = Int(TemplateEnvelope.fpmodFormat)
-    /// The format of fpmod's first image-sensor matcher (libfprint's NBIS), refused as
-    /// `HostMatchingError.olderTemplateFormat`: such a finger must be enrolled again.
-    public static let olderFormat = Int(TemplateEnvelope.libfprintFormat)
+    /// The formats of fpmod's earlier matchers, refused as `HostMatchingError.olderTemplateFormat`
+    /// (such a finger must be enrolled again), each with what made it.
+    public static let olderFormats: [Int: String] = [
+        Int(TemplateEnvelope.libfprintFormat): "made by fpmod's first matcher, libfprint's NBIS",
+        Int(TemplateEnvelope.minutiaeOnlyFormat): "made by fpmod's matcher before it kept the ridges' directions",
+    ]
 
     /// The format its header names, read without decoding or checking the rest (for a survey
     /// of a store, `fpmod doctor`); nil when the bytes do not start with a host-template header

@@ -74,7 +74,7 @@ public struct MinutiaeGallery: Sendable {
         let payload: ArraySlice<UInt8>
         switch TemplateEnvelope.unwrap(template.bytes, format: TemplateEnvelope.fpmodFormat) {
         case .success(let bytes): payload = bytes
-        case .failure(.otherFormat(let found, _)) where found == TemplateEnvelope.libfprintFormat:
+        case .failure(.otherFormat(let found, _)) where HostTemplate.olderFormats[Int(found)] != nil:
             throw .olderTemplateFormat(index: index)
         case .failure(let damage): throw .unreadableTemplate(index: index, message: damage.description)
         }

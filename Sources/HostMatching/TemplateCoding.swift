@@ -1,12 +1,13 @@
 import MinutiaeExtraction
 
-/// Template format 2: what fpmod's matcher keeps of each enrolled impression — its minutiae and
-/// where its print was — so the cylinders can be built again from it (they are derived data,
+/// Template format 3: what fpmod's matcher keeps of each enrolled impression — its minutiae,
+/// where its print was and which way its ridges ran there — so the cylinders can be built again from it (they are derived data,
 /// ten times larger, and their parameters may be tuned without invalidating a store).
 ///
 /// Layout, little-endian: impression count (1 byte), then per impression: width, height (2
 /// bytes each), block size (1), blocks across, blocks down (2 each), the foreground flags (one
-/// bit per block, rows of blocks concatenated, padded to a byte), quality score (1), area and
+/// bit per block, rows of blocks concatenated, padded to a byte), the ridge direction of each
+/// print block in that order (1 byte each, in 1/256 of a half turn), quality score (1), area and
 /// clarity (2 each, in 1/10,000), minutia count (2), then 8 bytes per minutia: x and y in 1/8
 /// pixel (2 each), angle in 1/65,536 of a turn (2), kind (1), quality in 1/255 (1).
 ///
@@ -31,6 +32,9 @@ public enum TemplateCoding {
             var packed = [UInt8](repeating: 0, count: (print.foreground.count + 7) / 8)
             for (index, flag) in print.foreground.enumerated() where flag { packed[index / 8] |= 1 << UInt8(index % 8) }
             bytes += packed
+            for (index, flag) in print.foreground.enumerated() where flag {
+                bytes.append(print.orientations.isEmpty ? 0 : OrientationAgreement.step(print.orientations[index]))
+            }
             bytes.append(UInt8(clamping: print.quality.score))
             put16(&bytes, fixed(print.quality.area, 10_000))
             put16(&bytes, fixed(print.quality.clarity, 10_000))
@@ -74,6 +78,14 @@ public enum TemplateCoding {
         let flags = across * down
         let packed = Array(try reader.bytes((flags + 7) / 8))
         let foreground = (0..<flags).map { packed[$0 / 8] & (1 << UInt8($0 % 8)) != 0 }
+        // Each print block's direction, at the middle of its 1/256 step.
+        let directions = try reader.bytes(foreground.count { $0 })
+        var orientations = [Float](repeating: 0, count: flags)
+        var next = directions.startIndex
+        for index in 0..<flags where foreground[index] {
+            orientations[index] = (Float(directions[next]) + 0.5) / 256 * Float.pi
+            next += 1
+        }
         let score = try reader.byte(), area = try reader.uint16(), clarity = try reader.uint16()
         guard score <= 100, area <= 10_000, clarity <= 10_000 else { throw .outOfRange(impression: index, what: "quality") }
         let count = try reader.uint16()
@@ -91,7 +103,7 @@ public enum TemplateCoding {
             minutiae.append(RidgeMinutia(x: x, y: y, angle: angle, kind: kind, quality: quality))
         }
         return ExtractedPrint(width: width, height: height, minutiae: minutiae, blockSize: blockSize, blocksAcross: across,
-                              blocksDown: down, foreground: foreground,
+                              blocksDown: down, foreground: foreground, orientations: orientations,
                               quality: PrintQuality(score: score, area: Float(area) / 10_000, clarity: Float(clarity) / 10_000))
     }
 

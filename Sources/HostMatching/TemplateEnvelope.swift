@@ -2,8 +2,9 @@
 /// (4 bytes, little-endian) and CRC-32 (4 bytes), then the payload.
 ///
 /// Formats: 1 is a libfprint print (NBIS minutiae; fpmod up to 0.x's first image-sensor
-/// release, and `NBISMatcher`, the baseline it is measured against); 2 is fpmod's own
-/// (`TemplateCoding`: the impressions' minutiae and print areas). A matcher reads only its own
+/// release, and `NBISMatcher`, the baseline it is measured against); 2 was fpmod's own first
+/// (the impressions' minutiae and print areas); 3 is today's (`TemplateCoding`: the same with
+/// the ridge directions over the print, which the comparison's last step now weighs). A matcher reads only its own
 /// format and names the other, so an old store is refused with "enroll again" instead of
 /// silently never matching.
 ///
@@ -15,8 +16,10 @@ enum TemplateEnvelope {
     static let magic: [UInt8] = Array("FPMH".utf8)
     /// libfprint's serialized print (NBIS).
     static let libfprintFormat: UInt8 = 1
+    /// fpmod's first own format: minutiae and print areas, no ridge directions (refused: enroll again).
+    static let minutiaeOnlyFormat: UInt8 = 2
     /// fpmod's own: `TemplateCoding`.
-    static let fpmodFormat: UInt8 = 2
+    static let fpmodFormat: UInt8 = 3
     static let headerSize = magic.count + 1 + 4 + 4
 
     static func wrap(_ payload: [UInt8], format: UInt8 = libfprintFormat) -> [UInt8] {

@@ -19,7 +19,7 @@ public enum HostReaderError: Error, Equatable, Sendable, CustomStringConvertible
     case fingerNotLifted
     /// Two groups of an enrollment's touches (numbered from 1) matched within, never across.
     case differentFingers(first: [Int], second: [Int])
-    /// A stored finger's template was made by fpmod's earlier matcher (libfprint's NBIS).
+    /// A stored finger's template was made by one of fpmod's earlier matchers (`HostTemplate.olderFormats`).
     case olderTemplate(slot: Int, user: String, label: String)
     /// `close()` was called; the reader has no sensor any more.
     case closed
@@ -46,7 +46,7 @@ public enum HostReaderError: Error, Equatable, Sendable, CustomStringConvertible
             "enroll-failed: touches \(Self.list(first)) and touches \(Self.list(second)) look like two different fingers; nothing was changed. "
                 + "Start again and use the same finger for every touch"
         case let .olderTemplate(slot, user, label):
-            "\(Printable.escaped(user))'s \(Printable.escaped(label)) (slot \(slot)) was enrolled with fpmod's earlier matcher, whose templates this version "
+            "\(Printable.escaped(user))'s \(Printable.escaped(label)) (slot \(slot)) was enrolled with an earlier fpmod matcher, whose templates this version "
                 + "does not read; it cannot match until it is enrolled again: `fpmod delete \(Printable.escaped(user)) --finger \(Printable.escaped(label))`, then `fpmod enroll \(Printable.escaped(user)) --finger \(Printable.escaped(label))`"
         case .fingerNotLifted:
             "the finger was not lifted between two captures in time; nothing was changed. Start again, lifting the finger off the sensor after each capture"

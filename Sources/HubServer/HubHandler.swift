@@ -111,13 +111,18 @@ public struct HubHandler: HTTPHandler {
         let latest = try store.latestRevision()
         let page = try store.changes(since: since, limit: limit)
         try store.noteDoorSeen(id: door.id, revision: since)
-        let items: [JSONValue] = page.map { change in
+        var items: [JSONValue] = [], bytes = 0
+        for change in page {
             // Another door's mode is that door's business: its revision only, so the log stays whole.
-            if change.kind == .doorMode, change.key != door.name {
-                return .object(["revision": .int(change.revision), "kind": .string(change.kind.rawValue), "key": .string(""), "state": .null])
-            }
-            return .object(["revision": .int(change.revision), "kind": .string(change.kind.rawValue), "key": .string(change.key),
-                            "state": change.state ?? .null])
+            let item: JSONValue = change.kind == .doorMode && change.key != door.name
+                ? .object(["revision": .int(change.revision), "kind": .string(change.kind.rawValue), "key": .string(""), "state": .null])
+                : .object(["revision": .int(change.revision), "kind": .string(change.kind.rawValue), "key": .string(change.key),
+                           "state": change.state ?? .null])
+            // A page of fingers (kilobytes each) ends before it could pass what a door reads in
+            // one answer; the door asks again from where it ended. Never empty: one change always goes.
+            bytes += item.encoded.utf8.count + 1
+            if !items.isEmpty, bytes > Self.pageBytes { break }
+            items.append(item)
         }
         return Self.json(200, .object(["latest": .int(latest), "changes": .array(items)]))
     }
@@ -186,6 +191,10 @@ public struct HubHandler: HTTPHandler {
         guard let pem = request.clientCertificatePEM, let peer = try? authority.verify(certificatePEM: pem, asDoor: true) else { return nil }
         return try store.door(certificateSHA256: peer.sha256Fingerprint)
     }
+
+    /// The most a page of changes holds, in bytes of JSON: a quarter of what a door reads in one
+    /// answer (`HubClient`'s 16 MiB), so a log of fingers is read in pages that always fit.
+    static let pageBytes = 4 << 20
 
     static func json(_ status: Int, _ value: JSONValue) -> HTTPResponse {
         HTTPResponse(status: status, contentType: "application/json", text: value.encoded + "\n", headers: [("Cache-Control", "no-store")])

@@ -10,11 +10,16 @@ public struct ExtractedPrint: Sendable, Equatable {
     public var blocksAcross: Int
     public var blocksDown: Int
     public var foreground: [Bool]
+    /// The ridges' direction in each block, 0 ..< π from +x towards +y (meaningful on the print
+    /// only); empty when unknown. Two touches of one finger laid on each other agree on it
+    /// wherever both saw the print; a stranger's minutiae that happen to line up rarely do.
+    public var orientations: [Float]
     public var quality: PrintQuality
 
     public init(width: Int, height: Int, minutiae: [RidgeMinutia], blockSize: Int, blocksAcross: Int,
-                blocksDown: Int, foreground: [Bool], quality: PrintQuality) {
+                blocksDown: Int, foreground: [Bool], orientations: [Float] = [], quality: PrintQuality) {
         precondition(foreground.count == blocksAcross * blocksDown, "one foreground flag per block")
+        precondition(orientations.isEmpty || orientations.count == foreground.count, "one direction per block, or none")
         self.width = width
         self.height = height
         self.minutiae = minutiae
@@ -22,6 +27,7 @@ public struct ExtractedPrint: Sendable, Equatable {
         self.blocksAcross = blocksAcross
         self.blocksDown = blocksDown
         self.foreground = foreground
+        self.orientations = orientations
         self.quality = quality
     }
 

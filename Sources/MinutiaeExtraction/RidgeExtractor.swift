@@ -66,8 +66,11 @@ public struct RidgeExtractor: Sendable, Equatable {
         if minutiae.count > settings.maximumMinutiae {
             minutiae = Array(minutiae.sorted { $0.quality > $1.quality }.prefix(settings.maximumMinutiae))
         }
+        // Off the print a direction means nothing: 0 there, so equal images give equal prints.
+        let orientations = field.angles.indices.map { foreground[$0] ? field.angles[$0] : 0 }
         return ExtractedPrint(width: image.width, height: image.height, minutiae: minutiae, blockSize: grid.blockSize,
-                              blocksAcross: grid.across, blocksDown: grid.down, foreground: foreground, quality: quality)
+                              blocksAcross: grid.across, blocksDown: grid.down, foreground: foreground, orientations: orientations,
+                              quality: quality)
     }
 
     /// Area (share of print blocks) and clarity (their mean coherence), and a score of both:

@@ -9,7 +9,7 @@ import TestSupport
 /// each stored template also goes through the matcher's gallery, so the check and the matcher
 /// cannot drift apart.
 @Suite struct TemplateFormatTests {
-    /// A template this matcher reads: one impression in format 2.
+    /// A template this matcher reads: one impression in format 3.
     static let currentTemplate: [UInt8] = {
         let minutiae = (0..<16).map { (index: Int) -> RidgeMinutia in
             let x = Float(20 + 9 * index), y = Float(30 + 7 * index), angle = Float(index) * 0.37
@@ -44,12 +44,17 @@ import TestSupport
 
     @Test func theMatcherAgreesWithTheFixtures() {
         #expect(HostTemplate(bytes: Self.currentTemplate).format == HostTemplate.currentFormat)
-        #expect(HostTemplate(bytes: Self.olderTemplate).format == HostTemplate.olderFormat)
+        #expect(HostTemplate.olderFormats[HostTemplate(bytes: Self.olderTemplate).format ?? 0] != nil)
         #expect(HostTemplate(bytes: [0x03, 0x01, 0x5A]).format == nil)
         #expect(HostTemplate(bytes: Array("FPMH".utf8) + [2]).format == nil, "a header cut short is no format")
         #expect((try? MinutiaeGallery([HostTemplate(bytes: Self.currentTemplate)]))?.count == 1)
         let error = expectThrows(HostMatchingError.self) { try MinutiaeGallery([HostTemplate(bytes: Self.olderTemplate)]) }
         #expect(error == .olderTemplateFormat(index: 0))
+        // fpmod's own first format (minutiae without the ridges' directions): enroll again too.
+        let minutiaeOnly = TemplateEnvelope.wrap(Array(Self.currentTemplate.dropFirst(TemplateEnvelope.headerSize)),
+                                                 format: TemplateEnvelope.minutiaeOnlyFormat)
+        #expect(HostTemplate(bytes: minutiaeOnly).format.flatMap { HostTemplate.olderFormats[$0] } != nil)
+        #expect(expectThrows(HostMatchingError.self) { try MinutiaeGallery([HostTemplate(bytes: minutiaeOnly)]) } == .olderTemplateFormat(index: 0))
     }
 
     @Test func anImageSensorsStoreInTodaysFormatIsOK() throws {
@@ -64,7 +69,7 @@ import TestSupport
         #expect(facts.hostTemplates == .surveyed(fingers: 2, unusable: []))
         let check = Self.check(facts)
         #expect(check.verdict == .ok)
-        #expect(check.seen == "All 2 fingers of the image sensor's store in template format 2, which this fpmod's matcher reads.")
+        #expect(check.seen == "All 2 fingers of the image sensor's store in template format 3, which this fpmod's matcher reads.")
         #expect(check.fix == nil)
     }
 
@@ -81,13 +86,13 @@ import TestSupport
         let facts = Self.facts(folder)
         #expect(facts.openError == nil)
         #expect(facts.hostTemplates == .surveyed(fingers: 3, unusable: [
-            UnusableTemplate(user: "bob", label: "left-thumb", slot: 3, isDuress: false, reason: .olderFormat),
-            UnusableTemplate(user: "bob", label: "pinky's", slot: 4, isDuress: true, reason: .olderFormat),
+            UnusableTemplate(user: "bob", label: "left-thumb", slot: 3, isDuress: false, reason: .olderFormat(1)),
+            UnusableTemplate(user: "bob", label: "pinky's", slot: 4, isDuress: true, reason: .olderFormat(1)),
         ]))
         let check = Self.check(facts)
         #expect(check.verdict == .problem)
         #expect(check.seen.hasPrefix("2 of 3 fingers cannot be used by this fpmod's matcher: "
-                                     + "\"bob\"'s \"left-thumb\" (slot 3, template format 1, made by fpmod's earlier matcher, libfprint's NBIS); "
+                                     + "\"bob\"'s \"left-thumb\" (slot 3, template format 1, made by fpmod's first matcher, libfprint's NBIS); "
                                      + "\"bob\"'s \"pinky's\" (slot 4, template format 1"))
         #expect(!check.seen.contains("alice"), "alice's finger is usable")
         #expect(check.fix == "On the image sensor, delete each and enroll it again (delete first: enrolling is refused until then): "

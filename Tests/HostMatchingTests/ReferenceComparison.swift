@@ -61,8 +61,10 @@ enum ReferenceCylinderComparison {
             let proposals = (0..<min(selected, 6)).map { (i: Int(pairs[$0].i), j: Int(pairs[$0].j)) }
             let global = ReferenceGlobalConsistency.score(a, b, proposals: proposals)
             // The geometric mean: both must agree, so a chance resemblance of cylinders without a
-            // consistent placement (or the reverse) stays low.
-            return (local * global).squareRoot()
+            // consistent placement (or the reverse) stays low; then the ridges' flow under it.
+            let combined = (local * global.share).squareRoot()
+            guard let placement = global.placement else { return combined }
+            return combined * OrientationAgreement.factor(a, b, placement)
         }
     }
 
@@ -168,9 +170,11 @@ enum ReferenceGlobalConsistency {
     /// Added to each side's count of minutiae in the overlap: a tiny overlap proves little.
     static let overlapPrior: Float = 3
 
-    /// 0 … 1: the best proposal's paired share, m² / ((nA + k)(nB + k)).
-    static func score(_ a: CylinderTemplate, _ b: CylinderTemplate, proposals: [(i: Int, j: Int)]) -> Float {
+    /// 0 … 1: the best proposal's paired share, m² / ((nA + k)(nB + k)), and its placement.
+    static func score(_ a: CylinderTemplate, _ b: CylinderTemplate, proposals: [(i: Int, j: Int)])
+        -> (share: Float, placement: OrientationAgreement.Placement?) {
         var best: Float = 0
+        var placement: OrientationAgreement.Placement?
         for (i, j) in proposals {
             let turn = b.angles[j] - a.angles[i]
             let c = cos(turn), s = sin(turn)
@@ -204,9 +208,13 @@ enum ReferenceGlobalConsistency {
                 if a.area.isForeground(x: x, y: y) { inOverlapB += 1 }
             }
             let m = Float(paired)
-            best = max(best, m * m / ((Float(inOverlapA) + overlapPrior) * (Float(inOverlapB) + overlapPrior)))
+            let share = m * m / ((Float(inOverlapA) + overlapPrior) * (Float(inOverlapB) + overlapPrior))
+            if share > best {
+                best = share
+                placement = OrientationAgreement.Placement(turn: turn, shiftX: shiftX, shiftY: shiftY)
+            }
         }
-        return min(1, best)
+        return (min(1, best), placement)
     }
 }
 

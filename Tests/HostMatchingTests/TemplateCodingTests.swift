@@ -3,8 +3,9 @@ import MinutiaeExtraction
 import TestSupport
 import Testing
 
-/// Template format 2: what goes in comes back (to the format's resolution), damage is an error
-/// naming it, and a format-1 template (libfprint's) asks for enrolling again.
+/// Template format 3: what goes in comes back (to the format's resolution), damage is an error
+/// naming it, and a format-1 template (libfprint's) or format 2 (no ridge directions) asks for
+/// enrolling again.
 @Suite struct TemplateCodingTests {
     static func print(minutiae: Int, seed: UInt64) -> ExtractedPrint {
         var state = seed
@@ -17,8 +18,10 @@ import Testing
                          quality: next())
         }
         let foreground = (0..<(24 * 24)).map { $0 % 7 != 0 }
+        let orientations = foreground.map { $0 ? next() * .pi : 0 }
         return ExtractedPrint(width: 192, height: 192, minutiae: found, blockSize: 8, blocksAcross: 24, blocksDown: 24,
-                              foreground: foreground, quality: PrintQuality(score: 63, area: 0.857, clarity: 0.412))
+                              foreground: foreground, orientations: orientations,
+                              quality: PrintQuality(score: 63, area: 0.857, clarity: 0.412))
     }
 
     @Test func impressionsComeBackToTheFormatsResolution() throws {
@@ -27,6 +30,11 @@ import Testing
         #expect(decoded.count == 8)
         for (original, back) in zip(impressions, decoded) {
             #expect(back.foreground == original.foreground)
+            // Each print block's direction to 1/256 of a half turn, kept in the same step.
+            for block in original.foreground.indices where original.foreground[block] {
+                #expect(abs(back.orientations[block] - original.orientations[block]) <= .pi / 256)
+                #expect(OrientationAgreement.step(back.orientations[block]) == OrientationAgreement.step(original.orientations[block]))
+            }
             #expect(back.quality.score == 63)
             #expect(abs(back.quality.area - 0.857) < 0.0001)
             #expect(back.minutiae.count == original.minutiae.count)

@@ -22,6 +22,29 @@ struct FleetFollowTests {
         try TemplateStore(databasePath: door.directory + "/store.db", keyPath: door.directory + "/key").users().map(\.name).sorted()
     }
 
+    /// 300 fingers of 60 KB (a module family's: this door takes none) make a log of ~24 MB of
+    /// JSON, more than a door reads in one answer (16 MiB): the hub ends each page before 4 MiB,
+    /// and the door reads on from where each ended until it has the whole log.
+    @Test func aLogOfLargeFingersIsReadInPagesThatFit() throws {
+        let hub = try RunningHub()
+        let store = try HubStore(conninfo: hub.database)
+        try store.putUser(HubUser(name: "alice"))
+        let key = FleetTemplateKey.generate()
+        let template = [UInt8](repeating: 0x5A, count: 60_000)
+        for index in 0..<300 {
+            let label = "finger-\(index)"
+            try store.putFinger(HubFinger(user: "alice", label: label, family: "r307", templateSize: template.count,
+                                          sealedTemplate: key.seal(template, user: "alice", label: label, family: "r307"), quality: 60))
+        }
+        let door = try Self.joinedDoor(hub, name: "garage")
+        let synced = try door.run(["fleet", "sync", "--json"])
+        #expect(synced.status == 0, "\(synced.stderr)")
+        #expect(synced.json?["usersPut"] as? Int == 1, "\(synced.stdout)")
+        #expect(synced.json?["fingersForOtherReaders"] as? Int == 300, "\(synced.stdout)")
+        let revision = try TemplateStore(databasePath: door.directory + "/store.db", keyPath: door.directory + "/key").hubRevision()
+        #expect(revision == (try store.latestRevision()))
+    }
+
     @Test func fleetSyncAppliesTheHubsChangesAndUploadsTheDoorsRecords() throws {
         let hub = try RunningHub()
         let store = try HubStore(conninfo: hub.database)

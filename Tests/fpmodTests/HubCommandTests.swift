@@ -1,6 +1,7 @@
 import FleetTrust
 import Foundation
 import Glibc
+import HostMatching
 import HubReplica
 import HubStore
 import JSONValue
@@ -64,7 +65,7 @@ struct HubServeTests {
         #expect(twice.status == 64 && twice.stderr.contains("already"), "\(twice.stderr)")
         #expect(try cli.run(["hub", "add-user", "no body"]).status != 0)
         let hub = try HubStore(conninfo: running.database)
-        let template = Array("FPMH".utf8) + [2] + Array(repeating: 1, count: 40)
+        let template = Array("FPMH".utf8) + [UInt8(HostTemplate.currentFormat)] + Array(repeating: 1, count: 40)
         let key = FleetTemplateKey.generate()
         try hub.putFinger(HubFinger(user: "alice", label: "right-index", family: "host", templateSize: template.count,
                                     sealedTemplate: key.seal(template, user: "alice", label: "right-index", family: "host"), quality: 50))
@@ -230,7 +231,7 @@ struct HubServeTests {
                                          "template": .string(Data(sealed).base64EncodedString())]).encoded
             return Self.curl(asDoor + ["--data-binary", body, "--write-out", "%{http_code}", "--output", "/dev/null", base + "/v1/fingers"]).output
         }
-        let hostTemplate = Array("FPMH".utf8) + [2] + Array(repeating: 1, count: 40)
+        let hostTemplate = Array("FPMH".utf8) + [UInt8(HostTemplate.currentFormat)] + Array(repeating: 1, count: 40)
         #expect(putFinger("alice", template: hostTemplate, sealedFor: "bob") == "409")
         #expect(putFinger("alice", template: hostTemplate, key: .generate()) == "409")
         #expect(putFinger("alice", template: Array(repeating: 7, count: 512)) == "409", "a module's bytes as a host finger")

@@ -22,8 +22,8 @@ public enum CylinderComparison {
         score(a, b, skippingWhen: { _ in false }) ?? 0
     }
 
-    /// The score, or nil without the final consistency step when `cannotReach(bound)` says an
-    /// upper bound of it is too low to matter. The bound is √local, the score the consolidated
+    /// The score, or nil without the final steps when `cannotReach(bound)` says an upper bound of
+    /// it is too low to matter (before the consistency step, and again before the ridges' flow). The bound is √local, the score the consolidated
     /// local similarity would make with perfect consistency (global ≤ 1, and Float's rounding
     /// keeps √(local × global) ≤ √local): a search that needs only the scores at or above a
     /// threshold skips the step wherever √local is below it — most comparisons with a stranger.
@@ -52,8 +52,13 @@ public enum CylinderComparison {
                     if cannotReach(local.squareRoot()) { return nil }
                     let global = GlobalConsistency.score(a, b, proposals: UnsafeBufferPointer(rebasing: pairs.prefix(6)))
                     // The geometric mean: both must agree, so a chance resemblance of cylinders without a
-                    // consistent placement (or the reverse) stays low.
-                    return (local * global).squareRoot()
+                    // consistent placement (or the reverse) stays low; then the ridges' flow under that
+                    // placement (`OrientationAgreement`, at most 1, so √local stays a bound).
+                    let combined = (local * global.share).squareRoot()
+                    guard let placement = global.placement else { return combined }
+                    // The factor is at most 1: below the threshold already, it cannot lift the score.
+                    if cannotReach(combined) { return nil }
+                    return combined * OrientationAgreement.factor(a, b, placement)
                 }
             }
         }

@@ -34,6 +34,9 @@ public struct CylinderTemplate: Sendable {
     let minutiae: [Float]
     let minutiaCount: Int
     let area: ExtractedPrint
+    /// The ridge direction of each block of `area` in steps of 1/256 of a half turn
+    /// (`OrientationAgreement`); empty when the print came without directions.
+    let directions: [UInt8]
 
     var minutiaStride: Int { (minutiaCount + 7) / 8 * 8 }
 
@@ -51,7 +54,7 @@ public struct CylinderTemplate: Sendable {
     var byteCount: Int {
         func bytes<Element>(_ array: [Element]) -> Int { array.capacity == 0 ? 0 : 32 + array.capacity * MemoryLayout<Element>.stride }
         return MemoryLayout<CylinderTemplate>.stride + bytes(xs) + bytes(ys) + bytes(angles) + bytes(values) + bytes(validity)
-            + bytes(validCounts) + bytes(minutiae) + bytes(area.foreground) + bytes(area.minutiae) + bytes(shapes)
+            + bytes(validCounts) + bytes(minutiae) + bytes(area.foreground) + bytes(area.minutiae) + bytes(directions) + bytes(shapes)
     }
 
     /// The line from minutia t to minutia k of one impression, as consolidation compares it with
@@ -76,7 +79,10 @@ public struct CylinderTemplate: Sendable {
         self.parameters = parameters
         var area = print
         area.minutiae = []
+        // Kept as a byte per block (`directions`), not the print's Floats: a gallery holds many.
+        area.orientations = []
         self.area = area
+        directions = Self.fitted(print.orientations.map(OrientationAgreement.step))
         minutiaCount = print.minutiae.count
         let padding = [Float](repeating: Self.nowhere, count: (minutiaCount + 7) / 8 * 8 - minutiaCount)
         minutiae = Self.fitted(print.minutiae.map(\.x) + padding + print.minutiae.map(\.y) + padding

@@ -13,19 +13,20 @@ enum GlobalConsistency {
     /// Added to each side's count of minutiae in the overlap: a tiny overlap proves little.
     static let overlapPrior: Float = 3
 
-    /// 0 … 1: the best proposal's paired share, m² / ((nA + k)(nB + k)). Each proposal is a
-    /// local pair (i, j) of cylinders.
+    /// 0 … 1: the best proposal's paired share, m² / ((nA + k)(nB + k)), and that proposal's
+    /// placement (nil when none paired a minutia). Each proposal is a local pair (i, j) of cylinders.
     ///
     /// Every position, distance and share is computed by the same operations in the same order
     /// as one minutia at a time would; what differs is only how the work is found: A's minutiae
     /// that fall on B's print are listed first (without a branch each), and for each of them B's
     /// minutiae within the distance tolerance are found eight at a time, then weighed in order.
-    static func score(_ a: CylinderTemplate, _ b: CylinderTemplate, proposals: UnsafeBufferPointer<CylinderComparison.Candidate>) -> Float {
+    static func score(_ a: CylinderTemplate, _ b: CylinderTemplate, proposals: UnsafeBufferPointer<CylinderComparison.Candidate>)
+        -> (share: Float, placement: OrientationAgreement.Placement?) {
         let areaA = Area(a.area), areaB = Area(b.area)
         let countA = a.minutiaCount, countB = b.minutiaCount, strideA = a.minutiaStride, strideB = b.minutiaStride
         let tolerance = distanceTolerance * distanceTolerance
         let tolerance8 = SIMD8<Float>(repeating: tolerance), lanes = SIMD8<Int32>(1, 2, 4, 8, 16, 32, 64, 128)
-        return withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * countA + countB + strideB) { scratch in
+        return withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * countA + countB + strideB) { scratch -> (share: Float, placement: OrientationAgreement.Placement?) in
             a.minutiae.withUnsafeBufferPointer { minutiaeA in
                 b.minutiae.withUnsafeBufferPointer { minutiaeB in
                     a.area.foreground.withUnsafeBytes { foregroundA in
@@ -36,6 +37,7 @@ enum GlobalConsistency {
                             let overlapX = scratch.baseAddress!, overlapY = overlapX + countA, overlapAngle = overlapY + countA
                             let usedB = overlapAngle + countA, squaredB = usedB + countB
                             var best: Float = 0
+                            var placement: OrientationAgreement.Placement?
                             for proposal in proposals {
                                 let (i, j) = (Int(proposal.i), Int(proposal.j))
                                 let turn = b.angles[j] - a.angles[i]
@@ -103,9 +105,13 @@ enum GlobalConsistency {
                                     let x = c * dx + s * dy, y = -s * dx + c * dy
                                     inOverlapB &+= areaA.flag(foregroundA, x, y)
                                 }
-                                best = max(best, m * m / ((Float(inOverlapA) + overlapPrior) * (Float(inOverlapB) + overlapPrior)))
+                                let share = m * m / ((Float(inOverlapA) + overlapPrior) * (Float(inOverlapB) + overlapPrior))
+                                if share > best {
+                                    best = share
+                                    placement = OrientationAgreement.Placement(turn: turn, shiftX: shiftX, shiftY: shiftY)
+                                }
                             }
-                            return min(1, best)
+                            return (min(1, best), placement)
                         }
                     }
                 }
@@ -151,6 +157,14 @@ enum GlobalConsistency {
             let block = fallback == 0 ? row &* blocksAcross &+ column
                 : (Self.pixel(clampedY > 0 ? clampedY : 0) / blockSize) &* blocksAcross &+ Self.pixel(clampedX > 0 ? clampedX : 0) / blockSize
             return Int(foreground[block]) & inside
+        }
+
+        /// The block a point on the print lies in (where `flag` is 1), by a shift where it can be.
+        @inline(__always)
+        func block(_ x: Float, _ y: Float) -> Int {
+            let column = Self.pixel(x), row = Self.pixel(y)
+            return blockShift >= 0 ? (row &>> blockShift) &* blocksAcross &+ (column &>> blockShift)
+                : (row / blockSize) &* blocksAcross &+ column / blockSize
         }
 
         @inline(__always)
