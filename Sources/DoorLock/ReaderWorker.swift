@@ -203,12 +203,8 @@ final class ReaderWorker: @unchecked Sendable {
     private func openModule(_ connection: ModuleConnection, store: TemplateStore) throws -> Administrator {
         var opened: FingerprintModule?
         // What the open repairs is told once, as the CLI does: from the audit rows it adds.
-        let before = (try? store.auditEntries(limit: 1).last?.id) ?? 0
-        defer {
-            for entry in (try? store.auditEntries(limit: 1000)) ?? [] where entry.id > before && entry.event == "repair" {
-                report(.repaired(entry.detail ?? ""))
-            }
-        }
+        let before = lastAuditID(store)
+        defer { reportRepairs(store, since: before) }
         do {
             return try AdministrationOpener.open(
                 store: store, unpaired: (connection.unpairedAddress, connection.unpairedPassword)
@@ -224,6 +220,18 @@ final class ReaderWorker: @unchecked Sendable {
         } catch {
             if let opened { WorkerLoop.close(opened) }
             throw error
+        }
+    }
+
+    /// The newest audit row's id (0 when none or unreadable): where `reportRepairs` starts.
+    func lastAuditID(_ store: TemplateStore) -> Int64 {
+        (try? store.auditEntries(limit: 1).last?.id) ?? 0
+    }
+
+    /// Tells each repair the store audited after row `before`, once.
+    func reportRepairs(_ store: TemplateStore, since before: Int64) {
+        for entry in (try? store.auditEntries(limit: 1000)) ?? [] where entry.id > before && entry.event == "repair" {
+            report(.repaired(entry.detail ?? ""))
         }
     }
 

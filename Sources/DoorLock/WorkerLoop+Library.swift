@@ -50,23 +50,38 @@ extension WorkerLoop {
               let move = searchOrder?.layoutMoves.first else { return }
         let mover = LayoutMover(administrator: administrator,
                                 shouldYield: { [worker] in worker.hasPendingJobs })
-        do {
-            let report = try mover.apply([move], maxFlashWrites: flashWritesLeft)
-            flashWritesLeft -= report.flashWrites
-            if report.moves > 0 || report.skipped > 0 {
-                // The old plan's ranges may not cover the new slot: whole range until the next plan.
-                searchOrder = nil
-                plannedAt = nil
-            }
-        } catch let error as ModuleError where error.isTransportFailure {
-            lost(error)
-        } catch AdministrationError.interrupted(let operation, let underlying) {
-            // The intent stays for the reconcile of the next open.
-            lost(WorkerFailure("\(operation) interrupted: \(underlying)"))
-        } catch {
+        let budget = flashWritesLeft
+        var done: (flashWrites: Int, changedLayout: Bool)?
+        if upkeepFailure({
+            let report = try mover.apply([move], maxFlashWrites: budget)
+            done = (report.flashWrites, report.moves > 0 || report.skipped > 0)
+        }) != nil {
             // A refused move (flash error, store problem): no more moves until the next plan.
             searchOrder?.layoutMoves = []
         }
+        guard let done else { return }
+        flashWritesLeft -= done.flashWrites
+        if done.changedLayout {
+            // The old plan's ranges may not cover the new slot: whole range until the next plan.
+            searchOrder = nil
+            plannedAt = nil
+        }
+    }
+
+    /// An upkeep step's module work: a lost module or an interrupted operation ends the
+    /// connection (the intent stays for the reconcile of the next open); any other failure is
+    /// returned for the step to settle.
+    private mutating func upkeepFailure(_ work: () throws -> Void) -> (any Error)? {
+        do {
+            try work()
+        } catch let error as ModuleError where error.isTransportFailure {
+            lost(error)
+        } catch AdministrationError.interrupted(let operation, let underlying) {
+            lost(WorkerFailure("\(operation) interrupted: \(underlying)"))
+        } catch {
+            return error
+        }
+        return nil
     }
 
     /// A user removed at the fleet hub leaves their templates in the module, each with a delete
@@ -74,22 +89,14 @@ extension WorkerLoop {
     /// touches, so the flash follows the hub within an idle step.
     private mutating func deleteRemovedTemplates(_ administrator: Administrator) {
         guard !removalRefused, let leaving = try? administrator.store.slotsLeavingModule(), !leaving.isEmpty else { return }
-        let before = (try? administrator.store.auditEntries(limit: 1).last?.id) ?? 0
-        do {
-            _ = try administrator.reconcile()
-            searchOrder = nil
-            plannedAt = nil
-        } catch let error as ModuleError where error.isTransportFailure {
-            lost(error)
-        } catch AdministrationError.interrupted(let operation, let underlying) {
-            lost(WorkerFailure("\(operation) interrupted: \(underlying)"))
-        } catch {
+        let before = worker.lastAuditID(administrator.store)
+        if let error = upkeepFailure({ _ = try administrator.reconcile() }) {
             removalRefused = true
             worker.report(.repaired("deleting a removed user's templates from the module failed (tried again when the module next opens): \(error)"))
         }
-        for entry in (try? administrator.store.auditEntries(limit: 1000)) ?? [] where entry.id > before && entry.event == "repair" {
-            worker.report(.repaired(entry.detail ?? ""))
-        }
+        searchOrder = nil
+        plannedAt = nil
+        worker.reportRepairs(administrator.store, since: before)
     }
 
     private mutating func replan(_ administrator: Administrator) {
