@@ -54,7 +54,8 @@ import TestSupport
         let minutiaeOnly = TemplateEnvelope.wrap(Array(Self.currentTemplate.dropFirst(TemplateEnvelope.headerSize)),
                                                  format: TemplateEnvelope.minutiaeOnlyFormat)
         #expect(HostTemplate(bytes: minutiaeOnly).format.flatMap { HostTemplate.olderFormats[$0] } != nil)
-        #expect(expectThrows(HostMatchingError.self) { try MinutiaeGallery([HostTemplate(bytes: minutiaeOnly)]) } == .olderTemplateFormat(index: 0))
+        let refused = expectThrows(HostMatchingError.self) { try MinutiaeGallery([HostTemplate(bytes: minutiaeOnly)]) }
+        #expect(refused == .olderTemplateFormat(index: 0))
     }
 
     @Test func anImageSensorsStoreInTodaysFormatIsOK() throws {

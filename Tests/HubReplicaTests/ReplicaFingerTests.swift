@@ -150,7 +150,8 @@ struct ReplicaFingerTests {
             #expect([3, 5].contains(slot) && fromModule)
             try fleet.door.applyStoreSide(of: action)
         }
-        #expect(try fleet.door.slotsLeavingModule().isEmpty && fleet.door.pendingIntents().isEmpty)
+        let leaving = try fleet.door.slotsLeavingModule(), pending = try fleet.door.pendingIntents()
+        #expect(leaving.isEmpty && pending.isEmpty)
         #expect(try fleet.door.occupiedSlots() == [4])
 
         // Bob's fingers at an image-sensor door (marked so by its host reader): no intent.
@@ -158,6 +159,7 @@ struct ReplicaFingerTests {
         _ = try fleet.hub.deleteUser(named: "bob")
         let sensorResult = try fleet.sync()
         #expect(sensorResult.usersRemoved == 1 && sensorResult.fingersLeavingModule == 0)
-        #expect(try fleet.door.pendingIntents().isEmpty && fleet.door.occupiedSlots().isEmpty)
+        let intentsLeft = try fleet.door.pendingIntents(), slotsLeft = try fleet.door.occupiedSlots()
+        #expect(intentsLeft.isEmpty && slotsLeft.isEmpty)
     }
 }
