@@ -42,6 +42,9 @@ public struct ReplicaResult: Sendable, Equatable {
     public var fingersForOtherReaders = 0
     /// Fingers that did not fit: every slot of the reader's library taken.
     public var fingersWithoutRoom = 0
+    /// Host fingers another version's matcher made (another template format): not stored; the
+    /// user enrolls that finger again at any door.
+    public var fingersOfOtherFormats = 0
     /// A removed user's fingers still in a module's flash: their rows went with the user, and a
     /// delete intent each stays until the reader deletes the template (`ReaderWorker`'s idle
     /// upkeep, or the next open of the module), so their touch is refused, never taken for tamper.
@@ -73,6 +76,7 @@ public struct ReplicaResult: Sendable, Equatable {
         fingersForOtherReaders += next.fingersForOtherReaders
         fingersWithoutRoom += next.fingersWithoutRoom
         fingersLeavingModule += next.fingersLeavingModule
+        fingersOfOtherFormats += next.fingersOfOtherFormats
         ignored += next.ignored
         kept += next.kept
     }
@@ -93,6 +97,7 @@ public struct ReplicaResult: Sendable, Equatable {
         if fingersForOtherReaders > 0 { text += "; \(fingersForOtherReaders) finger(s) for another kind of reader not stored" }
         if fingersWithoutRoom > 0 { text += "; \(fingersWithoutRoom) finger(s) without room in the library" }
         if fingersLeavingModule > 0 { text += "; \(fingersLeavingModule) finger(s) to be deleted from the module" }
+        if fingersOfOtherFormats > 0 { text += "; \(fingersOfOtherFormats) finger(s) made by another version's matcher not stored (enroll them again)" }
         if let doorMode { text += "; door mode \(doorMode.rawValue) set at the hub" }
         return text
     }
@@ -146,8 +151,17 @@ public enum ReplicaApply {
                   template.count == finger.size else {
                 throw .unreadable(kind: "finger", key: key, revision: revision, problem: "its template does not open under the fleet's template key")
             }
-            if finger.family == HubFinger.hostFamily, HostTemplate(bytes: template).format != HostTemplate.currentFormat {
-                throw .unreadable(kind: "finger", key: key, revision: revision, problem: "it is not a template of this fpmod's host matcher")
+            if finger.family == HubFinger.hostFamily {
+                guard let format = HostTemplate(bytes: template).format else {
+                    throw .unreadable(kind: "finger", key: key, revision: revision, problem: "it is not a template of fpmod's host matcher")
+                }
+                // Another version's matcher made it (a finger enrolled before an upgrade): this door
+                // cannot use it, and the rest of the log must still arrive (a revocation behind it).
+                // Counted and said; enrolled again at any door, its new template replaces it.
+                guard format == HostTemplate.currentFormat else {
+                    result.fingersOfOtherFormats += 1
+                    continue
+                }
             }
             fingers.append((finger, template))
         }
@@ -242,6 +256,7 @@ public enum ReplicaApply {
         if result.fingersPut > 0 { parts.append("\(result.fingersPut) finger(s) added or replaced") }
         if result.fingersRemoved > 0 { parts.append("\(result.fingersRemoved) finger(s) removed") }
         if result.fingersLeavingModule > 0 { parts.append("\(result.fingersLeavingModule) finger(s) to be deleted from the module") }
+        if result.fingersOfOtherFormats > 0 { parts.append("\(result.fingersOfOtherFormats) finger(s) made by another version's matcher not stored") }
         if result.fingersForOtherReaders > 0 { parts.append("\(result.fingersForOtherReaders) finger(s) for another kind of reader not stored") }
         if result.fingersWithoutRoom > 0 { parts.append("\(result.fingersWithoutRoom) finger(s) without room in the library") }
         if !result.kept.isEmpty { parts.append("kept \(result.kept.sorted().joined(separator: ", ")): a user of this door has it") }

@@ -70,9 +70,28 @@ struct ReplicaFingerTests {
             _ = try Self.sync(fleet)
             Issue.record("a module template filed as a host one was applied")
         } catch {
-            #expect("\(error)".contains("not a template of this fpmod's host matcher"), "\(error)")
+            #expect("\(error)".contains("not a template of fpmod's host matcher"), "\(error)")
         }
         try fleet.hub.putFinger(Self.finger("alice", template: Self.hostTemplate(3)))
+        #expect(try Self.sync(fleet).fingersPut == 1)
+    }
+
+    /// A finger enrolled before an upgrade (template format 2) is in the hub's log: an upgraded
+    /// door cannot use it, says so, and takes the rest of the log (a revocation behind it); the
+    /// finger enrolled again replaces it.
+    @Test func aFingerOfAnotherMatcherVersionIsLeftAndTheRestOfTheLogArrives() throws {
+        let fleet = try Fleet()
+        try fleet.hub.putUser(HubUser(name: "alice"))
+        try fleet.hub.putUser(HubUser(name: "bob"))
+        let older = TemplateEnvelope.wrap(Array(repeating: 1, count: 40), format: TemplateEnvelope.minutiaeOnlyFormat)
+        try fleet.hub.putFinger(Self.finger("alice", template: older))
+        _ = try fleet.hub.deleteUser(named: "bob")
+        let result = try Self.sync(fleet)
+        #expect(result.fingersOfOtherFormats == 1 && result.fingersPut == 0)
+        #expect(result.summary.contains("1 finger(s) made by another version's matcher not stored (enroll them again)"))
+        #expect(try fleet.door.users().map(\.name) == ["alice"], "bob's removal arrived")
+        #expect(try fleet.door.fingers(of: "alice").isEmpty)
+        try fleet.hub.putFinger(Self.finger("alice", template: Self.hostTemplate(4)))
         #expect(try Self.sync(fleet).fingersPut == 1)
     }
 

@@ -42,6 +42,7 @@ enum FleetCommand {
                                "fingersPut": .int(Int64(applied.fingersPut)), "fingersRemoved": .int(Int64(applied.fingersRemoved)),
                                "fingersForOtherReaders": .int(Int64(applied.fingersForOtherReaders)),
                                "fingersLeavingModule": .int(Int64(applied.fingersLeavingModule)),
+                               "fingersOfOtherFormats": .int(Int64(applied.fingersOfOtherFormats)),
                                "fingersSent": .int(Int64(report.fingersSent)), "fingersRefused": .array(report.fingersRefused.map(JSONValue.string)),
                                "eventsSent": .int(Int64(report.eventsSent)),
                                "eventsMissing": .array(report.eventsMissing.map { .array([.int($0.lowerBound), .int($0.upperBound)]) })])
