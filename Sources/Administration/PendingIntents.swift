@@ -59,6 +59,8 @@ public enum PendingIntents {
         case .wipe:
             return "the next open finishes the wipe: the module is emptied and every user removed"
         case .restore:
+            // A restore of one slot: a finger the fleet's hub sent, written by the service between touches.
+            if intent.slot != nil { return "the module gets the finger the fleet's hub sent: the next open writes \(slot) from the store" }
             return "the next open writes every finger of the store to the module again"
         case .move:
             let target = intent.targetSlot.map { "slot \($0)" } ?? "no slot"

@@ -12,7 +12,8 @@ extension Administrator {
     @discardableResult
     public func reconcile(repairDifferences: Bool = false) throws -> [RepairAction] {
         let occupied = try occupiedSlots()
-        let restoring = try store.pendingIntents().contains { $0.kind == .restore }
+        // A restore of the whole library (not of one slot, a finger from the hub) rewrites it all.
+        let restoring = try store.pendingIntents().contains { $0.kind == .restore && $0.slot == nil }
         var done: [RepairAction] = []
         var unknown: [Int] = []
         var missing: [Int] = []

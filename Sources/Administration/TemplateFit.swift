@@ -9,8 +9,8 @@ import TemplateStore
 extension Administrator {
     /// The kv keys where the last module seen is recorded, so `fpmod list` (no module) can mark
     /// the fingers whose templates that module cannot use.
-    public static let moduleFamilyKey = "module.family"
-    public static let moduleTemplateSizeKey = "module.template-size"
+    public static let moduleFamilyKey = TemplateStore.moduleFamilyKey
+    public static let moduleTemplateSizeKey = TemplateStore.moduleTemplateSizeKey
 
     /// The template size the attached module makes and accepts: learned (product info or an
     /// upload), else its family's.
@@ -18,13 +18,16 @@ extension Administrator {
         module.templateSize ?? module.family?.profile.templateSize
     }
 
-    /// Remembers the attached module's family and template size in the store.
+    /// Remembers the attached module's family, template size and capacity in the store.
     public func recordModuleTemplateFormat() throws {
         if let family = module.family?.rawValue, try store.value(forKey: Self.moduleFamilyKey) != family {
             try store.setValue(family, forKey: Self.moduleFamilyKey)
         }
         if let size = moduleTemplateSize, try store.value(forKey: Self.moduleTemplateSizeKey) != String(size) {
             try store.setValue(String(size), forKey: Self.moduleTemplateSizeKey)
+        }
+        if let capacity = module.capacity, capacity > 0, try store.value(forKey: TemplateStore.moduleCapacityKey) != String(capacity) {
+            try store.setValue(String(capacity), forKey: TemplateStore.moduleCapacityKey)
         }
     }
 

@@ -36,6 +36,8 @@ extension LockRuntime {
     func acceptEnrolledSetFromHub() {
         guard let digest = options.hubEnrolledSet?(), digest != hubEnrolledSetSeen else { return }
         hubEnrolledSetSeen = digest
+        // A module's flash follows the store's new set (`WorkerLoop.settleFleetTemplates`).
+        worker?.submit(.upkeep)
         guard (try? store.enrolledSetDigest()) == digest else { return }
         decide(.enrolledSetFromHub(digest: digest))
     }

@@ -69,6 +69,9 @@ final class ReaderWorker: @unchecked Sendable {
         case scan(edge: UInt64, verifying: String? = nil)
         case aura(LedPattern)
         case admin(requestID: Int, AdminRequest)
+        /// The store changed behind the reader (the fleet's hub put or removed fingers): an idle
+        /// step now, so a module's flash follows between touches, not at the next health check.
+        case upkeep
     }
 
     struct Settings: Sendable {
@@ -125,7 +128,8 @@ final class ReaderWorker: @unchecked Sendable {
         condition.lock()
         // A newer LED state replaces one not yet shown.
         if case .aura = job { jobs.removeAll { if case .aura = $0 { true } else { false } } }
-        jobs.append(job)
+        // One upkeep step waiting does what two would.
+        if job != .upkeep || !jobs.contains(.upkeep) { jobs.append(job) }
         condition.signal()
         condition.unlock()
     }
@@ -206,7 +210,7 @@ final class ReaderWorker: @unchecked Sendable {
         let before = lastAuditID(store)
         defer { reportRepairs(store, since: before) }
         do {
-            return try AdministrationOpener.open(
+            let administrator = try AdministrationOpener.open(
                 store: store, unpaired: (connection.unpairedAddress, connection.unpairedPassword)
             ) { address, password, probe in
                 if let previous = opened { WorkerLoop.close(previous) }
@@ -217,6 +221,10 @@ final class ReaderWorker: @unchecked Sendable {
                 opened = module
                 return module
             }
+            // Which templates this module's flash takes, for the fleet's fingers (`FleetLink`
+            // reads it from the store while the reader is busy): a failed write only delays that.
+            try? administrator.recordModuleTemplateFormat()
+            return administrator
         } catch {
             if let opened { WorkerLoop.close(opened) }
             throw error

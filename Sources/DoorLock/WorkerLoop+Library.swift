@@ -44,7 +44,7 @@ extension WorkerLoop {
     /// One step of library upkeep: a new plan, or one move.
     mutating func maintainLibrary(_ administrator: Administrator) {
         guard !worker.hasPendingJobs else { return }
-        deleteRemovedTemplates(administrator)
+        settleFleetTemplates(administrator)
         if needsPlan { return replan(administrator) }
         guard layoutPending, ContinuousClock.now - lastActivity >= worker.config.layoutQuietPeriod,
               let move = searchOrder?.layoutMoves.first else { return }
@@ -84,19 +84,23 @@ extension WorkerLoop {
         return nil
     }
 
-    /// A user removed at the fleet hub leaves their templates in the module, each with a delete
-    /// intent (`ReplicaApply`): the reconcile an open would make finishes them now, between
-    /// touches, so the flash follows the hub within an idle step.
-    private mutating func deleteRemovedTemplates(_ administrator: Administrator) {
-        guard !removalRefused, let leaving = try? administrator.store.slotsLeavingModule(), !leaving.isEmpty else { return }
-        let before = worker.lastAuditID(administrator.store)
+    /// The fleet's hub changes a module door's flash through intents in the batch that changed
+    /// the store (`ReplicaApply`): a removed user's templates each leave with a delete intent, a
+    /// finger from the hub arrives with a restore intent for its slot. The reconcile an open would
+    /// make finishes them now, between touches, so the flash follows the hub within an idle step.
+    private mutating func settleFleetTemplates(_ administrator: Administrator) {
+        guard !fleetWorkRefused else { return }
+        let store = administrator.store
+        guard let leaving = try? store.slotsLeavingModule(), let arriving = try? store.slotsArrivingFromHub(),
+              !leaving.isEmpty || !arriving.isEmpty else { return }
+        let before = worker.lastAuditID(store)
         if let error = upkeepFailure({ _ = try administrator.reconcile() }) {
-            removalRefused = true
-            worker.report(.repaired("deleting a removed user's templates from the module failed (tried again when the module next opens): \(error)"))
+            fleetWorkRefused = true
+            worker.report(.repaired("writing the fleet hub's changes to the module failed (tried again when the module next opens): \(error)"))
         }
         searchOrder = nil
         plannedAt = nil
-        worker.reportRepairs(administrator.store, since: before)
+        worker.reportRepairs(store, since: before)
     }
 
     private mutating func replan(_ administrator: Administrator) {

@@ -27,9 +27,9 @@ struct WorkerLoop {
     var scansSincePlan = 0
     /// Flash writes layout moves may still spend today.
     var flashWritesLeft = 0
-    /// Deleting a removed user's templates failed on this connection: not tried again until the
-    /// module opens anew (whose reconcile tries once more), so a refusal is told once, not every step.
-    var removalRefused = false
+    /// Writing the fleet hub's changes to the module (a removed user's templates deleted, a finger
+    /// from the hub written) failed on this connection: not tried again until the module opens anew (whose reconcile tries once more), so a refusal is told once, not every step.
+    var fleetWorkRefused = false
     /// The last scan or command: layout moves wait for a quiet spell after it.
     var lastActivity = ContinuousClock.now
 
@@ -61,6 +61,8 @@ struct WorkerLoop {
                 runAdmin(id, request, on: reader)
                 searchOrder = nil
                 plannedAt = nil
+            case .upkeep?:
+                if let administrator { maintainLibrary(administrator) }
             case nil:
                 if worker.config.pollInterval != nil { poll(reader) } else if !layoutPending { checkHealth(reader) }
                 if let administrator { maintainLibrary(administrator) }
@@ -88,7 +90,7 @@ struct WorkerLoop {
                 }
             }
             reader = opened
-            removalRefused = false
+            fleetWorkRefused = false
             searchOrder = nil
             plannedAt = nil
             backoff = worker.config.backoffInitial

@@ -10,8 +10,10 @@ public enum DoorReader: Sendable, Equatable {
     /// An image sensor matched on the host: takes the fleet's host templates, and sends the
     /// fingers enrolled here for the hub's users.
     case imageSensor(capacity: Int)
-    /// A UART module: its fingers stay at this door for now (loading the fleet's templates into
-    /// a module's flash is not built yet).
+    /// A UART module: takes the fleet's templates of its family and size (as the store last
+    /// recorded them, `TemplateStore.recordedModuleLibrary`), written into its flash by the
+    /// reader between touches, and sends the fingers enrolled here. Before its module was first
+    /// opened nothing is taken; the whole log is read again once it is known.
     case module
     /// Not known (`fpmod fleet sync` without a reader): no finger is taken or sent.
     case unknown
@@ -73,6 +75,14 @@ public final class FleetLink {
     /// nothing is new, the hub holds the first request until something is (a long poll).
     /// `fromStart`: the whole log again (`fpmod fleet sync --from-start`).
     public func pull(wait: Int = 0, fromStart: Bool = false) throws(FleetSyncError) -> FleetSyncReport {
+        // The fleet's key before the first page, whatever the reader: the hub's cards are hashed
+        // under a key derived from it, and a card the door cannot hash alike never matches.
+        _ = try templateKey()
+        let replicaReader = try replicaReader()
+        // Fingers of a family this door did not take before (its module first known, or another
+        // module fitted) are in the log's past: the whole log once, each change its thing's whole state.
+        let newFamily = try takesNewFamily(replicaReader)
+        let fromStart = fromStart || newFamily
         var start: Int64 = 0
         if !fromStart {
             do { start = try store.hubRevision() } catch { throw .store("\(error)") }
@@ -80,20 +90,30 @@ public final class FleetLink {
         var report = FleetSyncReport(at: start)
         var firstPage = fromStart
         var waitNow = max(0, min(wait, 30))
-        let replicaReader = try replicaReader()
         while true {
-            let answer = try send("GET", "/v1/changes?since=\(report.applied.to)&limit=\(Self.pageSize)&wait=\(waitNow)", timeout: .seconds(waitNow + 30))
+            let answer = try send("GET", "/v1/changes?since=\(report.applied.to)&limit=\(Self.pageSize)&wait=\(waitNow)&reader=\(Self.reader(replicaReader))",
+                                  timeout: .seconds(waitNow + 30))
             let page = try ChangePage(json: answer)
             waitNow = 0
-            guard !page.changes.isEmpty else { return report }
+            guard !page.changes.isEmpty else { return try caughtUp(report, taking: replicaReader) }
             let applied: ReplicaResult
             do {
                 applied = try ReplicaApply.apply(page.changes, to: store, reader: replicaReader, door: membership.door, fromStart: firstPage)
             } catch { throw .replica(error) }
             firstPage = false
             report.applied.add(applied)
-            if applied.to >= page.latest { return report }
+            if applied.to >= page.latest { return try caughtUp(report, taking: replicaReader) }
         }
+    }
+
+    /// The store at the hub's latest revision with `reader`'s family taken all along: kept, so
+    /// the next pull starts from the store's revision (a pull cut before this reads the log again).
+    private func caughtUp(_ report: FleetSyncReport, taking reader: ReplicaReader?) throws(FleetSyncError) -> FleetSyncReport {
+        let family = reader?.family ?? ""
+        do {
+            if try store.value(forKey: Self.familyTakenKey) != family { try store.setValue(family, forKey: Self.familyTakenKey) }
+        } catch { throw .store("\(error)") }
+        return report
     }
 
     /// Uploads the audit records the hub has not confirmed, a thousand at a time.
@@ -134,12 +154,43 @@ public final class FleetLink {
         return report
     }
 
-    /// What this door's reader takes of the hub's fingers: an image sensor's, with the fleet's
-    /// template key (fetched once with the door's certificate and kept sealed in the store);
-    /// nil for any other reader, or a hub that takes no fingers.
+    /// The reader as the hub is told it (`reader` of `GET /v1/changes`): which fingers this door takes.
+    static func reader(_ reader: ReplicaReader?) -> String {
+        guard let reader else { return "none" }
+        return reader.templateSize.map { "\(reader.family):\($0)" } ?? reader.family
+    }
+
+    /// The kv key of the family of fingers the door's last pull took ("" for none).
+    static let familyTakenKey = "hub.fingerFamily"
+
+    /// Whether this pull takes fingers of a family the last one did not. A door from before the
+    /// key took host fingers if it had an image sensor and none at a module: only a module's
+    /// family is new to it then.
+    private func takesNewFamily(_ reader: ReplicaReader?) throws(FleetSyncError) -> Bool {
+        guard let family = reader?.family else { return false }
+        let taken: String?
+        do { taken = try store.value(forKey: Self.familyTakenKey) } catch { throw .store("\(error)") }
+        if let taken { return taken != family }
+        return family != HubFinger.hostFamily
+    }
+
+    /// What this door's reader takes of the hub's fingers, with the fleet's template key
+    /// (fetched once with the door's certificate and kept sealed in the store): an image
+    /// sensor's host templates, or a module's of its family and size once the store recorded
+    /// them; nil for an unknown reader, or a hub that takes no fingers.
     private func replicaReader() throws(FleetSyncError) -> ReplicaReader? {
-        guard case .imageSensor(let capacity) = reader, let key = try templateKey() else { return nil }
-        return ReplicaReader(family: HubFinger.hostFamily, capacity: capacity, templateKey: key)
+        switch reader {
+        case .imageSensor(let capacity):
+            guard let key = try templateKey() else { return nil }
+            return ReplicaReader(family: HubFinger.hostFamily, capacity: capacity, templateKey: key)
+        case .module:
+            let library: RecordedModuleLibrary?
+            do { library = try store.recordedModuleLibrary() } catch { throw .store("\(error)") }
+            guard let library, let key = try templateKey() else { return nil }
+            return ReplicaReader(family: library.family, templateSize: library.templateSize, capacity: library.capacity, templateKey: key)
+        case .unknown:
+            return nil
+        }
     }
 
     private func templateKey() throws(FleetSyncError) -> FleetTemplateKey? {
@@ -161,7 +212,8 @@ public final class FleetLink {
     }
 
     /// Sends the fingers enrolled here for the hub's users that the hub does not hold yet, each
-    /// sealed under the fleet's key; the hub makes each a change every image-sensor door takes.
+    /// sealed under the fleet's key; the hub makes each a change every door with a reader of the
+    /// same family takes (every image sensor, or modules of this family and template size).
     /// One the hub refuses for good (its user gone from the hub: its tombstone is on the way) is
     /// audited and not sent again; anything else stops the sync and is tried at the next.
     public func uploadFingers(into report: inout FleetSyncReport) throws(FleetSyncError) {

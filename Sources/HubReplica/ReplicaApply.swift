@@ -49,6 +49,14 @@ public struct ReplicaResult: Sendable, Equatable {
     /// delete intent each stays until the reader deletes the template (`ReaderWorker`'s idle
     /// upkeep, or the next open of the module), so their touch is refused, never taken for tamper.
     public var fingersLeavingModule = 0
+    /// Fingers put at a module door: in the store now, in the module's flash once the reader
+    /// wrote them (a restore intent for the slot each, finished like `fingersLeavingModule`).
+    public var fingersEnteringModule = 0
+    public var cardsPut = 0
+    public var cardsRemoved = 0
+    /// Cards of the hub whose number a card of this door's own user has: that card kept, the
+    /// hub's not stored ("user's label" each).
+    public var cardsTaken: [String] = []
     /// Changes at or below the door's revision (a replay, a reordered retry) or superseded by a
     /// later change of the same thing in the batch: not applied again.
     public var ignored = 0
@@ -76,6 +84,10 @@ public struct ReplicaResult: Sendable, Equatable {
         fingersForOtherReaders += next.fingersForOtherReaders
         fingersWithoutRoom += next.fingersWithoutRoom
         fingersLeavingModule += next.fingersLeavingModule
+        fingersEnteringModule += next.fingersEnteringModule
+        cardsPut += next.cardsPut
+        cardsRemoved += next.cardsRemoved
+        cardsTaken += next.cardsTaken
         fingersOfOtherFormats += next.fingersOfOtherFormats
         ignored += next.ignored
         kept += next.kept
@@ -85,7 +97,7 @@ public struct ReplicaResult: Sendable, Equatable {
     public var changedEnrolledSet: Bool { fingersPut + fingersRemoved + usersRemoved > 0 }
 
     public var changedAnything: Bool {
-        usersPut + usersRemoved + schedulesPut + schedulesRemoved + holidaysPut + holidaysRemoved + fingersPut + fingersRemoved > 0
+        usersPut + usersRemoved + schedulesPut + schedulesRemoved + holidaysPut + holidaysRemoved + fingersPut + fingersRemoved + cardsPut + cardsRemoved > 0
             || doorMode != nil
     }
 
@@ -97,7 +109,10 @@ public struct ReplicaResult: Sendable, Equatable {
         if fingersForOtherReaders > 0 { text += "; \(fingersForOtherReaders) finger(s) for another kind of reader not stored" }
         if fingersWithoutRoom > 0 { text += "; \(fingersWithoutRoom) finger(s) without room in the library" }
         if fingersLeavingModule > 0 { text += "; \(fingersLeavingModule) finger(s) to be deleted from the module" }
+        if fingersEnteringModule > 0 { text += "; \(fingersEnteringModule) finger(s) to be written to the module" }
         if fingersOfOtherFormats > 0 { text += "; \(fingersOfOtherFormats) finger(s) made by another version's matcher not stored (enroll them again)" }
+        if cardsPut + cardsRemoved > 0 { text += "; cards +\(cardsPut) −\(cardsRemoved)" }
+        if !cardsTaken.isEmpty { text += "; \(cardsTaken.count) card(s) a user of this door has kept, the hub's not stored" }
         if let doorMode { text += "; door mode \(doorMode.rawValue) set at the hub" }
         return text
     }
@@ -114,7 +129,7 @@ public enum ReplicaApply {
     public static let auditEvent = "hub-sync"
 
     /// `reader`: what this door's reader takes of the hub's fingers; nil: none (a door whose
-    /// reader is not known, or a module door: loading fingers into a module's flash is not built).
+    /// reader is not known yet: a module door before its module was first opened).
     /// `fromStart`: `changes` begin at the log's start (`fpmod fleet sync --from-start`), so none
     /// is taken for a replay of what the door has; each is the thing's whole state, so applying
     /// it again changes nothing but what the door had left out.
@@ -193,24 +208,58 @@ public enum ReplicaApply {
                     try store.putReplicatedUser(user, at: time)
                     result.usersPut += 1
                 }
+                // A card moved to another user removes the old before it puts the new.
+                for case let .deleteCard(user, label) in read {
+                    if try store.deleteReplicatedCard(user: user, label: label) { result.cardsRemoved += 1 }
+                }
+                for case let .putCard(card) in read {
+                    switch try store.putReplicatedCard(user: card.user, label: card.label, kind: card.kind, hash: card.hash, enabled: card.enabled,
+                                                       validFrom: card.validFrom, validUntil: card.validUntil, at: time) {
+                    case .added, .replaced: result.cardsPut += 1
+                    case .unchanged: break
+                    case .noSuchUser: result.ignored += 1
+                    case .taken(let user, let label): result.cardsTaken.append("\(user)'s \(label)")
+                    }
+                }
+                // A module door's slots are flash pages: the store changes now, and the module
+                // follows through an intent per slot in this transaction (a restore of the slot for
+                // a finger that arrived, a delete for one that left), finished by the reader.
+                let markedImageSensor = try store.value(forKey: TemplateStore.readerKindKey) == TemplateStore.imageSensorReaderKind
+                let slotsAreFlash = reader?.family != HubFinger.hostFamily && !markedImageSensor
                 if let reader {
+                    let arriving = slotsAreFlash ? try store.slotsArrivingFromHub() : []
                     for (finger, template) in fingers {
+                        let slot: Int
                         switch try store.putReplicatedFinger(user: finger.user, label: finger.label, template: template, quality: finger.quality,
                                                              duress: finger.isDuress, capacity: reader.capacity, at: time) {
-                        case .added, .replaced: result.fingersPut += 1
-                        case .unchanged: break
-                        case .noSuchUser: result.ignored += 1
-                        case .full: result.fingersWithoutRoom += 1
+                        case .added(let put), .replaced(let put):
+                            result.fingersPut += 1
+                            slot = put
+                        case .unchanged: continue
+                        case .noSuchUser:
+                            result.ignored += 1
+                            continue
+                        case .full:
+                            result.fingersWithoutRoom += 1
+                            continue
+                        }
+                        if slotsAreFlash {
+                            // One intent writes the slot's template as the store has it at that time.
+                            if !arriving.contains(slot) {
+                                _ = try store.beginIntent(.restore, user: finger.user.text, label: finger.label.text, slot: slot, createdAt: time)
+                            }
+                            result.fingersEnteringModule += 1
                         }
                     }
                     for case let .deleteFinger(user, label, family) in read where family == reader.family {
+                        if slotsAreFlash, try store.user(named: user) != nil,
+                           let finger = try store.fingers(of: user).first(where: { $0.label == label }) {
+                            _ = try store.beginIntent(.delete, user: user, label: label, slot: finger.slot, createdAt: time)
+                            result.fingersLeavingModule += 1
+                        }
                         if try store.deleteReplicatedFinger(user: user, label: label) { result.fingersRemoved += 1 }
                     }
                 }
-                // A module door's slots are flash pages: a removed user's templates stay there until
-                // the reader deletes them, each announced by a delete intent in this transaction.
-                let markedImageSensor = try store.value(forKey: TemplateStore.readerKindKey) == TemplateStore.imageSensorReaderKind
-                let slotsAreFlash = reader?.family != HubFinger.hostFamily && !markedImageSensor
                 for case let .deleteUser(name) in read {
                     guard try store.user(named: name) != nil else { continue }
                     if slotsAreFlash {
@@ -256,7 +305,11 @@ public enum ReplicaApply {
         if result.fingersPut > 0 { parts.append("\(result.fingersPut) finger(s) added or replaced") }
         if result.fingersRemoved > 0 { parts.append("\(result.fingersRemoved) finger(s) removed") }
         if result.fingersLeavingModule > 0 { parts.append("\(result.fingersLeavingModule) finger(s) to be deleted from the module") }
+        if result.fingersEnteringModule > 0 { parts.append("\(result.fingersEnteringModule) finger(s) to be written to the module") }
         if result.fingersOfOtherFormats > 0 { parts.append("\(result.fingersOfOtherFormats) finger(s) made by another version's matcher not stored") }
+        if result.cardsPut > 0 { parts.append("\(result.cardsPut) card(s) added or changed") }
+        if result.cardsRemoved > 0 { parts.append("\(result.cardsRemoved) card(s) removed") }
+        if !result.cardsTaken.isEmpty { parts.append("the hub's card(s) kept out, a user of this door has the number: \(result.cardsTaken.joined(separator: ", "))") }
         if result.fingersForOtherReaders > 0 { parts.append("\(result.fingersForOtherReaders) finger(s) for another kind of reader not stored") }
         if result.fingersWithoutRoom > 0 { parts.append("\(result.fingersWithoutRoom) finger(s) without room in the library") }
         if !result.kept.isEmpty { parts.append("kept \(result.kept.sorted().joined(separator: ", ")): a user of this door has it") }

@@ -18,6 +18,8 @@ enum ReplicaChange: Equatable {
     case otherDoorMode
     case deleteHoliday(String)
     case deleteFinger(user: String, label: String, family: String)
+    case putCard(ReplicatedCard)
+    case deleteCard(user: String, label: String)
 
     /// `change` read, or the reason this door cannot use it.
     static func read(_ change: HubChange) throws(ReplicaError) -> ReplicaChange {
@@ -31,7 +33,9 @@ enum ReplicaChange: Equatable {
             case .finger:
                 guard let parts = HubFinger.parts(ofChangeKey: change.key) else { throw unreadable("its key is not family:user:label") }
                 return .deleteFinger(user: parts.user, label: parts.label, family: parts.family)
-            default: throw .unsupported(kind: change.kind.rawValue, revision: change.revision)
+            case .card:
+                guard let parts = HubCard.parts(ofChangeKey: change.key) else { throw unreadable("its key is not user:label") }
+                return .deleteCard(user: parts.user, label: parts.label)
             }
         }
         do {
@@ -85,13 +89,20 @@ enum ReplicaChange: Equatable {
                     do { hours = try WeeklySchedule(parsing: text) } catch { throw unreadable("its hours do not read: \(error)") }
                 }
                 return .putHoliday(name: name, first: first, last: last, yearly: yearly, hours: hours)
+            case .card:
+                guard let sent = HubCard(json: state) else { throw unreadable("it is not a card as the hub sends one") }
+                let card = ReplicatedCard(user: try UserName(validating: sent.user), label: try CardLabel(validating: sent.label), kind: sent.kind,
+                                          hash: sent.numberHash, enabled: sent.enabled, validFrom: sent.validFrom, validUntil: sent.validUntil)
+                guard HubCard.changeKey(user: card.user.text, label: card.label.text) == change.key else { throw unreadable("its card is not its key") }
+                guard HubCard.travelling.contains(card.kind) else { throw unreadable("a \(card.kind.rawValue) card does not travel") }
+                guard card.hash.count == 32 else { throw unreadable("its hash is not 32 bytes") }
+                if let from = card.validFrom, let until = card.validUntil, until <= from { throw unreadable("its validity ends before it starts") }
+                return .putCard(card)
             case .doorMode:
                 let door = try field(state, "door", \.stringValue)
                 guard door == change.key else { throw unreadable("its door is not its key") as ReplicaError }
                 guard let mode = DoorMode(rawValue: try field(state, "mode", \.stringValue)) else { throw unreadable("an unknown door mode") }
                 return .putDoorMode(door: door, mode: mode, revision: change.revision)
-            default:
-                throw ReplicaError.unsupported(kind: change.kind.rawValue, revision: change.revision)
             }
         } catch let error as ReplicaError {
             throw error
@@ -137,4 +148,15 @@ struct ReplicatedFinger: Equatable {
     /// The change's revision, to name it in a refusal.
     var revision: Int64
     var sealed: [UInt8]
+}
+
+/// A card as the hub sends one: its number's hash under the fleet's card key.
+struct ReplicatedCard: Equatable {
+    var user: UserName
+    var label: CardLabel
+    var kind: CardNumber.Kind
+    var hash: [UInt8]
+    var enabled: Bool
+    var validFrom: Int64?
+    var validUntil: Int64?
 }

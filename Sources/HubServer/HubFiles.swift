@@ -64,6 +64,19 @@ public struct HubFiles: Sendable {
                         authorityFingerprint: try FleetAuthority.fingerprint(ofPEM: authority.certificatePEM), templateKey: templateKey)
     }
 
+    /// The fleet's template key in `directory`, read without making anything: what a command
+    /// beside the server (`fpmod hub add-card`) hashes with. The server makes it on its first start.
+    public static func templateKey(directory: String) throws -> FleetTemplateKey {
+        let path = directory + "/template.key"
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw HubFilesError("\(path) does not exist: fpmod hub serve --dir \(directory) makes the fleet's keys at its first start")
+        }
+        guard let key = FleetTemplateKey(hex: try readPrivate(path).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw HubFilesError("\(path) is not a template key fpmod made; restore it from a backup")
+        }
+        return key
+    }
+
     private static func read(_ path: String) throws -> String {
         guard let data = FileManager.default.contents(atPath: path) else { throw HubFilesError("cannot read \(path)") }
         return String(decoding: data, as: UTF8.self)

@@ -103,6 +103,13 @@ public struct HubHandler: HTTPHandler {
         let limitText = request.queryValue("limit") ?? "500"
         guard let limit = Int(limitText), (1...5_000).contains(limit) else { return Self.error(400, "limit is 1 to 5000") }
         guard let wait = Int(request.queryValue("wait") ?? "0"), (0...30).contains(wait) else { return Self.error(400, "wait is 0 to 30 seconds") }
+        // The door's reader, so the hub can say which doors use a finger and why others cannot.
+        if let text = request.queryValue("reader") {
+            guard let reader = Self.reader(text) else {
+                return Self.error(400, "reader is host, none, or a module's FAMILY:TEMPLATE-SIZE (letters, digits, '-'; 1 to 65536 bytes)")
+            }
+            try store.noteDoorReader(id: door.id, family: reader.family, templateSize: reader.size)
+        }
         if wait > 0, let listener, listener.latest <= since {
             _ = listener.wait(forRevisionAbove: since, until: .now + .seconds(wait))
             // Revoked while it waited: not one more page.
@@ -181,6 +188,16 @@ public struct HubHandler: HTTPHandler {
         try store.noteDoorSeen(id: door.id, revision: nil)
         log("hub: door \(door.name) enrolled \(user)'s \(label) (\(family)), revision \(revision)")
         return Self.json(200, .object(["revision": .int(revision)]))
+    }
+
+    /// `reader` of `GET /v1/changes` read: "host", "none" (nil family), or "FAMILY:SIZE".
+    static func reader(_ text: String) -> (family: String?, size: Int?)? {
+        if text == "none" { return (nil, nil) }
+        if text == HubFinger.hostFamily { return (text, nil) }
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let size = Int(parts[1]), (1...65_536).contains(size), (1...32).contains(parts[0].utf8.count),
+              parts[0].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else { return nil }
+        return (String(parts[0]), size)
     }
 
     /// A hash as an event carries it: at most 64 bytes in hex.

@@ -14,6 +14,20 @@ public struct HubDoor: Sendable, Equatable {
     public var lastRevision: Int64
     /// Seconds since 1970 of its last request; nil: never.
     public var lastSeen: Double?
+    /// The family of fingers its reader takes, as the door last said (`HubFinger.hostFamily`
+    /// for an image sensor, a module's family), and a module's template size; nil: not said yet.
+    public var readerFamily: String? = nil
+    public var templateSize: Int? = nil
+
+    /// Why this door's reader cannot use `finger`; nil when it can.
+    public func cannotUse(_ finger: HubFinger) -> String? {
+        guard let readerFamily else { return "its reader is not known yet (no sync since its reader was first opened)" }
+        let reader = readerFamily == HubFinger.hostFamily ? "an image sensor (host templates)"
+            : "a \(readerFamily) module" + (templateSize.map { " (\($0)-byte templates)" } ?? "")
+        if finger.family != readerFamily { return "its reader is \(reader)" }
+        if finger.family != HubFinger.hostFamily, let templateSize, templateSize != finger.templateSize { return "its reader is \(reader)" }
+        return nil
+    }
 }
 
 extension HubStore {
@@ -81,6 +95,16 @@ extension HubStore {
         }
     }
 
+    /// Records the reader a door says it has (`reader` of `GET /v1/changes`), when it changed.
+    public func noteDoorReader(id: Int64, family: String?, templateSize: Int?) throws(HubStoreError) {
+        try locked { connection throws(HubStoreError) in
+            _ = try connection.execute("""
+                UPDATE doors SET module_family = $2, template_size = $3::integer
+                WHERE id = $1 AND (module_family IS DISTINCT FROM $2 OR template_size IS DISTINCT FROM $3::integer)
+                """, [String(id), family, templateSize.map(String.init)])
+        }
+    }
+
     /// Every door, by name.
     public func doors() throws(HubStoreError) -> [HubDoor] {
         try locked { connection throws(HubStoreError) in try Self.doors(connection, where: "true", []) }
@@ -99,16 +123,17 @@ extension HubStore {
 
     private static func doors(_ connection: PostgresConnection, where condition: String, _ parameters: [String?]) throws(HubStoreError) -> [HubDoor] {
         let rows = try connection.execute("""
-            SELECT id, name, certificate_sha256 IS NOT NULL, revoked_at IS NOT NULL, last_revision, extract(epoch FROM last_seen)
+            SELECT id, name, certificate_sha256 IS NOT NULL, revoked_at IS NOT NULL, last_revision, extract(epoch FROM last_seen),
+                module_family, template_size
             FROM doors WHERE \(condition) ORDER BY name
             """, parameters)
         var doors: [HubDoor] = []
         for row in rows {
-            guard row.count == 6, let id = row[0].flatMap({ Int64($0) }), let name = row[1], let revision = row[4].flatMap({ Int64($0) }) else {
+            guard row.count == 8, let id = row[0].flatMap({ Int64($0) }), let name = row[1], let revision = row[4].flatMap({ Int64($0) }) else {
                 throw .unexpectedReply("a door row")
             }
             doors.append(HubDoor(id: id, name: name, joined: row[2] == "t", revoked: row[3] == "t", lastRevision: revision,
-                                 lastSeen: row[5].flatMap { Double($0) }))
+                                 lastSeen: row[5].flatMap { Double($0) }, readerFamily: row[6], templateSize: row[7].flatMap { Int($0) }))
         }
         return doors
     }

@@ -157,6 +157,7 @@ public final class HubStore: Sendable {
                 let deleted = try connection.execute("DELETE FROM users WHERE name = $1 RETURNING name", [name])
                 guard !deleted.isEmpty else { return nil }
                 try Self.tombstoneFingers(connection, of: name)
+                try Self.tombstoneCards(connection, of: name)
                 return try Self.recordChange(connection, kind: .user, key: name, state: nil)
             }
         }

@@ -125,4 +125,13 @@ extension Crypto {
         _ = crypto_generichash(&digest, digest.count, message, UInt64(message.count), subkey, subkey.count)
         return digest
     }
+
+    /// A key of `count` bytes derived from `key` for `context` (8 characters) and `id`
+    /// (`crypto_kdf_derive_from_key`): one secret, several keys that say nothing of each other.
+    static func derivedKey(_ key: [UInt8], context: String, id: UInt64, count: Int = Int(crypto_kdf_keybytes())) -> [UInt8] {
+        precondition(context.utf8.count == Int(crypto_kdf_contextbytes()) && key.count == Int(crypto_kdf_keybytes()))
+        var derived = [UInt8](repeating: 0, count: count)
+        _ = crypto_kdf_derive_from_key(&derived, count, id, context, key)
+        return derived
+    }
 }

@@ -39,6 +39,14 @@ public struct FleetTemplateKey: Sendable, Equatable {
         Crypto.open(sealed, associatedData: Self.binding(user: user, label: label, family: family), key: bytes)
     }
 
+    /// The key of the fleet's cards' keyed hashes (what a store keeps of a card instead of its
+    /// number), derived from this key with a context of its own: the hub and every door hash a
+    /// card alike, and a door that had no card before it followed a hub takes it as its own.
+    public var cardHashKey: [UInt8] { Crypto.derivedKey(bytes, context: "fpmodfck", id: 1) }
+
+    /// A card's keyed hash under the fleet's card key: what the hub keeps and sends, never the number.
+    public func cardHash(_ number: CardNumber) -> [UInt8] { TemplateStore.cardHash(number, key: cardHashKey) }
+
     private static func binding(user: String, label: String, family: String) -> [UInt8] {
         Array("fpmod fleet finger\u{0}\(user)\u{0}\(label)\u{0}\(family)".utf8)
     }

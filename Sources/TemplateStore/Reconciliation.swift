@@ -38,6 +38,10 @@ public enum RepairAction: Equatable, Sendable, CustomStringConvertible {
     case deleteOrphan(slot: Int)
     /// The store holds a slot the module lacks (or a restore rewrote the store): download its template.
     case restoreToModule(slot: Int)
+    /// A finger the fleet's hub sent is in the store, announced by a restore intent for its slot:
+    /// the caller writes its template into the slot (the module may hold nothing there, or the
+    /// finger's template the hub replaced), then the intent goes.
+    case loadFromHub(intentID: Int64, slot: Int)
     /// Nothing is left to do for this intent: remove it.
     case dropIntent(intentID: Int64, reason: String)
 
@@ -75,6 +79,8 @@ public enum RepairAction: Equatable, Sendable, CustomStringConvertible {
             return "deleted slot \(slot) from the module: the store has no finger for it"
         case .restoreToModule(let slot):
             return "wrote slot \(slot) to the module from the store"
+        case .loadFromHub(let id, let slot):
+            return "wrote slot \(slot) to the module from the store: a finger from the fleet's hub (#\(id))"
         case .finishDeleteUser(let id, let user):
             return "finished interrupted delete #\(id) of user \(user)"
         case .dropIntent(let id, let reason):
@@ -85,7 +91,7 @@ public enum RepairAction: Equatable, Sendable, CustomStringConvertible {
     /// The module slot the caller must change before `applyStoreSide`, if any.
     public var moduleWork: ModuleWork? {
         switch self {
-        case .finishEnroll(_, let slot, true), .restoreToModule(let slot), .rewriteSwapSlot(_, let slot):
+        case .finishEnroll(_, let slot, true), .restoreToModule(let slot), .rewriteSwapSlot(_, let slot), .loadFromHub(_, let slot):
             return .writeTemplate(slot: slot)
         case .rollBackEnroll(_, let slot, true), .abandonEnroll(_, let slot, true, _), .finishDelete(_, let slot, true), .deleteOrphan(let slot),
              .rollBackMove(_, _, let slot, true), .finishMove(_, let slot, _, _, true):
@@ -110,7 +116,8 @@ public enum RepairAction: Equatable, Sendable, CustomStringConvertible {
 /// Intents are settled first (oldest first); then every slot only the store has is written to
 /// the module and every slot only the module has is deleted from it. A pending wipe supersedes
 /// everything else. A pending restore rewrites every store slot, since the module may hold
-/// other templates under the same slot numbers. An enroll named in `unfinishable` (intent id →
+/// other templates under the same slot numbers; a restore of one slot (a finger the fleet's
+/// hub sent) rewrites that slot alone, or is dropped when the store no longer has it. An enroll named in `unfinishable` (intent id →
 /// why) is abandoned instead of finished: finishing it would fail at every open, for ever.
 public func planReconciliation(storeSlots: [Int: String], moduleOccupied: Set<Int>,
                                pending: [Intent], unfinishable: [Int64: String] = [:]) -> [RepairAction] {
@@ -132,7 +139,18 @@ public func planReconciliation(storeSlots: [Int: String], moduleOccupied: Set<In
         case .wipe:
             break  // handled above
         case .restore:
-            restores.append(intent)
+            guard let slot = intent.slot else {
+                restores.append(intent)
+                continue
+            }
+            if store.contains(slot) {
+                actions.append(.loadFromHub(intentID: intent.id, slot: slot))
+                module.insert(slot)
+                settled.insert(slot)
+            } else {
+                // What the module holds there is the plain comparison's (or a later delete intent's).
+                actions.append(.dropIntent(intentID: intent.id, reason: "slot \(slot) is no longer in the store"))
+            }
         case .enroll:
             guard let slot = intent.slot else {
                 actions.append(.dropIntent(intentID: intent.id, reason: "enroll without a slot"))

@@ -33,6 +33,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     case unknownFinger(user: String, label: String)
     /// The card is already someone's (by its keyed hash); `user` and `label` say whose.
     case cardTaken(user: String, label: String)
+    /// A number two cards have ("user's label" each): one kept under this door's own card key,
+    /// one from the fleet's hub under the fleet's, so neither could see the other when it came.
+    case cardOfTwo([String])
     case cardLabelTaken(user: String, label: String)
     case unknownCard(user: String, label: String)
     case unknownIntent(Int64)
@@ -107,6 +110,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
             return "\(Printable.escaped(user)) has no finger labelled \(Printable.escaped(label)); see `fpmod list`"
         case .cardTaken(let user, let label):
             return "this card is already \(Printable.escaped(user))'s (\(Printable.escaped(label))); delete it there first (`fpmod card delete`) to give it to someone else"
+        case .cardOfTwo(let cards):
+            return "this card is two cards' (\(cards.map { Printable.escaped($0) }.joined(separator: ", ")): one added at this door, one from the fleet's hub); "
+                + "refused until one is removed (fpmod card delete here, or fpmod hub remove-card)"
         case .cardLabelTaken(let user, let label):
             return "\(Printable.escaped(user)) already has a card labelled \(Printable.escaped(label)); choose another label (--label)"
         case .unknownCard(let user, let label):

@@ -46,8 +46,22 @@ extension TemplateStore {
 
     /// The keyed hash of a card number; nil when the store has no hash key yet (so no card).
     func cardHash(_ number: CardNumber, create: Bool = false) throws -> [UInt8]? {
+        try locked { try cardHashKey(create: create).map { Self.cardHash(number, key: $0) } }
+    }
+
+    static func cardHash(_ number: CardNumber, key: [UInt8]) -> [UInt8] {
+        Crypto.keyedHash(Array(number.canonical.utf8), key: key, context: hashContext)
+    }
+
+    /// Every hash a card of this number may be kept under here: the store's own key's, and the
+    /// fleet's when the door follows a hub and had cards of its own before (two keys then; one
+    /// when the store took the fleet's card key as its own). The store's own comes first.
+    func cardHashes(_ number: CardNumber, create: Bool = false) throws -> [[UInt8]] {
         try locked {
-            try cardHashKey(create: create).map { Crypto.keyedHash(Array(number.canonical.utf8), key: $0, context: Self.hashContext) }
+            var hashes: [[UInt8]] = []
+            if let own = try cardHash(number, create: create) { hashes.append(own) }
+            if let fleet = try fleetTemplateKey()?.cardHash(number), !hashes.contains(fleet) { hashes.append(fleet) }
+            return hashes
         }
     }
 
@@ -58,9 +72,7 @@ extension TemplateStore {
         return try transaction {
             let owner = try requireUser(user.text)
             guard let hash = try cardHash(number, create: true) else { throw StoreError.crypto(detail: "no key for the cards' hashes") }
-            if let taken = try connection.query("""
-                SELECT \(Self.cardColumns) FROM cards JOIN users ON users.id = cards.user_id WHERE cards.number_hash = ?
-                """, [.blob(hash)]).first.map(Self.card(from:)) {
+            if let taken = try cardRows(anyOf: try cardHashes(number)).first {
                 throw StoreError.cardTaken(user: taken.user, label: taken.label)
             }
             if try cardRow(user: user.text, label: label.text) != nil {
@@ -89,10 +101,10 @@ extension TemplateStore {
     /// The card with this number and its owner, or nil for a card nobody has.
     public func card(matching number: CardNumber) throws -> (card: Card, owner: User)? {
         return try locked {
-            guard let hash = try cardHash(number) else { return nil }
-            guard let card = try connection.query("""
-                SELECT \(Self.cardColumns) FROM cards JOIN users ON users.id = cards.user_id WHERE cards.number_hash = ?
-                """, [.blob(hash)]).first.map(Self.card(from:)) else { return nil }
+            let found = try cardRows(anyOf: try cardHashes(number))
+            guard let card = found.first else { return nil }
+            // Under two keys, a card added here and one from the hub could not see each other.
+            if found.count > 1 { throw StoreError.cardOfTwo(found.map { "\($0.user)'s \($0.label)" }) }
             return (card, try requireUser(card.user))
         }
     }
@@ -174,7 +186,16 @@ extension TemplateStore {
         }
     }
 
-    private func cardRow(user: String, label: String) throws -> Card? {
+    /// The cards kept under any of `hashes` (a number's under each key the store knows).
+    private func cardRows(anyOf hashes: [[UInt8]]) throws -> [Card] {
+        guard !hashes.isEmpty else { return [] }
+        return try connection.query("""
+            SELECT \(Self.cardColumns) FROM cards JOIN users ON users.id = cards.user_id
+            WHERE cards.number_hash IN (\(hashes.map { _ in "?" }.joined(separator: ", "))) ORDER BY cards.id
+            """, hashes.map { .blob($0) }).map(Self.card(from:))
+    }
+
+    func cardRow(user: String, label: String) throws -> Card? {
         try connection.query("""
             SELECT \(Self.cardColumns) FROM cards JOIN users ON users.id = cards.user_id WHERE users.name = ? AND cards.label = ?
             """, [.text(user), .text(label)]).first.map(Self.card(from:))

@@ -37,8 +37,13 @@ extension TemplateStore {
         return key
     }
 
+    /// Keeps the fleet's key; a store without a card yet takes the fleet's card key as its own,
+    /// so its cards and the hub's are hashed alike (one lookup, and they can travel).
     public func setFleetTemplateKey(_ key: FleetTemplateKey) throws {
-        try setMetaSecret(key.bytes, named: Self.fleetTemplateKeyName)
+        try transaction {
+            try setMetaSecret(key.bytes, named: Self.fleetTemplateKeyName)
+            if try metaSecret(named: Self.hashKeyName) == nil { try setMetaSecret(key.cardHashKey, named: Self.hashKeyName) }
+        }
     }
 
     /// Fingers of the hub's users whose template the hub does not hold yet, oldest first.

@@ -65,6 +65,13 @@ extension TemplateStore {
         return Set(try pendingIntents().filter { $0.kind == .delete }.compactMap(\.slot).filter { !occupied.contains($0) })
     }
 
+    /// Slots holding a finger from the fleet's hub that the module does not have yet (a restore
+    /// intent of one slot each, written in the batch that stored the finger): until the reader
+    /// writes it, the module cannot match that finger, or still holds the template it replaced.
+    public func slotsArrivingFromHub() throws -> Set<Int> {
+        Set(try pendingIntents().filter { $0.kind == .restore }.compactMap(\.slot))
+    }
+
     /// Removes a finished intent. Call it in the same `transaction` as the finger row change.
     public func completeIntent(_ id: Int64) throws {
         try locked {

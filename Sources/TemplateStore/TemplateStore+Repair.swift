@@ -58,6 +58,10 @@ extension TemplateStore {
                 try completeIntent(id)
             case .dropIntent(let id, _):
                 try completeIntent(id)
+            case .loadFromHub(let id, let s):
+                try completeIntent(id)
+                slot = s
+                user = try finger(atSlot: s)?.user
             case .deleteOrphan(let s), .restoreToModule(let s):
                 slot = s
                 user = try finger(atSlot: s)?.user

@@ -70,6 +70,8 @@ enum Commands {
         "hub add-user": HubCommand.addUser,
         "hub users": HubCommand.users,
         "hub remove-user": HubCommand.removeUser,
+        "hub add-card": HubCommand.addCard,
+        "hub remove-card": HubCommand.removeCard,
         "hub add-schedule": HubCommand.addSchedule,
         "hub remove-schedule": HubCommand.removeSchedule,
         "hub add-holiday": HubCommand.addHoliday,

@@ -162,9 +162,11 @@ struct ReplicaApplyTests {
             #expect(try fleet.door.users().isEmpty)
             #expect(try fleet.door.hubRevision() == 0)
         }
-        // A kind this fpmod does not apply yet is refused, never skipped past.
+        // A card the door cannot read is refused whole too, never skipped past.
         let card = HubChange(revision: 60, kind: .card, key: "alice/1", state: .object([:]))
-        #expect(throws: ReplicaError.unsupported(kind: "card", revision: 60)) { try ReplicaApply.apply(batch.prefix(good) + [card], to: fleet.door) }
+        #expect(throws: ReplicaError.unreadable(kind: "card", key: "alice/1", revision: 60, problem: "it is not a card as the hub sends one")) {
+            try ReplicaApply.apply(batch.prefix(good) + [card], to: fleet.door)
+        }
         #expect(try fleet.door.hubRevision() == 0)
     }
 

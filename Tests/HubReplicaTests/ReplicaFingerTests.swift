@@ -181,4 +181,65 @@ struct ReplicaFingerTests {
         let intentsLeft = try fleet.door.pendingIntents(), slotsLeft = try fleet.door.occupiedSlots()
         #expect(intentsLeft.isEmpty && slotsLeft.isEmpty)
     }
+
+    /// A module door takes its family's fingers of its template size: each stored in a free slot
+    /// with a restore intent for that slot (the module gets it from the reader, between touches
+    /// or at the next open), replaced in place with one, removed with a delete intent. Another
+    /// family's or another size's never arrives; the reconcile writes exactly the slots announced.
+    @Test func aModuleDoorTakesItsFamilysFingersAndTheModuleFollowsThroughIntents() throws {
+        let fleet = try Fleet()
+        try fleet.hub.putUser(HubUser(name: "alice"))
+        try fleet.hub.putUser(HubUser(name: "bob"))
+        _ = try fleet.sync()
+        // Bob's finger enrolled at this door, in slot 0 of its module.
+        try fleet.door.addFinger(user: UserName(validating: "bob"), label: FingerLabel(validating: "right-index"), slot: 0,
+                                 template: Array(repeating: 9, count: 768), quality: 70)
+        try fleet.hub.putFinger(Self.finger("alice", family: "r307", template: Array(repeating: 1, count: 768)))
+        try fleet.hub.putFinger(Self.finger("alice", "left-index", family: "r307", template: Array(repeating: 2, count: 512)))
+        try fleet.hub.putFinger(Self.finger("alice", "left-thumb", family: "as608", template: Array(repeating: 3, count: 768)))
+        try fleet.hub.putFinger(Self.finger("alice", "right-thumb", template: Self.hostTemplate(4)))
+        let module = ReplicaReader(family: "r307", templateSize: 768, capacity: 200, templateKey: Self.key)
+        func sync() throws -> ReplicaResult {
+            try ReplicaApply.apply(try fleet.hub.changes(since: try fleet.door.hubRevision()), to: fleet.door, reader: module)
+        }
+        let result = try sync()
+        #expect(result.fingersPut == 1 && result.fingersEnteringModule == 1 && result.fingersForOtherReaders == 3)
+        #expect(result.summary.contains("1 finger(s) to be written to the module"))
+        let alice = try fleet.door.fingers(of: "alice")
+        #expect(alice.map(\.label) == ["right-index"] && alice.map(\.slot) == [1], "the lowest free slot")
+        #expect(try fleet.door.template(atSlot: 1) == Array(repeating: 1, count: 768))
+        #expect(try fleet.door.slotsArrivingFromHub() == [1])
+
+        // The next open's reconcile: the announced slot written (not bob's, which the module has).
+        let plan = try fleet.door.planReconciliation(moduleOccupied: [0])
+        #expect(plan.count == 1)
+        guard case .loadFromHub(_, 1)? = plan.first, plan.first?.moduleWork == .writeTemplate(slot: 1) else {
+            Issue.record("not slot 1 written: \(plan)")
+            return
+        }
+        try fleet.door.applyStoreSide(of: plan[0])
+        let arriving = try fleet.door.slotsArrivingFromHub(), pending = try fleet.door.pendingIntents()
+        #expect(arriving.isEmpty && pending.isEmpty)
+        #expect(try fleet.door.auditEntries(limit: 5).last?.detail?.contains("a finger from the fleet's hub") == true)
+
+        // Enrolled again at another door: the slot rewritten in place, once however often it changes.
+        try fleet.hub.putFinger(Self.finger("alice", family: "r307", template: Array(repeating: 5, count: 768)))
+        #expect(try sync().fingersEnteringModule == 1)
+        try fleet.hub.putFinger(Self.finger("alice", family: "r307", template: Array(repeating: 6, count: 768)))
+        #expect(try sync().fingersEnteringModule == 1)
+        #expect(try fleet.door.pendingIntents().count == 1 && fleet.door.slotsArrivingFromHub() == [1])
+        #expect(try fleet.door.template(atSlot: 1) == Array(repeating: 6, count: 768))
+
+        // Removed at the hub before the module got it: the row goes, the delete intent holds the
+        // slot, and the reconcile drops the write and deletes whatever the slot holds.
+        try fleet.hub.deleteFinger(user: "alice", label: "right-index", family: "r307")
+        let removed = try sync()
+        #expect(removed.fingersRemoved == 1 && removed.fingersLeavingModule == 1)
+        #expect(try fleet.door.fingers(of: "alice").isEmpty && fleet.door.slotsLeavingModule() == [1])
+        let settle = try fleet.door.planReconciliation(moduleOccupied: [0, 1])
+        #expect(settle.map(\.moduleWork) == [nil, .deleteSlot(1)], "\(settle)")
+        for action in settle { try fleet.door.applyStoreSide(of: action) }
+        let left = try fleet.door.pendingIntents(), slots = try fleet.door.occupiedSlots()
+        #expect(left.isEmpty && slots == [0])
+    }
 }

@@ -126,6 +126,23 @@ import Testing
         guard plan.count == 4, case .dropIntent(3, _) = plan[3] else { Issue.record("expected dropIntent, got \(plan)"); return }
     }
 
+    /// A restore of one slot (a finger the fleet's hub sent to a module door) writes that slot
+    /// alone, whether the module has something there or not; the rest of the library is the
+    /// plain comparison's. Once the store lost the slot, the write is dropped.
+    @Test func aRestoreOfOneSlotWritesThatSlotAlone() {
+        let load = Intent(id: 4, kind: .restore, user: "alice", label: "right-index", slot: 2)
+        let plan = planReconciliation(storeSlots: [1: "a", 2: "b"], moduleOccupied: [1, 2], pending: [load])
+        #expect(plan == [.loadFromHub(intentID: 4, slot: 2)])
+        #expect(plan[0].moduleWork == .writeTemplate(slot: 2))
+        let missing = planReconciliation(storeSlots: [1: "a", 2: "b"], moduleOccupied: [], pending: [load])
+        #expect(missing == [.loadFromHub(intentID: 4, slot: 2), .restoreToModule(slot: 1)])
+        let gone = planReconciliation(storeSlots: [1: "a"], moduleOccupied: [1, 2], pending: [load])
+        guard gone.count == 2, case .dropIntent(4, _) = gone[0], gone[1] == .deleteOrphan(slot: 2) else {
+            Issue.record("expected the write dropped and the slot's template deleted, got \(gone)")
+            return
+        }
+    }
+
     @Test func settledSlotsAreNotTouchedAgain() {
         // An enroll rolled back on slot 4 must not also produce an orphan delete for it.
         let plan = planReconciliation(storeSlots: [:], moduleOccupied: [4], pending: [enroll(1, slot: 4, template: nil)])
@@ -137,6 +154,7 @@ import Testing
             .finishEnroll(intentID: 1, slot: 2, rewriteModule: true), .rollBackEnroll(intentID: 1, slot: 2, deleteFromModule: true),
             .finishDelete(intentID: 1, slot: 2, deleteFromModule: false), .finishWipe(intentID: 1),
             .deleteOrphan(slot: 2), .restoreToModule(slot: 2), .dropIntent(intentID: 1, reason: "why"),
+            .loadFromHub(intentID: 1, slot: 2),
         ]
         #expect(Set(actions.map(\.description)).count == actions.count)
         #expect(actions.allSatisfy { !$0.description.isEmpty })

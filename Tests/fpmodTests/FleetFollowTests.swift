@@ -180,6 +180,103 @@ struct FleetFollowTests {
         #expect(!events.contains { $0.contains("tamper") } && !service.log.contains("tamper"), "\(service.log)")
     }
 
+    /// Enroll anywhere, at module doors: alice enrolled on the front door's module (a simulated
+    /// R307) goes to the hub with its family and size; the back door's running service takes it,
+    /// writes it into its own module's flash between touches, and her touch there opens the door.
+    /// Removed at the hub, her template leaves the back door's flash again.
+    @Test func aFingerEnrolledAtOneModuleDoorOpensAnotherModuleDoor() throws {
+        let hub = try RunningHub()
+        let store = try HubStore(conninfo: hub.database)
+        try store.putUser(HubUser(name: "alice"))
+        try store.putUser(HubUser(name: "bob"))
+        let front = try Self.joinedDoor(hub, name: "front")
+        let back = try Self.joinedDoor(hub, name: "back")
+        let policy = #"{"pinRequiredAfterEnrolledSetChange": false, "relayPulseSeconds": 0.3}"#
+        let frontService = try ServiceControlCLITests.RunningService(front, policy: policy)
+        defer { frontService.stop() }
+        let backService = try ServiceControlCLITests.RunningService(back, policy: policy)
+        defer { backService.stop() }
+        try waitFor("alice at both doors") { try Self.userNames(front) == ["alice", "bob"] && Self.userNames(back) == ["alice", "bob"] }
+
+        try frontService.simulator("touch alice-right-index 6")
+        let enrolled = try front.run(["--config", frontService.config, "enroll", "alice", "--finger", "right-index"])
+        #expect(enrolled.status == 0, "\(enrolled.stderr)")
+        // Sent now rather than after the follower's long poll.
+        let sent = try front.run(["--config", frontService.config, "fleet", "sync", "--json"])
+        #expect(sent.status == 0 && sent.json?["fingersSent"] as? Int == 1, "\(sent.stdout)\(sent.stderr)")
+        #expect(try hub.server.psql("fleet", "SELECT module_family || ' ' || template_size FROM fingers").hasPrefix("r30x "))
+
+        do {
+            try waitFor("alice's template written into the back door's module") {
+                try back.run(["log", "--limit", "1000"]).stdout.contains("a finger from the fleet's hub")
+            }
+        } catch {
+            Issue.record("\(error): \(backService.log)\n\(try back.run(["log", "--limit", "1000"]).stdout)")
+            return
+        }
+        let before = try back.auditEvents().count
+        try backService.simulator("touch alice-right-index 1")
+        try waitFor("alice let in at the back door") { try back.auditEvents().dropFirst(before).contains("granted") }
+        // The hub says where her finger works: both doors told it their reader at their last sync.
+        let users = try hub.cli.run(["hub", "users", "--json"])
+        let alice = (users.json?["users"] as? [[String: Any]])?.first { $0["name"] as? String == "alice" }
+        let reach = (alice?["fingerReach"] as? [[String: Any]])?.first
+        #expect(reach?["usableAt"] as? [String] == ["back", "front"] && (reach?["notUsableAt"] as? [Any])?.isEmpty == true, "\(users.stdout)")
+        let doors = try hub.cli.run(["hub", "doors"]).stdout
+        #expect(doors.contains("reader: a r30x module (512-byte templates)"), "\(doors)")
+
+        _ = try store.deleteUser(named: "alice")
+        try waitFor("alice gone from the back door and her template deleted from its module") {
+            try Self.userNames(back) == ["bob"] && back.run(["log", "--limit", "1000"]).stdout.contains("finished interrupted delete")
+        }
+        let after = try back.auditEvents().count
+        try backService.simulator("touch alice-right-index 1")
+        try waitFor("alice's touch decided") { try back.auditEvents().count > after }
+        let events = try back.auditEvents().dropFirst(after)
+        #expect(!events.contains("granted") && !events.contains { $0.contains("tamper") }, "\(backService.log)")
+    }
+
+    /// A card given at the hub (`fpmod hub add-card`, the number hashed under the fleet's card
+    /// key, never stored) opens a running door that follows it; removed at the hub, it opens
+    /// nothing there any more. The number is in no file of the hub or the door.
+    @Test func aCardGivenAtTheHubOpensTheDoorAndIsTakenBackThere() throws {
+        let hub = try RunningHub()
+        let store = try HubStore(conninfo: hub.database)
+        try store.putUser(HubUser(name: "alice", verifyMode: "card"))
+        let door = try Self.joinedDoor(hub, name: "garage")
+        let service = try ServiceControlCLITests.RunningService(door, policy: #"{"relayPulseSeconds": 0.3, "pinRequiredAfterEnrolledSetChange": false}"#)
+        defer { service.stop() }
+        func present(_ number: String) throws -> [String: Any] {
+            let reply = try CLI.unixRequest(path: service.sockets + "/control.sock", line: "card \(number)")
+            return try #require(try JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any], "reply: \(reply)")
+        }
+        // Checked before anything is written: a DESFire card does not travel, nor does a number without its hub's key.
+        let desfire = try hub.cli.run(["hub", "add-card", "alice", "desfire:04a1b2c3d4e5f6", "--dir", hub.directory])
+        #expect(desfire.status == 64, "\(desfire.stderr)")
+        let noKey = try hub.cli.run(["hub", "add-card", "alice", "26:123:4567", "--dir", hub.cli.directory + "/elsewhere"])
+        #expect(noKey.status != 0 && noKey.stderr.contains("fpmod hub serve --dir"), "\(noKey.stderr)")
+
+        let added = try hub.cli.run(["hub", "add-card", "alice", "26:123:4567", "--label", "badge", "--dir", hub.directory])
+        #expect(added.status == 0 && !added.stdout.contains("4567"), "\(added.stdout)\(added.stderr)")
+        #expect(try hub.cli.run(["hub", "users"]).stdout.contains("badge (wiegand)"))
+        try waitFor("the card at the door") {
+            (try door.run(["card", "list", "--json"]).json?["cards"] as? [Any])?.count == 1
+        }
+        let opened = try present("26:123:4567")
+        #expect(opened["result"] as? String == "unlocked" && opened["user"] as? String == "alice", "\(opened)")
+        #expect(try present("26:123:4568")["result"] as? String != "unlocked")
+
+        #expect(try hub.cli.run(["hub", "remove-card", "alice", "badge"]).status == 0)
+        try waitFor("the card gone from the door") {
+            (try door.run(["card", "list", "--json"]).json?["cards"] as? [Any])?.isEmpty == true
+        }
+        #expect(try present("26:123:4567")["result"] as? String != "unlocked")
+        // The number itself is nowhere: not in the hub's database, not in the door's store.
+        #expect(!(try hub.server.psql("fleet", "SELECT string_agg(payload::text, ' ') FROM changes")).contains("4567"))
+        let doorBytes = try Data(contentsOf: URL(fileURLWithPath: door.directory + "/store.db"))
+        #expect(doorBytes.range(of: Data("26:123:4567".utf8)) == nil && doorBytes.range(of: Data("wiegand26:123:4567".utf8)) == nil)
+    }
+
     /// A door mode set at the hub reaches that door's running service within seconds and is
     /// audited as the hub's; another door gets only the change's revision, and a restart does not
     /// undo a change made at the door afterwards.

@@ -34,7 +34,9 @@ enum FleetCommand {
         let fingers = report.fingersSent == 0 && report.fingersRefused.isEmpty ? ""
             : "; \(report.fingersSent) finger(s) sent" + (report.fingersRefused.isEmpty ? "" : ", refused by the hub: " + report.fingersRefused.map { Printable.escaped($0) }.joined(separator: ", "))
         let missing = report.eventsMissing.isEmpty ? "" : "; the hub misses records " + report.eventsMissing.map { "\($0.lowerBound)–\($0.upperBound)" }.joined(separator: ", ")
-        invocation.emit("Synced with the hub at \(membership.hub) as \(Printable.escaped(membership.door)): \(changes)\(fingers); \(report.eventsSent) audit records sent\(missing).",
+        let moduleWork = applied.fingersEnteringModule + applied.fingersLeavingModule == 0 ? ""
+            : " The module follows: the running service changes its flash between touches, else the next command that opens it (fpmod sync)."
+        invocation.emit("Synced with the hub at \(membership.hub) as \(Printable.escaped(membership.door)): \(changes)\(fingers); \(report.eventsSent) audit records sent\(missing).\(moduleWork)",
                         json: ["hub": .string(membership.hub.description), "door": .string(membership.door), "from": .int(applied.from), "to": .int(applied.to),
                                "usersPut": .int(Int64(applied.usersPut)), "usersRemoved": .int(Int64(applied.usersRemoved)),
                                "schedulesPut": .int(Int64(applied.schedulesPut)), "schedulesRemoved": .int(Int64(applied.schedulesRemoved)),
@@ -42,6 +44,9 @@ enum FleetCommand {
                                "fingersPut": .int(Int64(applied.fingersPut)), "fingersRemoved": .int(Int64(applied.fingersRemoved)),
                                "fingersForOtherReaders": .int(Int64(applied.fingersForOtherReaders)),
                                "fingersLeavingModule": .int(Int64(applied.fingersLeavingModule)),
+                               "fingersEnteringModule": .int(Int64(applied.fingersEnteringModule)),
+                               "cardsPut": .int(Int64(applied.cardsPut)), "cardsRemoved": .int(Int64(applied.cardsRemoved)),
+                               "cardsTaken": .array(applied.cardsTaken.map(JSONValue.string)),
                                "fingersOfOtherFormats": .int(Int64(applied.fingersOfOtherFormats)),
                                "fingersSent": .int(Int64(report.fingersSent)), "fingersRefused": .array(report.fingersRefused.map(JSONValue.string)),
                                "eventsSent": .int(Int64(report.eventsSent)),
@@ -50,8 +55,8 @@ enum FleetCommand {
     }
 
     /// The door's reader, for the fleet's fingers: an image sensor when the command line or the
-    /// config names one, or the store's fingers were enrolled on one; else a module (whose
-    /// fingers stay at the door for now).
+    /// config names one, or the store's fingers were enrolled on one; else a module (its family
+    /// and size as the store last recorded them).
     static func doorReader(_ invocation: Invocation, store: TemplateStore) throws -> DoorReader {
         if try invocation.readerChoice().isImageSensor || StoreReaderKind.recorded(in: store) == .imageSensor {
             return .imageSensor(capacity: HostReader.defaultCapacity)

@@ -8,6 +8,7 @@ import HubStore
 import JSONValue
 import Posix
 import PrintableText
+import TemplateStore
 
 /// `fpmod hub …`: the fleet hub, whose truth is a PostgreSQL database (`HubStore`), and its
 /// HTTPS API for doors (`HubServer`).
@@ -44,14 +45,23 @@ enum HubCommand {
         let lines = doors.map { door in
             let state = door.revoked ? "revoked" : door.joined ? "joined" : "waiting to join"
             let seen = door.lastSeen.map { "last seen \(Date(timeIntervalSince1970: $0))" } ?? "never seen"
-            return "\(Printable.escaped(door.name))  \(state), \(seen), at revision \(door.lastRevision)"
+            return "\(Printable.escaped(door.name))  \(state), \(seen), at revision \(door.lastRevision), \(Self.describeReader(door))"
         }
         invocation.emit(doors.isEmpty ? "No doors yet: fpmod hub add-door NAME." : lines.joined(separator: "\n"),
                         json: ["doors": .array(doors.map { door in
                             .object(["name": .string(door.name), "joined": .bool(door.joined), "revoked": .bool(door.revoked),
-                                     "lastRevision": .int(door.lastRevision), "lastSeen": door.lastSeen.map(JSONValue.double) ?? .null])
+                                     "lastRevision": .int(door.lastRevision), "lastSeen": door.lastSeen.map(JSONValue.double) ?? .null,
+                                     "readerFamily": door.readerFamily.map(JSONValue.string) ?? .null,
+                                     "templateSize": door.templateSize.map { .int(Int64($0)) } ?? .null])
                         })])
         return .ok
+    }
+
+    /// "reader: a r30x module (768-byte templates)", as the door last said it.
+    static func describeReader(_ door: HubDoor) -> String {
+        guard let family = door.readerFamily else { return "reader not known yet" }
+        if family == HubFinger.hostFamily { return "reader: an image sensor (host templates)" }
+        return "reader: a \(Printable.escaped(family)) module" + (door.templateSize.map { " (\($0)-byte templates)" } ?? "")
     }
 
     /// `fpmod hub revoke-door NAME`: the door's certificate refused from its next request on.
@@ -78,24 +88,37 @@ enum HubCommand {
         let revision = try store.putUser(user)
         invocation.emit("""
             User \(Printable.escaped(name)) added at revision \(revision): every door has them at its next sync. \
-            Enroll their finger at any image-sensor door (fpmod enroll \(Printable.escaped(name)) there); it reaches the others from the hub.
+            Enroll their finger at any door (fpmod enroll \(Printable.escaped(name)) there); it reaches the others with its kind of reader from the hub.
             """, json: ["user": .string(name), "revision": .int(revision)])
         return .ok
     }
 
-    /// `fpmod hub users`: the hub's users and the fingers it holds for each.
+    /// `fpmod hub users`: the hub's users, the fingers and cards it holds for each, and for each
+    /// finger the joined doors whose reader cannot use it, and why.
     static func users(_ invocation: Invocation) throws -> ExitCode {
         let store = try HubStore(conninfo: try invocation.parsed.require("database"))
         let users = try store.users()
-        let lines = users.map { user in
+        let doors = try store.doors().filter { $0.joined && !$0.revoked }
+        var lines: [String] = [], listed: [JSONValue] = []
+        for user in users {
             let fingers = user.fingers.isEmpty ? "no finger yet" : user.fingers.map { Printable.escaped($0) }.joined(separator: ", ")
-            return "\(Printable.escaped(user.name))\(user.role == .admin ? " (admin)" : "")  \(fingers)"
+            let cards = user.cards.isEmpty ? "" : "; cards " + user.cards.map { Printable.escaped($0) }.joined(separator: ", ")
+            lines.append("\(Printable.escaped(user.name))\(user.role == .admin ? " (admin)" : "")  \(fingers)\(cards)")
+            var reach: [JSONValue] = []
+            for finger in user.fingers.isEmpty ? [] : try store.fingers(of: user.name) {
+                let unusable = doors.compactMap { door in door.cannotUse(finger).map { (door.name, $0) } }
+                for (door, why) in unusable {
+                    lines.append("  \(Printable.escaped(finger.label)) (\(Printable.escaped(finger.family))) not at \(Printable.escaped(door)): \(why)")
+                }
+                reach.append(.object(["label": .string(finger.label), "family": .string(finger.family), "templateSize": .int(Int64(finger.templateSize)),
+                                      "usableAt": .array(doors.filter { $0.cannotUse(finger) == nil }.map { .string($0.name) }),
+                                      "notUsableAt": .array(unusable.map { .object(["door": .string($0.0), "why": .string($0.1)]) })]))
+            }
+            listed.append(.object(["name": .string(user.name), "displayName": .string(user.displayName), "role": .string(user.role.rawValue),
+                                   "fingers": .array(user.fingers.map(JSONValue.string)), "cards": .array(user.cards.map(JSONValue.string)),
+                                   "fingerReach": .array(reach)]))
         }
-        invocation.emit(users.isEmpty ? "No users yet: fpmod hub add-user NAME." : lines.joined(separator: "\n"),
-                        json: ["users": .array(users.map { user in
-                            .object(["name": .string(user.name), "displayName": .string(user.displayName), "role": .string(user.role.rawValue),
-                                     "fingers": .array(user.fingers.map(JSONValue.string))])
-                        })])
+        invocation.emit(users.isEmpty ? "No users yet: fpmod hub add-user NAME." : lines.joined(separator: "\n"), json: ["users": .array(listed)])
         return .ok
     }
 
@@ -108,6 +131,53 @@ enum HubCommand {
         }
         invocation.emit("User \(Printable.escaped(name)) removed at revision \(revision): every door drops them and their fingers at its next sync.",
                         json: ["user": .string(name), "revision": .int(revision)])
+        return .ok
+    }
+
+    /// `fpmod hub add-card NAME NUMBER [--label LABEL] [--dir DIR]`: a card every door follows,
+    /// kept as its number's hash under the fleet's card key (made from the key in the hub's
+    /// directory), never the number.
+    static func addCard(_ invocation: Invocation) throws -> ExitCode {
+        guard let name = invocation.positional(0), let text = invocation.positional(1) else {
+            throw CommandFailure(.usage, "Name the user and the card: fpmod hub add-card NAME 26:FACILITY:NUMBER (or uid:HEX).")
+        }
+        let number: CardNumber
+        do { number = try CardNumber(parsing: text) } catch { throw CommandFailure(.usage, "\(error)") }
+        let label: CardLabel
+        do { label = try CardLabel(validating: invocation.parsed.string("label") ?? "card") } catch {
+            throw CommandFailure(.usage, "--label: \(error)")
+        }
+        let directory = invocation.parsed.string("dir") ?? "/var/lib/fpmod-hub"
+        let key: FleetTemplateKey
+        do { key = try HubFiles.templateKey(directory: directory) } catch { throw CommandFailure(.config, "\(error)") }
+        let store = try HubStore(conninfo: try invocation.parsed.require("database"))
+        let put: Result<Int64, HubStoreError>
+        do { put = .success(try store.putCard(HubCard(user: name, label: label.text, kind: number.kind, numberHash: key.cardHash(number)))) } catch {
+            put = .failure(error)
+        }
+        let revision: Int64
+        switch put {
+        case .success(let done): revision = done
+        case .failure(.unknownUser): throw CommandFailure(.usage, "No user \(Printable.escaped(name).debugDescription) on the hub; fpmod hub users lists them.")
+        case .failure(.invalid(let problem)): throw CommandFailure(.usage, "The card was not added: \(problem).")
+        case .failure(let error): throw error
+        }
+        invocation.emit("Card \(label.text) (\(number.kind.rawValue)) given to \(Printable.escaped(name)) at revision \(revision): every door has it at its next sync.",
+                        json: ["user": .string(name), "label": .string(label.text), "kind": .string(number.kind.rawValue), "revision": .int(revision)])
+        return .ok
+    }
+
+    /// `fpmod hub remove-card NAME LABEL`: gone from every door at its next sync.
+    static func removeCard(_ invocation: Invocation) throws -> ExitCode {
+        guard let name = invocation.positional(0), let label = invocation.positional(1) else {
+            throw CommandFailure(.usage, "Name the user and the card's label: fpmod hub remove-card NAME LABEL.")
+        }
+        let store = try HubStore(conninfo: try invocation.parsed.require("database"))
+        guard let revision = try store.deleteCard(user: name, label: label) else {
+            throw CommandFailure(.usage, "The hub has no card \(Printable.escaped(label).debugDescription) of \(Printable.escaped(name).debugDescription); fpmod hub users lists them.")
+        }
+        invocation.emit("Card \(Printable.escaped(label)) of \(Printable.escaped(name)) removed at revision \(revision): every door drops it at its next sync.",
+                        json: ["user": .string(name), "label": .string(label), "revision": .int(revision)])
         return .ok
     }
 

@@ -1,0 +1,69 @@
+import JSONValue
+import TemplateStore
+
+extension HubStore {
+    /// Adds or replaces a user's card (its number's hash under the fleet's card key); the
+    /// change's revision. A number another card has already is refused: one card, one owner.
+    @discardableResult
+    public func putCard(_ card: HubCard) throws(HubStoreError) -> Int64 {
+        try card.check()
+        return try locked { connection throws(HubStoreError) in
+            try connection.transaction { () throws(HubStoreError) -> Int64 in
+                guard !(try connection.execute("SELECT 1 FROM users WHERE name = $1 FOR UPDATE", [card.user])).isEmpty else {
+                    throw .unknownUser(card.user)
+                }
+                let holders = try connection.execute("SELECT user_name, label FROM cards WHERE number_hash = $1", [ByteaText.encode(card.numberHash)])
+                if let holder = holders.first, holder.count == 2, holder[0] != card.user || holder[1] != card.label {
+                    throw .invalid("that card is \(holder[0] ?? "")'s \(holder[1] ?? "") already; remove it there first")
+                }
+                try connection.execute("""
+                    INSERT INTO cards (user_name, label, kind, number_hash, enabled, valid_from, valid_until) VALUES ($1, $2, $3, $4, $5, $6, $7)
+                    ON CONFLICT (user_name, label) DO UPDATE SET kind = EXCLUDED.kind, number_hash = EXCLUDED.number_hash,
+                        enabled = EXCLUDED.enabled, valid_from = EXCLUDED.valid_from, valid_until = EXCLUDED.valid_until
+                    """, [card.user, card.label, card.kind.rawValue, ByteaText.encode(card.numberHash), card.enabled ? "true" : "false",
+                          card.validFrom.map(String.init), card.validUntil.map(String.init)])
+                return try Self.recordChange(connection, kind: .card, key: card.changeKey, state: card.json)
+            }
+        }
+    }
+
+    /// Removes a user's card and leaves a tombstone; nil when there was none.
+    @discardableResult
+    public func deleteCard(user: String, label: String) throws(HubStoreError) -> Int64? {
+        try locked { connection throws(HubStoreError) in
+            try connection.transaction { () throws(HubStoreError) -> Int64? in
+                let deleted = try connection.execute("DELETE FROM cards WHERE user_name = $1 AND label = $2 RETURNING label", [user, label])
+                guard !deleted.isEmpty else { return nil }
+                return try Self.recordChange(connection, kind: .card, key: HubCard.changeKey(user: user, label: label), state: nil)
+            }
+        }
+    }
+
+    /// The user's cards the hub holds, by label.
+    public func cards(of user: String) throws(HubStoreError) -> [HubCard] {
+        try locked { connection throws(HubStoreError) in
+            let rows = try connection.execute("""
+                SELECT label, kind, number_hash, enabled, valid_from, valid_until FROM cards WHERE user_name = $1 ORDER BY label
+                """, [user])
+            var cards: [HubCard] = []
+            for row in rows {
+                guard row.count == 6, let label = row[0], let kind = row[1].flatMap(CardNumber.Kind.init(rawValue:)),
+                      let hash = row[2].flatMap(ByteaText.decode) else {
+                    throw .unexpectedReply("a card row")
+                }
+                cards.append(HubCard(user: user, label: label, kind: kind, numberHash: hash, enabled: row[3] == "t",
+                                     validFrom: row[4].flatMap { Int64($0) }, validUntil: row[5].flatMap { Int64($0) }))
+            }
+            return cards
+        }
+    }
+
+    /// Tombstones for every card of `user` in the change log, inside the caller's transaction
+    /// (the rows went with the user), as `tombstoneFingers` does for fingers.
+    static func tombstoneCards(_ connection: PostgresConnection, of user: String) throws(HubStoreError) {
+        let keys = try connection.execute("""
+            SELECT key FROM changes WHERE kind = 'card' AND NOT tombstone AND payload->>'user' = $1 ORDER BY revision
+            """, [user]).compactMap { $0.first ?? nil }
+        for key in keys { _ = try recordChange(connection, kind: .card, key: key, state: nil) }
+    }
+}
