@@ -37,7 +37,10 @@ import Testing
         let a = Self.print(Self.loop)
         let identity = OrientationAgreement.Placement(turn: 0, shiftX: 0, shiftY: 0)
         #expect(OrientationAgreement.mean(a, a, identity) > 0.99)
-        #expect(OrientationAgreement.factor(a, a, identity) > 0.98)
+        // Full agreement over the whole crop (every other block each way: 144 compared), shrunk by the prior.
+        let prior = OrientationAgreement.priorAgreement, blocks = OrientationAgreement.priorBlocks
+        let whole = (144 + blocks * prior) / (144 + blocks)
+        #expect(abs(OrientationAgreement.factor(a, a, identity) - whole * whole) < 1e-4)
         // The same finger turned by 0.3 rad and shifted: placed by that motion, it agrees again.
         let turned = Self.print(turn: 0.3, dx: 20, dy: -10, Self.loop)
         let right = OrientationAgreement.Placement(turn: 0.3, shiftX: 20, shiftY: -10)
@@ -57,11 +60,13 @@ import Testing
         #expect(OrientationAgreement.mean(along, flipped, identity) > 0.99)
     }
 
-    @Test func unknownDirectionsWeighNothingAndNoOverlapGivesNothing() {
+    @Test func unknownDirectionsWeighNothingAndNoOverlapGivesThePrior() {
         let known = Self.print(Self.loop), unknown = Self.print(withDirections: false, Self.loop)
         let identity = OrientationAgreement.Placement(turn: 0, shiftX: 0, shiftY: 0)
         #expect(OrientationAgreement.factor(known, unknown, identity) == 1)
         let away = OrientationAgreement.Placement(turn: 0, shiftX: 1_000, shiftY: 0)
-        #expect(OrientationAgreement.factor(known, known, away) == 0)
+        // No block compared: the prior agreement alone.
+        let prior = OrientationAgreement.priorAgreement
+        #expect(OrientationAgreement.factor(known, known, away) == prior * prior)
     }
 }

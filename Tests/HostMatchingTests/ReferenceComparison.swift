@@ -59,12 +59,14 @@ enum ReferenceCylinderComparison {
             partialSortDescending(pairs, count: count, first: selected)
             let local = relaxed(pairs, count: selected, a, b, pairsToAverage: pairsToAverage(countA, countB, p), p)
             let proposals = (0..<min(selected, 6)).map { (i: Int(pairs[$0].i), j: Int(pairs[$0].j)) }
-            let global = ReferenceGlobalConsistency.score(a, b, proposals: proposals)
-            // The geometric mean: both must agree, so a chance resemblance of cylinders without a
-            // consistent placement (or the reverse) stays low; then the ridges' flow under it.
-            let combined = (local * global.share).squareRoot()
-            guard let placement = global.placement else { return combined }
-            return combined * OrientationAgreement.factor(a, b, placement)
+            // Under each placement that pairs a minutia: the geometric mean (both must agree, so a
+            // chance resemblance of cylinders without a consistent placement, or the reverse, stays
+            // low), times the ridges' flow under it; the best of them.
+            var best: Float = 0
+            for (share, placement) in ReferenceGlobalConsistency.placements(a, b, proposals: proposals) {
+                best = max(best, (local * share).squareRoot() * OrientationAgreement.factor(a, b, placement))
+            }
+            return best
         }
     }
 
@@ -168,13 +170,12 @@ enum ReferenceGlobalConsistency {
     static let distanceTolerance: Float = 12
     static let angleTolerance: Float = .pi / 6
     /// Added to each side's count of minutiae in the overlap: a tiny overlap proves little.
-    static let overlapPrior: Float = 3
+    static let overlapPrior: Float = 4
 
-    /// 0 … 1: the best proposal's paired share, m² / ((nA + k)(nB + k)), and its placement.
-    static func score(_ a: CylinderTemplate, _ b: CylinderTemplate, proposals: [(i: Int, j: Int)])
-        -> (share: Float, placement: OrientationAgreement.Placement?) {
-        var best: Float = 0
-        var placement: OrientationAgreement.Placement?
+    /// Every proposal that pairs a minutia: its paired share, m² / ((nA + k)(nB + k)) (0 … 1), and its placement.
+    static func placements(_ a: CylinderTemplate, _ b: CylinderTemplate, proposals: [(i: Int, j: Int)])
+        -> [(share: Float, placement: OrientationAgreement.Placement)] {
+        var found: [(share: Float, placement: OrientationAgreement.Placement)] = []
         for (i, j) in proposals {
             let turn = b.angles[j] - a.angles[i]
             let c = cos(turn), s = sin(turn)
@@ -207,14 +208,12 @@ enum ReferenceGlobalConsistency {
                 let x = c * dx + s * dy, y = -s * dx + c * dy
                 if a.area.isForeground(x: x, y: y) { inOverlapB += 1 }
             }
+            guard paired > 0 else { continue }
             let m = Float(paired)
             let share = m * m / ((Float(inOverlapA) + overlapPrior) * (Float(inOverlapB) + overlapPrior))
-            if share > best {
-                best = share
-                placement = OrientationAgreement.Placement(turn: turn, shiftX: shiftX, shiftY: shiftY)
-            }
+            found.append((min(1, share), OrientationAgreement.Placement(turn: turn, shiftX: shiftX, shiftY: shiftY)))
         }
-        return (min(1, best), placement)
+        return found
     }
 }
 

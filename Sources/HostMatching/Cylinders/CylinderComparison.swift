@@ -50,15 +50,34 @@ public enum CylinderComparison {
                     let pairs = UnsafeBufferPointer(rebasing: chosen[0..<selected])
                     let local = relaxed(pairs, a, b, pairsToAverage: pairsToAverage(countA, countB, p), p)
                     if cannotReach(local.squareRoot()) { return nil }
-                    let global = GlobalConsistency.score(a, b, proposals: UnsafeBufferPointer(rebasing: pairs.prefix(6)))
-                    // The geometric mean: both must agree, so a chance resemblance of cylinders without a
-                    // consistent placement (or the reverse) stays low; then the ridges' flow under that
-                    // placement (`OrientationAgreement`, at most 1, so √local stays a bound).
-                    let combined = (local * global.share).squareRoot()
-                    guard let placement = global.placement else { return combined }
-                    // The factor is at most 1: below the threshold already, it cannot lift the score.
-                    if cannotReach(combined) { return nil }
-                    return combined * OrientationAgreement.factor(a, b, placement)
+                    // Under each placement the consistency step proposes, the geometric mean of the
+                    // local similarity and that placement's paired share (both must agree, so a chance
+                    // resemblance of cylinders without a consistent placement, or the reverse, stays
+                    // low), times the ridges' flow there (`OrientationAgreement`, at most 1, so √local
+                    // stays a bound); the best of them. The placements are weighed from the highest mean
+                    // down, and one whose mean is not above the best score so far, or below the threshold
+                    // already, cannot win: neither can any after it, and their flow is not compared.
+                    return withUnsafeTemporaryAllocation(of: (combined: Float, placement: OrientationAgreement.Placement).self,
+                                                         capacity: 6) { placed -> Float? in
+                        var count = 0
+                        GlobalConsistency.placements(a, b, proposals: UnsafeBufferPointer(rebasing: pairs.prefix(6))) { share, placement in
+                            placed[count] = ((local * share).squareRoot(), placement)
+                            count += 1
+                        }
+                        var best: Float = 0
+                        for step in 0..<count {
+                            var highest = step
+                            for index in (step + 1)..<max(step + 1, count) where placed[index].combined > placed[highest].combined { highest = index }
+                            placed.swapAt(step, highest)
+                            let (combined, placement) = placed[step]
+                            guard combined > best else { break }
+                            // Below the threshold, and so is every placement after it: when the best so far
+                            // is too, so is the score.
+                            if cannotReach(combined) { return cannotReach(best) ? nil : best }
+                            best = max(best, combined * OrientationAgreement.factor(a, b, placement))
+                        }
+                        return best
+                    }
                 }
             }
         }

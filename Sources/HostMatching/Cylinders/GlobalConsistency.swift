@@ -10,23 +10,28 @@ enum GlobalConsistency {
     /// Minutiae closer than this after alignment, and turned less than `angleTolerance`, pair up.
     static let distanceTolerance: Float = 12
     static let angleTolerance: Float = .pi / 6
-    /// Added to each side's count of minutiae in the overlap: a tiny overlap proves little.
-    static let overlapPrior: Float = 3
+    /// Added to each side's count of minutiae in the overlap: a tiny overlap proves little
+    /// (3 until 2026-12-06; 4 with the placement chosen by the ridges' flow too, see `placements`).
+    static let overlapPrior: Float = 4
 
-    /// 0 … 1: the best proposal's paired share, m² / ((nA + k)(nB + k)), and that proposal's
-    /// placement (nil when none paired a minutia). Each proposal is a local pair (i, j) of cylinders.
+    /// Every proposal that pairs a minutia: its paired share, m² / ((nA + k)(nB + k)) (0 … 1),
+    /// and its placement, handed to `visit` in the order of the proposals. Each proposal is a
+    /// local pair (i, j) of cylinders. All of them, not only the best share: the comparison
+    /// weighs each placement by the ridges' flow too (`OrientationAgreement`), and the proposal
+    /// that pairs the most minutiae is not always the one that lays the prints right — with few
+    /// minutiae in an overlap, a wrong placement can pair one more by chance.
     ///
     /// Every position, distance and share is computed by the same operations in the same order
     /// as one minutia at a time would; what differs is only how the work is found: A's minutiae
     /// that fall on B's print are listed first (without a branch each), and for each of them B's
     /// minutiae within the distance tolerance are found eight at a time, then weighed in order.
-    static func score(_ a: CylinderTemplate, _ b: CylinderTemplate, proposals: UnsafeBufferPointer<CylinderComparison.Candidate>)
-        -> (share: Float, placement: OrientationAgreement.Placement?) {
+    static func placements(_ a: CylinderTemplate, _ b: CylinderTemplate, proposals: UnsafeBufferPointer<CylinderComparison.Candidate>,
+                           _ visit: (_ share: Float, _ placement: OrientationAgreement.Placement) -> Void) {
         let areaA = Area(a.area), areaB = Area(b.area)
         let countA = a.minutiaCount, countB = b.minutiaCount, strideA = a.minutiaStride, strideB = b.minutiaStride
         let tolerance = distanceTolerance * distanceTolerance
         let tolerance8 = SIMD8<Float>(repeating: tolerance), lanes = SIMD8<Int32>(1, 2, 4, 8, 16, 32, 64, 128)
-        return withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * countA + countB + strideB) { scratch -> (share: Float, placement: OrientationAgreement.Placement?) in
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * countA + countB + strideB) { scratch in
             a.minutiae.withUnsafeBufferPointer { minutiaeA in
                 b.minutiae.withUnsafeBufferPointer { minutiaeB in
                     a.area.foreground.withUnsafeBytes { foregroundA in
@@ -36,8 +41,6 @@ enum GlobalConsistency {
                             // A's minutiae on B's print under the proposal: position and direction.
                             let overlapX = scratch.baseAddress!, overlapY = overlapX + countA, overlapAngle = overlapY + countA
                             let usedB = overlapAngle + countA, squaredB = usedB + countB
-                            var best: Float = 0
-                            var placement: OrientationAgreement.Placement?
                             for proposal in proposals {
                                 let (i, j) = (Int(proposal.i), Int(proposal.j))
                                 let turn = b.angles[j] - a.angles[i]
@@ -92,12 +95,8 @@ enum GlobalConsistency {
                                         paired += 1
                                     }
                                 }
-                                // Nothing paired, or too few to beat the best proposal however few
-                                // of B's minutiae fall on A's print (this share is at most
-                                // m² / ((nA + k) k), and Float's rounding keeps that order): the count
-                                // below cannot change the result.
+                                guard paired > 0 else { continue }
                                 let m = Float(paired)
-                                guard paired > 0, m * m / ((Float(inOverlapA) + overlapPrior) * overlapPrior) > best else { continue }
                                 // B's minutiae that fall on A's print, under the inverse proposal.
                                 var inOverlapB = 0
                                 for k in 0..<countB {
@@ -106,12 +105,8 @@ enum GlobalConsistency {
                                     inOverlapB &+= areaA.flag(foregroundA, x, y)
                                 }
                                 let share = m * m / ((Float(inOverlapA) + overlapPrior) * (Float(inOverlapB) + overlapPrior))
-                                if share > best {
-                                    best = share
-                                    placement = OrientationAgreement.Placement(turn: turn, shiftX: shiftX, shiftY: shiftY)
-                                }
+                                visit(min(1, share), OrientationAgreement.Placement(turn: turn, shiftX: shiftX, shiftY: shiftY))
                             }
-                            return (min(1, best), placement)
                         }
                     }
                 }

@@ -30,16 +30,34 @@ enum OrientationAgreement {
     /// cos 2Δ for a difference of k steps (2Δ = 2πk / 256).
     static let cosines: [Float] = (0..<256).map { Float(cos(2 * Double.pi * Double($0) / 256)) }
 
-    /// The factor the score is multiplied by: the agreement squared (a small disagreement costs
-    /// little, a stranger's flow much), 0 when no block of the print overlaps, 1 when either
-    /// impression's directions are unknown.
+    /// Compared blocks' worth of a prior agreement of `priorAgreement` added to the blocks
+    /// compared: a placement that overlaps by a few blocks proves little either way, so its
+    /// factor stays near `priorAgreement`² instead of swinging with a handful of blocks (a
+    /// genuine pair that overlaps little lost what it had; a stranger's small overlap could agree
+    /// by chance). The blocks are every other one each way, so 16 stand for about 64 of the
+    /// print (a third of the crop's width squared); a whole image compares hundreds.
+    static let priorBlocks: Float = 16
+    static let priorAgreement: Float = 0.6
+
+    /// The factor the score is multiplied by: the agreement (shrunk towards `priorAgreement` by
+    /// `priorBlocks`) squared (a small disagreement costs little, a stranger's flow much);
+    /// `priorAgreement`² when no block of the print overlaps, 1 when either impression's
+    /// directions are unknown.
     static func factor(_ a: CylinderTemplate, _ b: CylinderTemplate, _ placement: Placement) -> Float {
         guard !a.directions.isEmpty, !b.directions.isEmpty else { return 1 }
-        let agreement = max(0, mean(a, b, placement))
+        let (sum, count) = total(a, b, placement)
+        let agreement = max(0, (sum + priorBlocks * priorAgreement) / (Float(count) + priorBlocks))
         return agreement * agreement
     }
 
+    /// The plain mean of cos 2Δ over the blocks compared (0 when none is).
     static func mean(_ a: CylinderTemplate, _ b: CylinderTemplate, _ placement: Placement) -> Float {
+        let (sum, count) = total(a, b, placement)
+        return count > 0 ? sum / Float(count) : 0
+    }
+
+    /// The sum of cos 2Δ over the blocks compared, and their count.
+    static func total(_ a: CylinderTemplate, _ b: CylinderTemplate, _ placement: Placement) -> (sum: Float, count: Int) {
         let areaA = a.area
         let lookupB = GlobalConsistency.Area(b.area)
         let c = cos(placement.turn), s = sin(placement.turn)
@@ -73,6 +91,6 @@ enum OrientationAgreement {
                 }
             }
         }
-        return count > 0 ? sum / Float(count) : 0
+        return (sum, count)
     }
 }
