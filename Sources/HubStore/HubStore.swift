@@ -6,20 +6,31 @@ import Synchronization
 /// The fleet's truth in PostgreSQL: what every door follows (users, schedules, … each change
 /// stamped with a revision) and what every door reports back (its events, each exactly once).
 ///
-/// One connection, used by one caller at a time. A write and its change-log row are one
-/// transaction; revisions commit in the order they are handed out (`HubSchema.changeLock`).
+/// A pool of connections (one for a command, a few for `fpmod hub serve`), each used by one
+/// caller at a time: a caller takes a free one, or waits its turn for one. A write and its
+/// change-log row are one transaction on one connection; revisions commit in the order they are
+/// handed out whichever connection writes them (`HubSchema.changeLock`, an advisory lock).
 public final class HubStore: Sendable {
-    private let connection: Mutex<PostgresConnection>
+    private let pool: [PooledConnection]
+    private let conninfo: String
+    /// Which connection a caller that finds none free waits for: each in turn.
+    private let turn = Atomic<Int>(0)
 
     /// Opens the hub's database, which must be at this fpmod's schema version (older: migrate
-    /// first; newer: refused, as this fpmod would not know its tables).
-    public init(conninfo: String) throws(HubStoreError) {
+    /// first; newer: refused, as this fpmod would not know its tables). `connections`: how many
+    /// the pool may hold (1 to 64); the first is opened now, the others when callers need them.
+    public init(conninfo: String, connections: Int = 1) throws(HubStoreError) {
+        guard (1...64).contains(connections) else { throw .invalid("a hub holds 1 to 64 connections, not \(connections)") }
         let opened = try PostgresConnection(conninfo: conninfo)
         let found = try Self.schemaVersion(opened)
         guard found <= HubSchema.currentVersion else { throw .newerSchema(found: found, known: HubSchema.currentVersion) }
         guard found == HubSchema.currentVersion else { throw .olderSchema(found: found, known: HubSchema.currentVersion) }
-        connection = Mutex(opened)
+        self.conninfo = conninfo
+        pool = [PooledConnection(opened)] + (1..<connections).map { _ in PooledConnection(nil) }
     }
+
+    /// How many connections the pool may hold.
+    public var connectionLimit: Int { pool.count }
 
     /// Brings the database to this fpmod's schema, one migration per transaction (a failing
     /// migration leaves the database at the version before it, and `hub_migrations` says
@@ -62,8 +73,16 @@ public final class HubStore: Sendable {
         return try Self.int(connection.execute("SELECT coalesce(max(version), 0) FROM hub_migrations"), "max(version)")
     }
 
+    /// `body` on a connection of its own for its duration: a free one, else the next in turn
+    /// once its caller is done. A connection the pool has not opened yet is opened first.
     func locked<T: Sendable>(_ body: (PostgresConnection) throws(HubStoreError) -> T) throws(HubStoreError) -> T {
-        try connection.withLock { (connection: inout PostgresConnection) throws(HubStoreError) -> T in try body(connection) }
+        if pool.count > 1 {
+            for pooled in pool {
+                if let done = pooled.ifFree(conninfo, body) { return try done.get() }
+            }
+        }
+        let next = turn.wrappingAdd(1, ordering: .relaxed).oldValue
+        return try pool[(next % pool.count + pool.count) % pool.count].waiting(conninfo, body)
     }
 
     // MARK: Changes
@@ -318,5 +337,35 @@ public final class HubStore: Sendable {
     private static func bool(_ rows: [[String?]], _ what: String) throws(HubStoreError) -> Bool {
         guard let text = rows.first?.first ?? nil, text == "t" || text == "f" else { throw .unexpectedReply(what) }
         return text == "t"
+    }
+}
+
+/// One connection of the pool, opened when first needed, used by one caller at a time.
+final class PooledConnection: Sendable {
+    private let connection: Mutex<PostgresConnection?>
+
+    init(_ opened: sending PostgresConnection?) {
+        connection = Mutex(opened)
+    }
+
+    /// `body` once the connection is free.
+    func waiting<T: Sendable>(_ conninfo: String, _ body: (PostgresConnection) throws(HubStoreError) -> T) throws(HubStoreError) -> T {
+        try connection.withLock { (connection: inout PostgresConnection?) throws(HubStoreError) -> T in
+            try body(try Self.open(&connection, conninfo))
+        }
+    }
+
+    /// `body`'s outcome when the connection was free; nil (and `body` not run) when it was not.
+    func ifFree<T: Sendable>(_ conninfo: String, _ body: (PostgresConnection) throws(HubStoreError) -> T) -> Result<T, HubStoreError>? {
+        connection.withLockIfAvailable { (connection: inout PostgresConnection?) -> Result<T, HubStoreError> in
+            do throws(HubStoreError) { return .success(try body(try Self.open(&connection, conninfo))) } catch { return .failure(error) }
+        }
+    }
+
+    private static func open(_ connection: inout PostgresConnection?, _ conninfo: String) throws(HubStoreError) -> PostgresConnection {
+        if let connection { return connection }
+        let opened = try PostgresConnection(conninfo: conninfo)
+        connection = opened
+        return opened
     }
 }

@@ -456,6 +456,7 @@ enum Program {
                                     .option("listen", valueName: "ADDRESS:PORT", help: "Where to listen (default 0.0.0.0:8443)."),
                                     .option("names", valueName: "NAMES", help: "The host names and addresses doors reach the hub by, comma-separated (default localhost,127.0.0.1)."),
                                     .option("dir", valueName: "DIR", help: "The hub's own files: the fleet's authority and the server certificate (default /var/lib/fpmod-hub)."),
+                                    .option("connections", valueName: "N", help: "PostgreSQL connections the hub's requests share, 1 to 64 (default 4; each door's request holds one for its queries, never during a long poll's wait)."),
                                 ]),
                 ]),
             CommandSpec(

@@ -247,7 +247,11 @@ enum HubCommand {
         let addresses = names.filter { IPAddress.bytes(of: $0) != nil }
         let hostNames = names.filter { !addresses.contains($0) }
         let directory = invocation.parsed.string("dir") ?? "/var/lib/fpmod-hub"
-        let store = try HubStore(conninfo: conninfo)
+        let connectionsText = invocation.parsed.string("connections") ?? "4"
+        guard let connections = Int(connectionsText), (1...64).contains(connections) else {
+            throw CommandFailure(.usage, "--connections is 1 to 64, not \(Printable.escaped(connectionsText).debugDescription).")
+        }
+        let store = try HubStore(conninfo: conninfo, connections: connections)
         let files: HubFiles
         do { files = try HubFiles.load(directory: directory, hostNames: hostNames, ipAddresses: addresses) } catch {
             throw CommandFailure(.config, "The hub's files in \(directory): \(error)")
