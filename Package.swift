@@ -24,6 +24,7 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // PNG files of fingerprint images (the simulated image sensor, the matcher's test prints).
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libevdev: keypads on the Linux input subsystem, and uinput's virtual keypads.
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         // libnfc: NFC card readers (PN532 on UART, I2C or SPI; PN533 and ACR122 on USB).
@@ -193,7 +194,7 @@ let package = Package(
         // An HTTP(S) server over libmicrohttpd: requests and responses as values, a handler on
         // libmicrohttpd's threads, streamed bodies (Server-Sent Events), TLS 1.2+ only, every size and
         // time bounded; and the self-signed certificate made with GnuTLS. Knows nothing of doors.
-        .target(name: "ConsoleHTTP", dependencies: ["CMicroHTTPD", "CMicroHTTPDShim", "CGnuTLS", "Posix"]),
+        .target(name: "ConsoleHTTP", dependencies: ["CMicroHTTPD", "CMicroHTTPDShim", "CGnuTLS", "CZlib", "Posix"]),
         // The console's accounts, sessions, CSRF and Origin rules, setup code and API tokens: pure
         // rules with a clock, over the store's console tables.
         .target(name: "ConsoleAuth", dependencies: ["TemplateStore", "AccessPolicy", "CSodium", "Posix"]),

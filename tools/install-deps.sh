@@ -54,8 +54,9 @@ done
 # libpq: the fleet hub's client of PostgreSQL; postgresql: the server its tests start in a
 # scratch folder (initdb + pg_ctl, as nobody under root) — 15 on Debian 12, 17 on Debian 13.
 # libcurl (its GnuTLS flavour, as the fleet's certificates are GnuTLS's): a door's HTTPS client
-# of the hub (fpmod join, following the hub's changes).
-for pkg in libpq-dev postgresql libcurl4-gnutls-dev; do
+# of the hub (fpmod join, following the hub's changes). zlib: the hub's answers gzipped
+# (libpng-dev pulls it in too; named for what fpmod links itself).
+for pkg in libpq-dev postgresql libcurl4-gnutls-dev zlib1g-dev; do
   installed "$pkg" || need+=("$pkg")
 done
 

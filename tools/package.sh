@@ -145,7 +145,7 @@ package() { # ARCH BINARY_IN_BUILDER
   root_of_arch=$BUILDER
   [ "$arch" = amd64 ] || root_of_arch=$SYSROOT
   depends=$(depends_on "$root_of_arch" libc6)
-  for lib in libgcc-s1 libstdc++6 libgpiod3 libsqlite3-0 libsodium23 libmosquitto1 libpng16-16t64 libfprint-2-2 libglib2.0-0t64 libevdev2 libnfc6 libfreefare0t64 libssl3t64 libmicrohttpd12t64 libgnutls30t64 libpq5 libcurl3t64-gnutls; do depends+=", $(depends_on "$root_of_arch" "$lib")"; done
+  for lib in libgcc-s1 libstdc++6 libgpiod3 libsqlite3-0 libsodium23 libmosquitto1 libpng16-16t64 libfprint-2-2 libglib2.0-0t64 libevdev2 libnfc6 libfreefare0t64 libssl3t64 libmicrohttpd12t64 libgnutls30t64 libpq5 libcurl3t64-gnutls zlib1g; do depends+=", $(depends_on "$root_of_arch" "$lib")"; done
   if [ "$arch" = arm64 ]; then
     # No stable Swift ABI on Linux: the runtime must be the one the binary was built with.
     local swift next

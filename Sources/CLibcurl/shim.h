@@ -23,3 +23,6 @@ typedef int (*fpmod_curl_progress_function)(void *context, curl_off_t downloadTo
 static inline CURLcode fpmod_curl_setopt_progress_function(CURL *handle, fpmod_curl_progress_function function) {
     return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, function);
 }
+static inline CURLcode fpmod_curl_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value) {
+    return curl_easy_getinfo(handle, info, value);
+}

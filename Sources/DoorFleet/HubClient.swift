@@ -142,7 +142,9 @@ public final class HubClient {
         }
         var status = 0
         _ = fpmod_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-        bytesReceived += sink.bytes.count
+        // What came over the wire (compressed, when the hub compressed it); the sink's bound is on the answer itself.
+        var wire: curl_off_t = 0
+        bytesReceived += fpmod_curl_getinfo_off_t(handle, CURLINFO_SIZE_DOWNLOAD_T, &wire) == CURLE_OK ? Int(wire) : sink.bytes.count
         return HubResponse(status: status, body: sink.bytes)
     }
 
@@ -158,6 +160,9 @@ public final class HubClient {
         let milliseconds = timeout.components.seconds * 1_000 + timeout.components.attoseconds / 1_000_000_000_000_000
         try set(CURLOPT_TIMEOUT_MS, Int(max(1, milliseconds)))
         try set(CURLOPT_USERAGENT, string: "fpmod-door")
+        // A hub's page of users compresses about tenfold; libcurl (with zlib) takes gzip and
+        // hands the write callback the answer itself, so the answer's bound still holds.
+        try set(CURLOPT_ACCEPT_ENCODING, string: "gzip")
         switch trust {
         case .unverified:
             try set(CURLOPT_SSL_VERIFYPEER, 0)

@@ -183,6 +183,15 @@ struct HubServeTests {
         let quiet = Self.curl(asDoor + [base + "/v1/changes?since=\(woken["latest"]?.intValue ?? 0)&wait=11"])
         #expect((try? JSONValue(parsing: quiet.output))?["changes"] == .array([]), "\(quiet.output)")
 
+        // A client that accepts gzip gets the page compressed (curl's own zlib reads it back to
+        // the same text); one that does not, plain. A page under a kilobyte is sent as it is.
+        #expect(!Self.curl(asDoor + ["--compressed", "--dump-header", "-", base + "/v1/changes?since=0"]).output.lowercased().contains("content-encoding"))
+        for index in 0..<40 { try hub.putUser(HubUser(name: "visitor\(index)", displayName: "Visitor number \(index) of the open day")) }
+        let plainPage = Self.curl(asDoor + [base + "/v1/changes?since=0"]).output
+        let gzipped = Self.curl(asDoor + ["--compressed", "--dump-header", cli.directory + "/headers.txt", base + "/v1/changes?since=0"]).output
+        let gzipHeaders = (try? String(contentsOfFile: cli.directory + "/headers.txt", encoding: .utf8)) ?? ""
+        #expect(gzipHeaders.lowercased().contains("content-encoding: gzip") && gzipped == plainPage && plainPage.count > 2_000, "\(gzipHeaders)")
+
         // Without a certificate, or with one from another fleet: not a door.
         let anonymous = Self.curl(["--cacert", authority, "--write-out", "%{http_code}", "--output", "/dev/null", base + "/v1/changes?since=0"])
         #expect(anonymous.output == "401")
