@@ -54,30 +54,9 @@ public enum CylinderComparison {
                     // local similarity and that placement's paired share (both must agree, so a chance
                     // resemblance of cylinders without a consistent placement, or the reverse, stays
                     // low), times the ridges' flow there (`OrientationAgreement`, at most 1, so √local
-                    // stays a bound); the best of them. The placements are weighed from the highest mean
-                    // down, and one whose mean is not above the best score so far, or below the threshold
-                    // already, cannot win: neither can any after it, and their flow is not compared.
-                    return withUnsafeTemporaryAllocation(of: (combined: Float, placement: OrientationAgreement.Placement).self,
-                                                         capacity: 6) { placed -> Float? in
-                        var count = 0
-                        GlobalConsistency.placements(a, b, proposals: UnsafeBufferPointer(rebasing: pairs.prefix(6))) { share, placement in
-                            placed[count] = ((local * share).squareRoot(), placement)
-                            count += 1
-                        }
-                        var best: Float = 0
-                        for step in 0..<count {
-                            var highest = step
-                            for index in (step + 1)..<max(step + 1, count) where placed[index].combined > placed[highest].combined { highest = index }
-                            placed.swapAt(step, highest)
-                            let (combined, placement) = placed[step]
-                            guard combined > best else { break }
-                            // Below the threshold, and so is every placement after it: when the best so far
-                            // is too, so is the score.
-                            if cannotReach(combined) { return cannotReach(best) ? nil : best }
-                            best = max(best, combined * OrientationAgreement.factor(a, b, placement))
-                        }
-                        return best
-                    }
+                    // stays a bound); the best of them (`GlobalConsistency.best`).
+                    return GlobalConsistency.best(a, b, proposals: UnsafeBufferPointer(rebasing: pairs.prefix(6)), local: local,
+                                                  skippingWhen: cannotReach)
                 }
             }
         }

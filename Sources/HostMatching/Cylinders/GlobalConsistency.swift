@@ -14,33 +14,47 @@ enum GlobalConsistency {
     /// (3 until 2026-12-06; 4 with the placement chosen by the ridges' flow too, see `placements`).
     static let overlapPrior: Float = 4
 
-    /// Every proposal that pairs a minutia: its paired share, m² / ((nA + k)(nB + k)) (0 … 1),
-    /// and its placement, handed to `visit` in the order of the proposals. Each proposal is a
-    /// local pair (i, j) of cylinders. All of them, not only the best share: the comparison
-    /// weighs each placement by the ridges' flow too (`OrientationAgreement`), and the proposal
-    /// that pairs the most minutiae is not always the one that lays the prints right — with few
-    /// minutiae in an overlap, a wrong placement can pair one more by chance.
+    /// The comparison's score from its local similarity: under each proposal that pairs a
+    /// minutia, √(local × share) with share = m² / ((nA + k)(nB + k)) (0 … 1), times the ridges'
+    /// flow under its placement (`OrientationAgreement.factor`); the best of them (0 when none
+    /// pairs a minutia). Each proposal is a local pair (i, j) of cylinders. All of them, not only
+    /// the best share: the proposal that pairs the most minutiae is not always the one that lays
+    /// the prints right — with few minutiae in an overlap, a wrong placement can pair one more by
+    /// chance.
     ///
-    /// Every position, distance and share is computed by the same operations in the same order
-    /// as one minutia at a time would; what differs is only how the work is found: A's minutiae
-    /// that fall on B's print are listed first (without a branch each), and for each of them B's
-    /// minutiae within the distance tolerance are found eight at a time, then weighed in order.
-    static func placements(_ a: CylinderTemplate, _ b: CylinderTemplate, proposals: UnsafeBufferPointer<CylinderComparison.Candidate>,
-                           _ visit: (_ share: Float, _ placement: OrientationAgreement.Placement) -> Void) {
+    /// The factor is at most 1, so a placement's product is at most its √(local × share), and
+    /// the score is the maximum of the products whatever order they are weighed in. They are
+    /// weighed from the highest upper bound of √(local × share) down — the share's bound
+    /// m² / ((nA + k) k), before B's minutiae on A's print are counted — and a placement whose
+    /// bound, or then whose √(local × share), is not above the best product so far cannot win:
+    /// its B side and its flow are never computed. `cannotReach` (a 1:N search's threshold) ends
+    /// the search where every remaining bound is below the threshold: nil when the best so far is
+    /// too. Every value that reaches the result is computed by the same operations in the same
+    /// order as the straightforward form (`ReferenceCylinderComparison`).
+    ///
+    /// A's minutiae that fall on B's print are listed first (without a branch each), and for each
+    /// of them B's minutiae within the distance tolerance are found eight at a time, then
+    /// weighed in order.
+    static func best(_ a: CylinderTemplate, _ b: CylinderTemplate, proposals: UnsafeBufferPointer<CylinderComparison.Candidate>,
+                     local: Float, skippingWhen cannotReach: (Float) -> Bool) -> Float? {
         let areaA = Area(a.area), areaB = Area(b.area)
         let countA = a.minutiaCount, countB = b.minutiaCount, strideA = a.minutiaStride, strideB = b.minutiaStride
         let tolerance = distanceTolerance * distanceTolerance
         let tolerance8 = SIMD8<Float>(repeating: tolerance), lanes = SIMD8<Int32>(1, 2, 4, 8, 16, 32, 64, 128)
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * countA + countB + strideB) { scratch in
-            a.minutiae.withUnsafeBufferPointer { minutiaeA in
-                b.minutiae.withUnsafeBufferPointer { minutiaeB in
-                    a.area.foreground.withUnsafeBytes { foregroundA in
-                        b.area.foreground.withUnsafeBytes { foregroundB in
+        let flowScratch = OrientationAgreement.scratchCount(a)
+        return withUnsafeTemporaryAllocation(of: Proposed.self, capacity: max(1, proposals.count)) { proposed -> Float? in
+          withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * countA + countB + strideB + flowScratch) { scratch -> Float? in
+            a.minutiae.withUnsafeBufferPointer { minutiaeA -> Float? in
+                b.minutiae.withUnsafeBufferPointer { minutiaeB -> Float? in
+                    a.area.foreground.withUnsafeBytes { foregroundA -> Float? in
+                        b.area.foreground.withUnsafeBytes { foregroundB -> Float? in
                             let xsA = minutiaeA.baseAddress!, ysA = xsA + strideA, anglesA = ysA + strideA
                             let xsB = minutiaeB.baseAddress!, ysB = xsB + strideB, anglesB = ysB + strideB
                             // A's minutiae on B's print under the proposal: position and direction.
                             let overlapX = scratch.baseAddress!, overlapY = overlapX + countA, overlapAngle = overlapY + countA
                             let usedB = overlapAngle + countA, squaredB = usedB + countB
+                            let flow = squaredB + strideB
+                            var count = 0
                             for proposal in proposals {
                                 let (i, j) = (Int(proposal.i), Int(proposal.j))
                                 let turn = b.angles[j] - a.angles[i]
@@ -55,9 +69,21 @@ enum GlobalConsistency {
                                     overlapAngle[inOverlapA] = anglesA[index]
                                     inOverlapA &+= areaB.flag(foregroundB, x, y)
                                 }
+                                guard inOverlapA > 0 else { continue }
+                                // The fewest paired minutiae whose share's bound (below) is not below the
+                                // threshold: a proposal that cannot pair as many cannot reach it, and is
+                                // given up as soon as the minutiae left cannot make up the difference
+                                // (1, the same as pairing none, where nothing is skipped).
+                                let sharesDenominator = (Float(inOverlapA) + overlapPrior) * overlapPrior
+                                var needed = 1
+                                while cannotReach((local * min(1, Float(needed) * Float(needed) / sharesDenominator)).squareRoot()) {
+                                    guard needed < inOverlapA else { needed = inOverlapA + 1; break }
+                                    needed += 1
+                                }
                                 for k in 0..<countB { usedB[k] = 0 }
                                 var paired = 0
                                 for index in 0..<inOverlapA {
+                                    if paired &+ (inOverlapA &- index) < needed { break }
                                     let x = overlapX[index], y = overlapY[index], angle = overlapAngle[index]
                                     // B's minutiae in order, the nearest so far kept; one farther than
                                     // the tolerance is never taken, so only those within it are weighed.
@@ -95,8 +121,28 @@ enum GlobalConsistency {
                                         paired += 1
                                     }
                                 }
-                                guard paired > 0 else { continue }
+                                guard paired >= needed, paired > 0 else { continue }
                                 let m = Float(paired)
+                                // nB ≥ 0: the share is at most m² / ((nA + k) k) (every step rounds
+                                // monotonically), and so √(local × share) at most this.
+                                let shareBound = m * m / sharesDenominator
+                                proposed[count] = Proposed(bound: (local * min(1, shareBound)).squareRoot(), paired: m, inOverlapA: inOverlapA,
+                                                           c: c, s: s, placement: OrientationAgreement.Placement(turn: turn, shiftX: shiftX, shiftY: shiftY))
+                                count += 1
+                            }
+                            var best: Float = 0
+                            for step in 0..<count {
+                                var highest = step
+                                for index in (step + 1)..<max(step + 1, count) where proposed[index].bound > proposed[highest].bound { highest = index }
+                                proposed.swapAt(step, highest)
+                                let candidate = proposed[step]
+                                // Neither this placement nor any after it can raise the best.
+                                guard candidate.bound > best else { break }
+                                // Below the threshold, and so is every placement after it: when the best
+                                // so far is too, so is the score.
+                                if cannotReach(candidate.bound) { return cannotReach(best) ? nil : best }
+                                let (c, s) = (candidate.c, candidate.s)
+                                let (shiftX, shiftY) = (candidate.placement.shiftX, candidate.placement.shiftY)
                                 // B's minutiae that fall on A's print, under the inverse proposal.
                                 var inOverlapB = 0
                                 for k in 0..<countB {
@@ -104,14 +150,33 @@ enum GlobalConsistency {
                                     let x = c * dx + s * dy, y = -s * dx + c * dy
                                     inOverlapB &+= areaA.flag(foregroundA, x, y)
                                 }
-                                let share = m * m / ((Float(inOverlapA) + overlapPrior) * (Float(inOverlapB) + overlapPrior))
-                                visit(min(1, share), OrientationAgreement.Placement(turn: turn, shiftX: shiftX, shiftY: shiftY))
+                                let m = candidate.paired
+                                let share = m * m / ((Float(candidate.inOverlapA) + overlapPrior) * (Float(inOverlapB) + overlapPrior))
+                                let combined = (local * min(1, share)).squareRoot()
+                                guard combined > best else { continue }
+                                best = max(best, combined * OrientationAgreement.factor(a, b, candidate.placement, c: c, s: s, scratch: flow))
                             }
+                            return cannotReach(best) ? nil : best
                         }
                     }
                 }
             }
+          }
         }
+    }
+
+    /// A proposal that pairs a minutia, before B's side is counted.
+    struct Proposed {
+        /// An upper bound of √(local × share).
+        var bound: Float
+        /// The minutiae paired (m).
+        var paired: Float
+        /// A's minutiae on B's print (nA).
+        var inOverlapA: Int
+        /// cos and sin of the turn.
+        var c: Float
+        var s: Float
+        var placement: OrientationAgreement.Placement
     }
 
     /// `ExtractedPrint.isForeground`, inlined: the same answer for every point (a point at or

@@ -50,6 +50,93 @@ enum OrientationAgreement {
         return agreement * agreement
     }
 
+    /// `factor(a, b, placement)`, the same Float, for the comparison's final step: cos and sin
+    /// of the turn already known, and `scratch` (`scratchCount(a)` Floats) to list the blocks'
+    /// cos 2Δ in. The blocks are weighed without a branch each (a block that is not compared
+    /// lists its value where the next one will overwrite it), then the listed values summed in
+    /// order, as `total` sums them.
+    @inline(never)
+    static func factor(_ a: CylinderTemplate, _ b: CylinderTemplate, _ placement: Placement, c: Float, s: Float,
+                       scratch: UnsafeMutablePointer<Float>) -> Float {
+        guard !a.directions.isEmpty, !b.directions.isEmpty else { return 1 }
+        let lookupB = GlobalConsistency.Area(b.area)
+        let areaA = a.area, areaB = b.area
+        let blocksA = areaA.blocksAcross * areaA.blocksDown, blocksB = areaB.blocksAcross * areaB.blocksDown
+        guard lookupB.blockShift >= 0, blocksB > 0, areaA.blocksAcross >= 0, areaA.blocksDown >= 0,
+              a.directions.count == blocksA, areaA.foreground.count == blocksA,
+              b.directions.count == blocksB, areaB.foreground.count == blocksB else { return factor(a, b, placement) }
+        let turnSteps = Int((Double(placement.turn) / Double.pi * 256).rounded()) & 0xFF
+        let side = Float(areaA.blockSize), half = side / 2
+        let width = lookupB.width, height = lookupB.height, shift = lookupB.blockShift, acrossB = lookupB.blocksAcross
+        let acrossA = areaA.blocksAcross
+        var listed = 0
+        cosines.withUnsafeBufferPointer { cosines in
+            a.directions.withUnsafeBufferPointer { directionsA in
+                b.directions.withUnsafeBufferPointer { directionsB in
+                    areaA.foreground.withUnsafeBytes { foregroundA in
+                        areaB.foreground.withUnsafeBytes { foregroundB in
+                            let cosines = cosines.baseAddress!, directionsA = directionsA.baseAddress!, directionsB = directionsB.baseAddress!
+                            let foregroundA = foregroundA.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                            let foregroundB = foregroundB.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                            let stepU = 2 * c * side, stepV = 2 * s * side
+                            // The extractor's blocks of 8 pixels: the shift a constant.
+                            listed = shift == 3
+                                ? list(scratch, cosines, directionsA, directionsB, foregroundA, foregroundB, blocksDown: areaA.blocksDown,
+                                       acrossA: acrossA, acrossB: acrossB, shift: 3, side: side, half: half, c: c, s: s,
+                                       shiftX: placement.shiftX, shiftY: placement.shiftY, stepU: stepU, stepV: stepV,
+                                       width: width, height: height, turnSteps: turnSteps)
+                                : list(scratch, cosines, directionsA, directionsB, foregroundA, foregroundB, blocksDown: areaA.blocksDown,
+                                       acrossA: acrossA, acrossB: acrossB, shift: shift, side: side, half: half, c: c, s: s,
+                                       shiftX: placement.shiftX, shiftY: placement.shiftY, stepU: stepU, stepV: stepV,
+                                       width: width, height: height, turnSteps: turnSteps)
+                        }
+                    }
+                }
+            }
+        }
+        var sum: Float = 0
+        for index in 0..<listed { sum += scratch[index] }
+        let agreement = max(0, (sum + priorBlocks * priorAgreement) / (Float(listed) + priorBlocks))
+        return agreement * agreement
+    }
+
+    /// The blocks' cos 2Δ, in `total`'s order, of the blocks `total` counts; their count. A
+    /// block's centre moves along a row by (stepU, stepV), added to (u, v) together as `total`
+    /// adds them one after the other; one off B's print (NaN included) looks up block 0, and is
+    /// not counted.
+    @inline(__always)
+    static func list(_ scratch: UnsafeMutablePointer<Float>, _ cosines: UnsafePointer<Float>, _ directionsA: UnsafePointer<UInt8>,
+                     _ directionsB: UnsafePointer<UInt8>, _ foregroundA: UnsafePointer<UInt8>, _ foregroundB: UnsafePointer<UInt8>,
+                     blocksDown: Int, acrossA: Int, acrossB: Int, shift: Int, side: Float, half: Float, c: Float, s: Float,
+                     shiftX: Float, shiftY: Float, stepU: Float, stepV: Float, width: Float, height: Float, turnSteps: Int) -> Int {
+        var listed = 0
+        let step = SIMD2<Float>(stepU, stepV), limits = SIMD2<Float>(width, height)
+        var row = 0
+        while row < blocksDown {
+            let y = Float(row) * side + half
+            var point = SIMD2<Float>(c * half - s * y + shiftX, s * half + c * y + shiftY)
+            var block = row &* acrossA
+            let end = block &+ acrossA
+            while block < end {
+                let inside = all((point .>= SIMD2<Float>()) .& (point .< limits))
+                let at = inside ? point : SIMD2<Float>()
+                let other = (Int(Int32(at.y)) &>> shift) &* acrossB &+ (Int(Int32(at.x)) &>> shift)
+                let counted = Int(foregroundA[block] & foregroundB[other]) & (inside ? 1 : 0)
+                scratch[listed] = cosines[(Int(directionsA[block]) &+ turnSteps &- Int(directionsB[other])) & 0xFF]
+                listed &+= counted
+                point += step
+                block &+= 2
+            }
+            row &+= 2
+        }
+        return listed
+    }
+
+    /// The Floats `factor(_:_:_:c:s:scratch:)` lists at most: one per block of A it weighs, and one more.
+    static func scratchCount(_ a: CylinderTemplate) -> Int {
+        (max(0, a.area.blocksDown) + 1) / 2 * ((max(0, a.area.blocksAcross) + 1) / 2) + 1
+    }
+
     /// The plain mean of cos 2Δ over the blocks compared (0 when none is).
     static func mean(_ a: CylinderTemplate, _ b: CylinderTemplate, _ placement: Placement) -> Float {
         let (sum, count) = total(a, b, placement)
