@@ -19,11 +19,16 @@ public struct HubDoor: Sendable, Equatable {
     public var readerFamily: String? = nil
     public var templateSize: Int? = nil
 
+    /// "an image sensor (host templates)", "a r30x module (512-byte templates)"; nil: not said yet.
+    public var readerDescription: String? {
+        guard let readerFamily else { return nil }
+        return readerFamily == HubFinger.hostFamily ? "an image sensor (host templates)"
+            : "a \(readerFamily) module" + (templateSize.map { " (\($0)-byte templates)" } ?? "")
+    }
+
     /// Why this door's reader cannot use `finger`; nil when it can.
     public func cannotUse(_ finger: HubFinger) -> String? {
-        guard let readerFamily else { return "its reader is not known yet (no sync since its reader was first opened)" }
-        let reader = readerFamily == HubFinger.hostFamily ? "an image sensor (host templates)"
-            : "a \(readerFamily) module" + (templateSize.map { " (\($0)-byte templates)" } ?? "")
+        guard let readerFamily, let reader = readerDescription else { return "its reader is not known yet (no sync since its reader was first opened)" }
         if finger.family != readerFamily { return "its reader is \(reader)" }
         if finger.family != HubFinger.hostFamily, let templateSize, templateSize != finger.templateSize { return "its reader is \(reader)" }
         return nil

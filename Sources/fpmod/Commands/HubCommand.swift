@@ -59,9 +59,7 @@ enum HubCommand {
 
     /// "reader: a r30x module (768-byte templates)", as the door last said it.
     static func describeReader(_ door: HubDoor) -> String {
-        guard let family = door.readerFamily else { return "reader not known yet" }
-        if family == HubFinger.hostFamily { return "reader: an image sensor (host templates)" }
-        return "reader: a \(Printable.escaped(family)) module" + (door.templateSize.map { " (\($0)-byte templates)" } ?? "")
+        door.readerDescription.map { "reader: " + Printable.escaped($0) } ?? "reader not known yet"
     }
 
     /// `fpmod hub revoke-door NAME`: the door's certificate refused from its next request on.
