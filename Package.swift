@@ -216,7 +216,7 @@ let package = Package(
         .target(name: "FleetSync", dependencies: ["DoorFleet", "HubReplica", "HubStore", "JSONValue", "TemplateStore"]),
         .target(name: "WebConsole", dependencies: [
             "ConsoleHTTP", "ConsoleAuth", "TemplateStore", "ServiceClient", "DoorLock", "DoctorRun", "Diagnostics",
-            "Administration", "AccessPolicy", "JSONValue", "Posix", "PrintableText",
+            "Administration", "AccessPolicy", "JSONValue", "Posix", "PrintableText", "HubStore", "HubServer",
         ]),
         // The FVC protocol and its error rates (fpmod bench accuracy): pure, apart from reading PNGs.
         .target(name: "MatcherAccuracy", dependencies: ["Imaging"]),

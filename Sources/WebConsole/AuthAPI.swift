@@ -6,7 +6,6 @@ import TemplateStore
 
 /// First-run setup, login and logout, and the admin's accounts and API tokens.
 struct AuthAPI {
-    let context: ConsoleContext
     let sessions: Sessions
     let setupCode: SetupCode
     let accounts: Accounts
@@ -14,13 +13,16 @@ struct AuthAPI {
     let throttle = LoginThrottle()
 
     init(context: ConsoleContext) {
-        self.context = context
-        let limits = SessionLimits(idleSeconds: Double(context.console.idleMinutes) * 60,
-                                   absoluteSeconds: Double(context.console.sessionHours) * 3600)
-        sessions = Sessions(store: context.store, limits: limits)
-        setupCode = SetupCode(store: context.store)
-        accounts = Accounts(store: context.store)
-        tokens = BearerTokens(store: context.store)
+        self.init(store: context.store, limits: SessionLimits(idleSeconds: Double(context.console.idleMinutes) * 60,
+                                                              absoluteSeconds: Double(context.console.sessionHours) * 3600))
+    }
+
+    /// Over the store that keeps the accounts: a door's own, or the fleet console's beside the hub.
+    init(store: TemplateStore, limits: SessionLimits) {
+        sessions = Sessions(store: store, limits: limits)
+        setupCode = SetupCode(store: store)
+        accounts = Accounts(store: store)
+        tokens = BearerTokens(store: store)
     }
 
     func setupNeeded() throws(ConsoleFailure) -> Bool {

@@ -78,6 +78,7 @@ enum Commands {
         "hub remove-holiday": HubCommand.removeHoliday,
         "hub door-mode": HubCommand.doorMode,
         "hub serve": HubCommand.serve,
+        "hub console-setup-code": HubCommand.consoleSetupCode,
         "join": JoinCommand.run,
         "fleet sync": FleetCommand.sync,
         "fleet status": FleetCommand.status,
@@ -88,7 +89,7 @@ enum Commands {
 
     /// The commands that never open the store at the store path (the simulator, demo and bench
     /// make their own), so --sim asks nothing of it.
-    static let ownStores: Set<String> = ["sim", "demo", "bench", "config check", "keypad list", "keypad test", "keypad type", "wiegand listen", "wiegand send", "card read", "hub migrate", "hub add-door", "hub doors", "hub revoke-door", "hub serve", "hub add-user", "hub users", "hub remove-user", "hub add-schedule", "hub remove-schedule", "hub add-holiday", "hub remove-holiday", "hub door-mode"]
+    static let ownStores: Set<String> = ["sim", "demo", "bench", "config check", "keypad list", "keypad test", "keypad type", "wiegand listen", "wiegand send", "card read", "hub migrate", "hub add-door", "hub doors", "hub revoke-door", "hub serve", "hub console-setup-code", "hub add-user", "hub users", "hub remove-user", "hub add-schedule", "hub remove-schedule", "hub add-holiday", "hub remove-holiday", "hub door-mode"]
 
     static func run(_ invocation: Invocation) -> ExitCode {
         let name = invocation.parsed.path.joined(separator: " ")

@@ -449,8 +449,11 @@ enum Program {
                                 arguments: [.positional("door", help: "The door's name, as fpmod hub doors lists it."),
                                             .positional("mode", help: "normal, passage, lockdown or first-person-in.")],
                                 options: [hubDatabase]),
-                    CommandSpec(name: "serve", abstract: "The hub's HTTPS API for doors (mutual TLS), until stopped.",
-                                discussion: "On its first start it makes the fleet's certificate authority in --dir (authority.key, mode 0600: whoever holds it can make a door) and a server certificate for --names; doors pin the authority when they join. Routes: POST /v1/join, GET /v1/changes, POST /v1/events, GET /v1/template-key, POST /v1/fingers (docs/fleet.md). The fleet's template key (template.key, 0600) is made there too: fingers travel and rest sealed under it.",
+                    CommandSpec(name: "console-setup-code", abstract: "A one-time code (24 hours) with which the fleet console makes its first admin account.",
+                                discussion: "The fleet console (https://HUB:8443/fleet, served by fpmod hub serve) has no default password: its first admin is made with this code, typed on its setup page. Its accounts, sessions and audit log are kept in console.db in --dir, so run this as the hub's user (sudo -u fpmod-hub). Refused once the console has an account.",
+                                options: [.option("dir", valueName: "DIR", help: "The hub's own files (default /var/lib/fpmod-hub).")]),
+                    CommandSpec(name: "serve", abstract: "The hub's HTTPS API for doors (mutual TLS) and the fleet's web console, until stopped.",
+                                discussion: "On its first start it makes the fleet's certificate authority in --dir (authority.key, mode 0600: whoever holds it can make a door) and a server certificate for --names; doors pin the authority when they join. Routes: POST /v1/join, GET /v1/changes, POST /v1/events, GET /v1/template-key, POST /v1/fingers (docs/fleet.md). The fleet's template key (template.key, 0600) is made there too: fingers travel and rest sealed under it. The same port serves the fleet console at /fleet (doors, users and where their fingers work, join codes, revoking a stolen door, the audit log; its first admin comes from fpmod hub console-setup-code).",
                                 options: [
                                     hubDatabase,
                                     .option("listen", valueName: "ADDRESS:PORT", help: "Where to listen (default 0.0.0.0:8443)."),

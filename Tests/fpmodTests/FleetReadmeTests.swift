@@ -63,5 +63,6 @@ struct FleetReadmeTests {
         #expect(text.contains("as front: nothing new at revision 1; 1 finger(s) sent"), "\(text)")
         #expect(text.contains("as back: revision 0 → 2: users +1 −0") && text.contains("fingers +1 −0"), "\(text)")
         #expect(text.contains("verify-match: alice"), "\(text)")
+        #expect(text.contains("Fleet console setup code (works once, for 24 hours): "), "\(text)")
     }
 }

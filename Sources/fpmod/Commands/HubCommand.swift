@@ -1,6 +1,7 @@
 import AccessPolicy
 import Administration
 import ArgumentParsing
+import ConsoleAuth
 import ConsoleHTTP
 import Foundation
 import HubServer
@@ -9,6 +10,7 @@ import JSONValue
 import Posix
 import PrintableText
 import TemplateStore
+import WebConsole
 
 /// `fpmod hub …`: the fleet hub, whose truth is a PostgreSQL database (`HubStore`), and its
 /// HTTPS API for doors (`HubServer`).
@@ -43,17 +45,11 @@ enum HubCommand {
         let store = try HubStore(conninfo: try invocation.parsed.require("database"))
         let doors = try store.doors()
         let lines = doors.map { door in
-            let state = door.revoked ? "revoked" : door.joined ? "joined" : "waiting to join"
             let seen = door.lastSeen.map { "last seen \(Date(timeIntervalSince1970: $0))" } ?? "never seen"
-            return "\(Printable.escaped(door.name))  \(state), \(seen), at revision \(door.lastRevision), \(Self.describeReader(door))"
+            return "\(Printable.escaped(door.name))  \(FleetListing.state(of: door)), \(seen), at revision \(door.lastRevision), \(Self.describeReader(door))"
         }
         invocation.emit(doors.isEmpty ? "No doors yet: fpmod hub add-door NAME." : lines.joined(separator: "\n"),
-                        json: ["doors": .array(doors.map { door in
-                            .object(["name": .string(door.name), "joined": .bool(door.joined), "revoked": .bool(door.revoked),
-                                     "lastRevision": .int(door.lastRevision), "lastSeen": door.lastSeen.map(JSONValue.double) ?? .null,
-                                     "readerFamily": door.readerFamily.map(JSONValue.string) ?? .null,
-                                     "templateSize": door.templateSize.map { .int(Int64($0)) } ?? .null])
-                        })])
+                        json: ["doors": .array(doors.map(FleetListing.json))])
         return .ok
     }
 
@@ -96,25 +92,19 @@ enum HubCommand {
     static func users(_ invocation: Invocation) throws -> ExitCode {
         let store = try HubStore(conninfo: try invocation.parsed.require("database"))
         let users = try store.users()
-        let doors = try store.doors().filter { $0.joined && !$0.revoked }
+        let doors = try FleetListing.workingDoors(store)
         var lines: [String] = [], listed: [JSONValue] = []
         for user in users {
             let fingers = user.fingers.isEmpty ? "no finger yet" : user.fingers.map { Printable.escaped($0) }.joined(separator: ", ")
             let cards = user.cards.isEmpty ? "" : "; cards " + user.cards.map { Printable.escaped($0) }.joined(separator: ", ")
             lines.append("\(Printable.escaped(user.name))\(user.role == .admin ? " (admin)" : "")  \(fingers)\(cards)")
-            var reach: [JSONValue] = []
-            for finger in user.fingers.isEmpty ? [] : try store.fingers(of: user.name) {
-                let unusable = doors.compactMap { door in door.cannotUse(finger).map { (door.name, $0) } }
-                for (door, why) in unusable {
+            let reach = user.fingers.isEmpty ? [] : try FleetListing.reach(of: user.name, in: store, doors: doors)
+            for finger in reach {
+                for (door, why) in finger.notUsableAt {
                     lines.append("  \(Printable.escaped(finger.label)) (\(Printable.escaped(finger.family))) not at \(Printable.escaped(door)): \(why)")
                 }
-                reach.append(.object(["label": .string(finger.label), "family": .string(finger.family), "templateSize": .int(Int64(finger.templateSize)),
-                                      "usableAt": .array(doors.filter { $0.cannotUse(finger) == nil }.map { .string($0.name) }),
-                                      "notUsableAt": .array(unusable.map { .object(["door": .string($0.0), "why": .string($0.1)]) })]))
             }
-            listed.append(.object(["name": .string(user.name), "displayName": .string(user.displayName), "role": .string(user.role.rawValue),
-                                   "fingers": .array(user.fingers.map(JSONValue.string)), "cards": .array(user.cards.map(JSONValue.string)),
-                                   "fingerReach": .array(reach)]))
+            listed.append(FleetListing.json(user, reach: reach))
         }
         invocation.emit(users.isEmpty ? "No users yet: fpmod hub add-user NAME." : lines.joined(separator: "\n"), json: ["users": .array(listed)])
         return .ok
@@ -233,6 +223,25 @@ enum HubCommand {
         return .ok
     }
 
+    /// `fpmod hub console-setup-code [--dir DIR]`: the one-time code that makes the fleet
+    /// console's first admin (it has no default password).
+    static func consoleSetupCode(_ invocation: Invocation) throws -> ExitCode {
+        let directory = invocation.parsed.string("dir") ?? "/var/lib/fpmod-hub"
+        guard FileManager.default.fileExists(atPath: directory + "/authority.pem") else {
+            throw CommandFailure(.config, "\(Printable.escaped(directory)) holds no hub (no authority.pem): start fpmod hub serve --dir \(Printable.escaped(directory)) once first, or give the --dir it uses.")
+        }
+        let setup = SetupCode(store: try FleetConsoleRoutes.accountStore(directory: directory))
+        guard try setup.needed() else {
+            throw CommandFailure(.denied, "The fleet console is set up already (it has accounts); sign in at /fleet, or have an admin add an account there.")
+        }
+        let code = try setup.issue()
+        invocation.emit("""
+            Fleet console setup code (works once, for 24 hours): \(code)
+            Open https://HUB:8443/fleet (the address fpmod hub serve printed) and type it with the first admin's name and password.
+            """, json: ["code": .string(code), "validHours": 24])
+        return .ok
+    }
+
     /// `fpmod hub serve`: the hub's HTTPS API for doors until SIGTERM or SIGINT.
     static func serve(_ invocation: Invocation) throws -> ExitCode {
         let signals = try SignalWatcher(signals: [SIGTERM, SIGINT])
@@ -270,13 +279,21 @@ enum HubCommand {
         let handler = HubHandler(store: store, authority: files.authority, listener: listener, templateKey: files.templateKey) { message in
             StandardStreams.writeError(message + "\n")
         }
+        let consoleStore: TemplateStore
+        do { consoleStore = try FleetConsoleRoutes.accountStore(directory: directory) } catch {
+            throw CommandFailure(.config, "The fleet console's store in \(directory): \(error)")
+        }
+        let site = HubSite(doors: handler, console: FleetConsoleRoutes(hub: store, accounts: consoleStore, authorityFingerprint: files.authorityFingerprint))
         let server: HTTPServer
-        do { server = try HTTPServer(configuration: configuration, handler: handler) } catch {
+        do { server = try HTTPServer(configuration: configuration, handler: site) } catch {
             throw CommandFailure(.unavailable, "\(error)")
         }
         defer { server.stop() }
         invocation.progress("fpmod hub: https://\(configuration.bindAddress):\(server.port)/ for \(names.joined(separator: ", ")); "
             + "fleet authority SHA-256 \(files.authorityFingerprint)")
+        if (try? SetupCode(store: consoleStore).needed()) == true {
+            invocation.progress("The fleet console (/fleet) has no account yet: make its first admin with fpmod hub console-setup-code --dir \(directory).")
+        }
         _ = signals.waitForAny()
         return .ok
     }

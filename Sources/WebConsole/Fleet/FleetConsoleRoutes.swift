@@ -1,0 +1,130 @@
+import ConsoleAuth
+import ConsoleHTTP
+import Foundation
+import HubStore
+import JSONValue
+import TemplateStore
+
+/// The fleet's web console, served by `fpmod hub serve` beside the doors' API (`HubSite`): the
+/// page `/fleet`, its script, and the API under `/fleet/api/`. Its accounts, sessions and audit
+/// log live in a store of their own in the hub's directory (`console.db`), with the door
+/// console's rules: no default password (the first admin needs `fpmod hub console-setup-code`),
+/// Argon2id passwords, sessions that end, a CSRF token and the Origin on every POST, a viewer
+/// changes nothing, every change audited under the account that made it.
+public final class FleetConsoleRoutes: HTTPHandler, Sendable {
+    let hub: HubStore
+    let accounts: TemplateStore
+    let auth: AuthAPI
+    /// Where the browser's requests may come from (`https://HOST:PORT`) beside the one it used.
+    let origins: [String]
+    /// "AB:CD:…" of the fleet's authority, which a joining door is given to compare.
+    let authorityFingerprint: String
+
+    public init(hub: HubStore, accounts: TemplateStore, authorityFingerprint: String, origins: [String] = [],
+                limits: SessionLimits = SessionLimits()) {
+        self.hub = hub
+        self.accounts = accounts
+        self.authorityFingerprint = authorityFingerprint
+        self.origins = origins
+        auth = AuthAPI(store: accounts, limits: limits)
+    }
+
+    /// The console's own store in the hub's directory: its accounts, sessions and audit log.
+    public static func accountStore(directory: String) throws -> TemplateStore {
+        try TemplateStore(databasePath: directory + "/console.db", keyPath: directory + "/console.key")
+    }
+
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        do { return try route(request) } catch { return error.response }
+    }
+
+    private func route(_ request: HTTPRequest) throws(ConsoleFailure) -> HTTPResponse {
+        let method = request.method == "HEAD" ? "GET" : request.method
+        switch (method, request.path) {
+        case ("GET", "/"): return Reply.redirect("/fleet")
+        case ("GET", "/fleet"): return try page(request)
+        case ("GET", "/fleet/assets/fleet.js"):
+            return HTTPResponse(status: 200, contentType: "text/javascript; charset=utf-8", text: FleetConsoleAssets.js, headers: [("Cache-Control", "no-cache")])
+        case ("GET", "/assets/console.css"): return try ConsoleRoutes.asset(request)
+        default: break
+        }
+        guard request.path.hasPrefix("/fleet/api/") else { return Reply.notFound(request.path) }
+        guard method == "GET" || method == "POST" else { throw ConsoleFailure(405, "The API takes GET and POST only.") }
+        return try api(method, String(request.path.dropFirst("/fleet/api".count)), request)
+    }
+
+    private func page(_ request: HTTPRequest) throws(ConsoleFailure) -> HTTPResponse {
+        if try auth.setupNeeded() { return Reply.html(FleetConsoleAssets.html(.setup, csrf: nil, account: nil, role: nil)) }
+        guard let session = try session(of: request) else { return Reply.html(FleetConsoleAssets.html(.login, csrf: nil, account: nil, role: nil)) }
+        return Reply.html(FleetConsoleAssets.html(.fleet, csrf: session.csrf, account: session.account, role: session.role.rawValue))
+    }
+
+    private func api(_ method: String, _ route: String, _ request: HTTPRequest) throws(ConsoleFailure) -> HTTPResponse {
+        switch (method, route) {
+        case ("POST", "/setup"):
+            try guardRequest(request, .none)
+            return try auth.setup(request)
+        case ("POST", "/login"):
+            try guardRequest(request, .none)
+            return try auth.login(request)
+        default: break
+        }
+        guard let session = try session(of: request) else {
+            throw ConsoleFailure(401, "Not signed in, or the session has ended.", fix: "Sign in again at /fleet.")
+        }
+        try guardRequest(request, .session(csrf: session.csrf))
+        let caller = Caller(account: session.account, isAdmin: session.role == .admin, byToken: false)
+        let fleet = FleetConsoleAPI(hub: hub, accounts: accounts, authorityFingerprint: authorityFingerprint)
+        switch (method, route) {
+        case ("GET", "/session"): return auth.session(session)
+        case ("POST", "/logout"): return auth.logout(request)
+        case ("GET", "/doors"): return try fleet.doors()
+        case ("POST", "/doors/add"): return try fleet.addDoor(request, caller)
+        case ("POST", "/doors/revoke"): return try fleet.revokeDoor(request, caller)
+        case ("GET", "/users"): return try fleet.users(request)
+        case ("GET", "/user"): return try fleet.user(request)
+        case ("POST", "/users/remove"): return try fleet.removeUser(request, caller)
+        case ("GET", "/audit"): return try fleet.audit()
+        case ("GET", "/accounts"): return try auth.listAccounts()
+        case ("POST", "/accounts"): return try auth.addAccount(request, caller)
+        case ("POST", "/accounts/delete"): return try auth.deleteAccount(request, caller)
+        default: return Reply.notFound(request.path)
+        }
+    }
+
+    private func session(of request: HTTPRequest) throws(ConsoleFailure) -> ActiveSession? {
+        guard let token = request.cookie(SessionCookie.name) else { return nil }
+        do { return try auth.sessions.authenticate(cookieToken: token) } catch {
+            throw ConsoleFailure(500, "The console's store could not be read: \(error)")
+        }
+    }
+
+    /// As the door console: the Origin (configured, or the host the browser reached, which TLS
+    /// ties to a name in the hub's certificate) and, with a session, its CSRF token.
+    private func guardRequest(_ request: HTTPRequest, _ auth: RequestAuth) throws(ConsoleFailure) {
+        var allowed = origins
+        if let host = request.header("host"), !host.isEmpty { allowed.append("https://" + host) }
+        let verdict = RequestGuard(allowedOrigins: allowed).check(method: request.method, origin: request.header("origin"),
+                                                                  referer: request.header("referer"),
+                                                                  csrfToken: request.header("x-csrf-token"), auth: auth)
+        if case .refuse(let refusal) = verdict {
+            throw ConsoleFailure(refusal.status, AuthAPI.sentence(refusal.description), extra: ["reason": .string(refusal.rawValue)])
+        }
+    }
+}
+
+/// What `fpmod hub serve` answers on its one port: the doors' API under `/v1/` (mutual TLS,
+/// `HubHandler`), and the fleet console everywhere else.
+public struct HubSite: HTTPHandler {
+    let doors: any HTTPHandler
+    let console: FleetConsoleRoutes
+
+    public init(doors: any HTTPHandler, console: FleetConsoleRoutes) {
+        self.doors = doors
+        self.console = console
+    }
+
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        request.path.hasPrefix("/v1/") ? doors.respond(to: request) : console.respond(to: request)
+    }
+}
