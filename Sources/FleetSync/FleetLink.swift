@@ -30,6 +30,10 @@ public struct FleetSyncReport: Sendable, Equatable {
     /// no longer the hub's): neither is sent again.
     public var fingersSent = 0
     public var fingersRefused: [String] = []
+    /// Cards enrolled here for the hub's users that the hub took now, and ones it refused for
+    /// good ("alice's badge: that card is bob's …"; kept here, not sent again).
+    public var cardsSent = 0
+    public var cardsRefused: [String] = []
 
     public init(at revision: Int64) {
         applied = ReplicaResult(from: revision, to: revision)
@@ -146,10 +150,11 @@ public final class FleetLink {
         }
     }
 
-    /// Pull, then upload fingers and events: one whole sync, as `fpmod fleet sync` runs it.
+    /// Pull, then upload fingers, cards and events: one whole sync, as `fpmod fleet sync` runs it.
     public func sync(wait: Int = 0, fromStart: Bool = false) throws(FleetSyncError) -> FleetSyncReport {
         var report = try pull(wait: wait, fromStart: fromStart)
         try uploadFingers(into: &report)
+        try uploadCards(into: &report)
         try uploadEvents(into: &report)
         return report
     }
@@ -245,6 +250,40 @@ public final class FleetLink {
                     throw .refused(status: answer.status, message: answer.refusalMessage)
                 }
                 do { try store.markFingerAtHub(user: finger.user, label: finger.label, digest: finger.digest) } catch { throw .store("\(error)") }
+            }
+        }
+    }
+
+    /// Sends the cards enrolled here for the hub's users (hashed under the fleet's card key,
+    /// never the number) that the hub does not have; each becomes a change every door follows.
+    /// One the hub refuses for good (its user gone, its number another's, its label taken) is
+    /// audited, stays at this door, and is not sent again; anything else stops the sync.
+    public func uploadCards(into report: inout FleetSyncReport) throws(FleetSyncError) {
+        while true {
+            let pending: [CardForHub]
+            do { pending = try store.cardsForHub(limit: 100) } catch { throw .store("\(error)") }
+            guard !pending.isEmpty else { return }
+            for card in pending {
+                let body = HubCard(user: card.user, label: card.label, kind: card.kind, numberHash: card.numberHash, enabled: card.enabled,
+                                   validFrom: card.validFrom, validUntil: card.validUntil).json
+                let answer: HubResponse
+                do { answer = try client.send("POST", "/v1/cards", json: Array(body.encoded.utf8), timeout: .seconds(30)) } catch {
+                    if error == .stopped { throw .stopped }
+                    throw .unreachable(error.description)
+                }
+                switch answer.status {
+                case 200:
+                    report.cardsSent += 1
+                case 404, 409:
+                    report.cardsRefused.append("\(card.user)'s \(card.label): \(answer.refusalMessage)")
+                    do {
+                        _ = try store.appendAudit(event: "hub-card-refused", user: card.user,
+                                                  detail: "the hub refused card \(card.label): \(answer.refusalMessage); it opens this door only")
+                    } catch { throw .store("\(error)") }
+                default:
+                    throw .refused(status: answer.status, message: answer.refusalMessage)
+                }
+                do { try store.markCardAtHub(user: card.user, label: card.label) } catch { throw .store("\(error)") }
             }
         }
     }

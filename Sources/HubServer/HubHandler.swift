@@ -23,6 +23,10 @@ import TemplateStore
 ///   the answer counts the new and the repeated, and names the sequence numbers still missing.
 /// - `GET /v1/template-key`: the fleet's template key (hex), for a door's certificate: what every
 ///   finger travels sealed under.
+/// - `POST /v1/cards` `{"user", "label", "kind", "hash", "enabled", "validFrom", "validUntil"}`
+///   (the number's keyed hash under the fleet's card key, hex): a card enrolled at the door for a
+///   user of the hub; a change every door follows. 404 for an unknown user; 409 for a number
+///   another card has, or a label the user has for another card.
 /// - `POST /v1/fingers` `{"user", "label", "family", "size", "quality", "duress", "template"}`
 ///   (the template sealed under the fleet's key, base64): a finger enrolled at the door for a
 ///   user of the hub; it becomes a change every door follows. 404 for a user the hub does not have.
@@ -56,7 +60,9 @@ public struct HubHandler: HTTPHandler {
             case ("POST", "/v1/events"): return try events(request)
             case ("GET", "/v1/template-key"): return try templateKey(request)
             case ("POST", "/v1/fingers"): return try finger(request)
-            case (_, "/v1/authority"), (_, "/v1/join"), (_, "/v1/changes"), (_, "/v1/events"), (_, "/v1/template-key"), (_, "/v1/fingers"):
+            case ("POST", "/v1/cards"): return try card(request)
+            case (_, "/v1/authority"), (_, "/v1/join"), (_, "/v1/changes"), (_, "/v1/events"), (_, "/v1/template-key"), (_, "/v1/fingers"),
+                 (_, "/v1/cards"):
                 return Self.error(405, "method not allowed")
             default: return Self.error(404, "no such route")
             }
@@ -195,6 +201,20 @@ public struct HubHandler: HTTPHandler {
         let revision = try store.putFinger(finger)
         try store.noteDoorSeen(id: door.id, revision: nil)
         log("hub: door \(door.name) enrolled \(user)'s \(label) (\(family)), revision \(revision)")
+        return Self.json(200, .object(["revision": .int(revision)]))
+    }
+
+    private func card(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard let door = try verifiedDoor(request) else { return Self.error(401, "a door's certificate is needed") }
+        if door.revoked { return Self.error(403, "this door is revoked") }
+        // Without the fleet's key no door hashes a number alike: the card would open nothing.
+        guard templateKey != nil else { return Self.error(404, "this hub takes no cards") }
+        guard request.body.count <= 4_096, let body = try? JSONValue(parsing: request.body), let card = HubCard(json: body) else {
+            return Self.error(400, "a card is {user, label, kind, hash (hex, under the fleet's card key), enabled, validFrom, validUntil}")
+        }
+        let revision = try store.putCard(card, replacing: false)
+        try store.noteDoorSeen(id: door.id, revision: nil)
+        log("hub: door \(door.name) enrolled \(card.user)'s card \(card.label) (\(card.kind.rawValue)), revision \(revision)")
         return Self.json(200, .object(["revision": .int(revision)]))
     }
 

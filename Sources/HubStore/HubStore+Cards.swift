@@ -4,8 +4,10 @@ import TemplateStore
 extension HubStore {
     /// Adds or replaces a user's card (its number's hash under the fleet's card key); the
     /// change's revision. A number another card has already is refused: one card, one owner.
+    /// `replacing` false (a card a door enrolled): a card of that user and label with another
+    /// number is refused rather than replaced, since the door did not know of it.
     @discardableResult
-    public func putCard(_ card: HubCard) throws(HubStoreError) -> Int64 {
+    public func putCard(_ card: HubCard, replacing: Bool = true) throws(HubStoreError) -> Int64 {
         try card.check()
         return try locked { connection throws(HubStoreError) in
             try connection.transaction { () throws(HubStoreError) -> Int64 in
@@ -15,6 +17,10 @@ extension HubStore {
                 let holders = try connection.execute("SELECT user_name, label FROM cards WHERE number_hash = $1", [ByteaText.encode(card.numberHash)])
                 if let holder = holders.first, holder.count == 2, holder[0] != card.user || holder[1] != card.label {
                     throw .invalid("that card is \(holder[0] ?? "")'s \(holder[1] ?? "") already; remove it there first")
+                }
+                if !replacing, holders.isEmpty,
+                   !(try connection.execute("SELECT 1 FROM cards WHERE user_name = $1 AND label = $2", [card.user, card.label])).isEmpty {
+                    throw .invalid("\(card.user) has another card labelled \(card.label) at the hub; give this one another label")
                 }
                 try connection.execute("""
                     INSERT INTO cards (user_name, label, kind, number_hash, enabled, valid_from, valid_until) VALUES ($1, $2, $3, $4, $5, $6, $7)

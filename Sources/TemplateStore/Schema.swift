@@ -1,7 +1,7 @@
 /// The store's schema as an ordered list of migrations. Migration N moves a database from
 /// `user_version` N-1 to N. A released migration never changes: add a new entry instead.
 enum Schema {
-    static let migrations: [String] = [migration1, migration2, migration3, migration4, migration5, migration6, migration7, migration8, migration9, migration10]
+    static let migrations: [String] = [migration1, migration2, migration3, migration4, migration5, migration6, migration7, migration8, migration9, migration10, migration11]
 
     static var currentVersion: Int { migrations.count }
 
@@ -238,5 +238,13 @@ enum Schema {
     static let migration10 = """
         ALTER TABLE users ADD COLUMN from_hub INTEGER NOT NULL DEFAULT 0 CHECK (from_hub IN (0, 1));
         ALTER TABLE fingers ADD COLUMN hub_digest TEXT;
+        """
+
+    /// Version 11: cards enrolled at a door for a user of the fleet's hub go up to it.
+    /// `cards.hub_state`: 0 the card stays here (a local user's, a DESFire card, or one hashed
+    /// under the door's own key), 1 hashed under the fleet's card key and not at the hub yet,
+    /// 2 the hub has it (sent from here, or it came from the hub). Cards from before stay here.
+    static let migration11 = """
+        ALTER TABLE cards ADD COLUMN hub_state INTEGER NOT NULL DEFAULT 0 CHECK (hub_state IN (0, 1, 2));
         """
 }

@@ -71,7 +71,12 @@ extension TemplateStore {
                         addedAt: Date = Date()) throws -> Card {
         return try transaction {
             let owner = try requireUser(user.text)
-            guard let hash = try cardHash(number, create: true) else { throw StoreError.crypto(detail: "no key for the cards' hashes") }
+            // A card for a user of the fleet's hub is hashed under the fleet's card key, so it
+            // can go up to the hub and open every door (`cardsForHub`); any other under this store's own.
+            let forHub = try isFromHub(user.text) && CardForHub.travelling.contains(number.kind) ? try fleetTemplateKey() : nil
+            guard let hash = try forHub.map({ $0.cardHash(number) }) ?? cardHash(number, create: true) else {
+                throw StoreError.crypto(detail: "no key for the cards' hashes")
+            }
             if let taken = try cardRows(anyOf: try cardHashes(number)).first {
                 throw StoreError.cardTaken(user: taken.user, label: taken.label)
             }
@@ -79,8 +84,9 @@ extension TemplateStore {
                 throw StoreError.cardLabelTaken(user: user.text, label: label.text)
             }
             try connection.query("""
-                INSERT INTO cards (user_id, label, kind, number_hash, enabled, added_at) VALUES (?, ?, ?, ?, 1, ?)
-                """, [.integer(owner.id), .text(label.text), .text(number.kind.rawValue), .blob(hash), addedAt.storeValue])
+                INSERT INTO cards (user_id, label, kind, number_hash, enabled, added_at, hub_state) VALUES (?, ?, ?, ?, 1, ?, ?)
+                """, [.integer(owner.id), .text(label.text), .text(number.kind.rawValue), .blob(hash), addedAt.storeValue,
+                      .integer(forHub == nil ? CardForHub.State.stays.rawValue : CardForHub.State.toSend.rawValue)])
             try appendAudit(event: "card-added", user: user.text, detail: "\(number.kind.rawValue) card \(label.text)" + Self.by(actor))
             guard let card = try cardRow(user: user.text, label: label.text) else { throw StoreError.unknownCard(user: user.text, label: label.text) }
             return card

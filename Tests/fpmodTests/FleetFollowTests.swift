@@ -313,4 +313,58 @@ struct FleetFollowTests {
         service.stop()
         #expect(hub.stop() == 0)
     }
+
+    /// A card enrolled at one door for a user of the hub goes up (its hash under the fleet's
+    /// card key, never the number) and opens another door; a local user's card stays at its door;
+    /// a label the hub gave the user meanwhile moves the door's card to a free label, never loses
+    /// it; a number the hub gave another user meanwhile is refused there, audited, not sent again.
+    @Test func aCardEnrolledAtOneDoorOpensAnother() throws {
+        let hub = try RunningHub()
+        let store = try HubStore(conninfo: hub.database)
+        try store.putUser(HubUser(name: "alice"))
+        try store.putUser(HubUser(name: "bob"))
+        let front = try Self.joinedDoor(hub, name: "front"), back = try Self.joinedDoor(hub, name: "back")
+        #expect(try front.run(["fleet", "sync"]).status == 0)
+        #expect(try back.run(["fleet", "sync"]).status == 0)
+        try TemplateStore(databasePath: front.directory + "/store.db", keyPath: front.directory + "/key").addUser(name: "carol")  // this door's only
+        for (user, number, label) in [("alice", "26:123:4567", "badge"), ("carol", "26:123:9999", "badge"), ("alice", "26:7:2", "desk"),
+                                      ("alice", "26:5:5", "spare")] {
+            let added = try front.run(["card", "add", user, number, "--label", label])
+            #expect(added.status == 0, "\(added.stderr)")
+        }
+        // Meanwhile the hub gives alice a desk card of her own and bob the spare's number.
+        for (user, number, label) in [("alice", "26:7:1", "desk"), ("bob", "26:5:5", "fob")] {
+            let added = try hub.cli.run(["hub", "add-card", user, number, "--label", label, "--dir", hub.directory])
+            #expect(added.status == 0, "\(added.stderr)")
+        }
+
+        let sent = try front.run(["fleet", "sync", "--json"])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(sent.json?["cardsSent"] as? Int == 2, "badge and desk-2: \(sent.stdout)")
+        let refused = sent.json?["cardsRefused"] as? [String] ?? []
+        #expect(refused.count == 1 && refused.first?.contains("spare") == true && refused.first?.contains("bob") == true, "\(refused)")
+        #expect((sent.json?["cardsTaken"] as? [String])?.count == 1, "bob's fob is alice's spare here: \(sent.stdout)")
+        let audit = try front.auditEvents()
+        #expect(audit.contains("hub-card-refused") && audit.contains("card-renamed"), "\(audit)")
+        let atHub = try store.cards(of: "alice"), carolsAtHub = try store.cards(of: "carol")
+        #expect(atHub.map(\.label) == ["badge", "desk", "desk-2"] && carolsAtHub.isEmpty, "\(atHub.map(\.label))")
+        // The numbers themselves never reached the hub.
+        #expect(!(try hub.server.psql("fleet", "SELECT string_agg(payload::text, ' ') FROM changes")).contains("4567"))
+        let again = try front.run(["fleet", "sync", "--json"])
+        #expect(again.json?["cardsSent"] as? Int == 0 && (again.json?["cardsRefused"] as? [String])?.isEmpty == true, "\(again.stdout)")
+
+        // The back door takes them, and a number read there names its owner.
+        let taken = try back.run(["fleet", "sync", "--json"])
+        #expect(taken.json?["cardsPut"] as? Int == 4, "\(taken.stdout)")
+        let backStore = try TemplateStore(databasePath: back.directory + "/store.db", keyPath: back.directory + "/key")
+        func owner(_ store: TemplateStore, _ facility: UInt32, _ number: UInt32) throws -> String? {
+            try store.card(matching: CardNumber(wiegandBits: 26, facility: facility, number: number))?.owner.name
+        }
+        #expect(try owner(backStore, 123, 4567) == "alice" && owner(backStore, 7, 2) == "alice" && owner(backStore, 7, 1) == "alice")
+        #expect(try owner(backStore, 123, 9999) == nil && owner(backStore, 5, 5) == "bob")
+        // At the front door every card still opens for its owner; the refused spare stays alice's there.
+        let frontStore = try TemplateStore(databasePath: front.directory + "/store.db", keyPath: front.directory + "/key")
+        #expect(try owner(frontStore, 123, 4567) == "alice" && owner(frontStore, 7, 2) == "alice" && owner(frontStore, 7, 1) == "alice")
+        #expect(try owner(frontStore, 123, 9999) == "carol" && owner(frontStore, 5, 5) == "alice")
+    }
 }
