@@ -258,7 +258,7 @@ let package = Package(
         .testTarget(name: "FingerprintModuleTests", dependencies: ["TestSupport", "FingerprintModule", "ModuleSimulator", "SerialPort", "FingerprintProtocol"]),
         .testTarget(name: "ModuleSimulatorTests", dependencies: ["ModuleSimulator", "SerialPort", "FingerprintProtocol"]),
         .testTarget(name: "TemplateStoreTests", dependencies: ["TemplateStore"]),
-        .testTarget(name: "HubStoreTests", dependencies: ["HubStore", "JSONValue", "Posix", "TestSupport"]),
+        .testTarget(name: "HubStoreTests", dependencies: ["HubStore", "FleetTrust", "JSONValue", "Posix", "TestSupport"]),
         .testTarget(name: "FleetTrustTests", dependencies: ["FleetTrust", "TestSupport"]),
         .testTarget(name: "FleetSyncTests", dependencies: ["FleetSync", "HubReplica", "HubStore", "JSONValue"]),
         .testTarget(name: "DoorFleetTests", dependencies: ["DoorFleet", "FleetTrust", "ConsoleHTTP", "TestSupport"]),

@@ -1,3 +1,4 @@
+import FleetTrust
 import Foundation
 import JSONValue
 import Posix
@@ -6,6 +7,7 @@ import Posix
 /// its private key (0600, made on the door, never sent), the certificate the hub issued for it,
 /// the fleet's authority it pinned, and `fleet.json` (the hub's address, the door's name, the
 /// authority's fingerprint). `fleet.json` is written last: a door with it has joined whole.
+/// While a join is unfinished, its key pair waits in `pendingKeyPath(code:)`.
 public struct FleetFiles: Sendable, Equatable {
     public let directory: String
 
@@ -18,6 +20,15 @@ public struct FleetFiles: Sendable, Equatable {
     public var certificatePath: String { directory + "/fleet-door-cert.pem" }
     public var authorityPath: String { directory + "/fleet-authority.pem" }
     public var membershipPath: String { directory + "/fleet.json" }
+    /// The key pair a join with `code` made (0600), kept until that join ends whole or the hub
+    /// refused it, so a door that never had the hub's answer asks again with the same key (the
+    /// hub redeems a code again only for the key it was redeemed with). Named by the code's
+    /// `JoinCode.tag`, never by the code.
+    public func pendingKeyPath(code: String) throws(FleetJoinError) -> String {
+        do { return directory + "/fleet-join-\(try JoinCode.tag(code))-key.pem" } catch {
+            throw .files("the join's key file cannot be named: \(error)")
+        }
+    }
 
     public var identity: HubIdentity { HubIdentity(certificatePath: certificatePath, keyPath: keyPath) }
 

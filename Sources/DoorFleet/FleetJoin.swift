@@ -20,10 +20,12 @@ public struct PresentedAuthority: Sendable, Equatable {
 }
 
 /// A door joining a fleet: intent checked → the hub's authority fetched and accepted → the key
-/// pair made here and the request sent with the one-time code over TLS verified against that
-/// authority → the certificate confirmed by a first request with it → `fleet.json` written last.
-/// Everything is checked before the first byte is sent; a join that fails removes what it
-/// wrote, so the door is joined whole or not at all.
+/// pair made here (or the one kept from an unfinished join with this code) and the request sent
+/// with the one-time code over TLS verified against that authority → the certificate confirmed
+/// by a first request with it → `fleet.json` written last. Everything is checked before the
+/// first byte is sent; a join that fails removes the fleet files it wrote, so the door is
+/// joined whole or not at all, and keeps only the key pair the join was sent with, unless the
+/// hub refused it, so that the join run again redeems the code the hub may have redeemed for it.
 public struct FleetJoin: Sendable {
     public let address: HubAddress
     public let code: String
@@ -62,18 +64,43 @@ public struct FleetJoin: Sendable {
 
     /// Joins, trusting `authority` from here on. `owner`: who the files belong to (the store's
     /// owner, so the service reads them when a root shell joined); nil leaves them this user's.
+    ///
+    /// The key pair is made once per code and kept (`FleetFiles.pendingKeyPath(code:)`, 0600)
+    /// from before the request is sent until the join ends whole or the hub refused it: a join
+    /// whose answer was lost (the network, a kill) is run again with the same key, and the hub,
+    /// which redeemed the code for that key, answers the same certificate.
     public func join(pinning authority: PresentedAuthority, owner: (user: uid_t, group: gid_t)? = nil,
                      now: Date = Date()) throws(FleetJoinError) -> FleetMembership {
+        let pendingPath = try files.pendingKeyPath(code: code)
+        let keptKey: String?
+        do { keptKey = try FileSystem.contents(of: pendingPath).map { String(decoding: $0, as: UTF8.self) } } catch {
+            throw .files("\(pendingPath) cannot be read: \(error)")
+        }
         let request: DoorRequest
-        do { request = try DoorRequest.make() } catch { throw .files("the door's key pair could not be made: \(error)") }
+        do { request = try DoorRequest.make(privateKeyPEM: keptKey) } catch {
+            throw .files(keptKey == nil ? "the door's key pair could not be made: \(error)"
+                         : "\(pendingPath) (the key an earlier join with this code made) does not read: \(error)")
+        }
         var written: [String] = []
+        // Whether the hub refused the join: no retry with this code and key changes that, so the
+        // key goes; any other failure may follow a redemption whose answer was lost, so it stays.
+        var refused = false
+        let membership: FleetMembership
         do throws(FleetJoinError) {
+            if keptKey == nil {
+                var pending: [String] = []
+                try write(request.privateKeyPEM, to: pendingPath, mode: 0o600, owner: owner, written: &pending)
+            }
             try write(authority.certificatePEM, to: files.authorityPath, mode: 0o644, owner: owner, written: &written)
             try write(request.privateKeyPEM, to: files.keyPath, mode: 0o600, owner: owner, written: &written)
             let body = JSONValue.object(["code": .string(code), "request": .string(request.requestPEM)]).encoded
             let answer = try self.request(trust: .authority(path: files.authorityPath), identity: nil,
                                           "POST", "/v1/join", body: Array(body.utf8))
-            guard answer.status == 200 else { throw Self.refusal(answer) }
+            guard answer.status == 200 else {
+                // 5xx: the hub failed, perhaps after it redeemed the code; anything else it refused.
+                refused = answer.status < 500
+                throw Self.refusal(answer)
+            }
             guard let json = try? JSONValue(parsing: String(decoding: answer.body, as: UTF8.self)),
                   let door = json["door"]?.stringValue, let certificate = json["certificate"]?.stringValue,
                   json["authority"]?.stringValue.map({ (try? FleetAuthority.fingerprint(ofPEM: $0)) == authority.sha256Fingerprint }) == true else {
@@ -86,14 +113,17 @@ public struct FleetJoin: Sendable {
             guard confirmed.status == 200 else {
                 throw .unexpectedAnswer("the hub refused the certificate it had just issued (HTTP \(confirmed.status))")
             }
-            let membership = FleetMembership(hub: address, door: door, authoritySHA256: authority.sha256Fingerprint,
-                                             joinedAt: now.timeIntervalSince1970)
+            membership = FleetMembership(hub: address, door: door, authoritySHA256: authority.sha256Fingerprint,
+                                         joinedAt: now.timeIntervalSince1970)
             try write(membership.json.prettyEncoded + "\n", to: files.membershipPath, mode: 0o644, owner: owner, written: &written)
-            return membership
         } catch {
             for path in written { unlink(path) }
+            if refused { unlink(pendingPath) }
             throw error
         }
+        // Joined whole: the key is fleet-door-key.pem now.
+        unlink(pendingPath)
+        return membership
     }
 
     private func request(trust: HubTrust, identity: HubIdentity?, _ method: String, _ path: String,

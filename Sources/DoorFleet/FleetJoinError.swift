@@ -1,4 +1,5 @@
-/// Why a door did not join its hub. Each says what to do; none leaves a file behind.
+/// Why a door did not join its hub. Each says what to do; none leaves a fleet file behind, only,
+/// unless the hub refused the join, the key pair a request was sent for (`FleetFiles.pendingKeyPath(code:)`).
 public enum FleetJoinError: Error, Equatable, CustomStringConvertible {
     /// The hub's address is not one (before anything is sent).
     case badAddress(String)

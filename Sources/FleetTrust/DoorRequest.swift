@@ -10,8 +10,11 @@ public struct DoorRequest: Sendable {
     /// Sent to the hub with the join code.
     public var requestPEM: String
 
-    public static func make() throws(FleetTrustError) -> DoorRequest {
-        let key = try X509.newKey()
+    /// A request for a new key pair, or for `privateKeyPEM` when the door asks again with the key
+    /// it kept from a join whose answer it never had (the hub gives that key's certificate again).
+    public static func make(privateKeyPEM: String? = nil) throws(FleetTrustError) -> DoorRequest {
+        let key: gnutls_x509_privkey_t?
+        if let privateKeyPEM { key = try X509.importKey(privateKeyPEM) } else { key = try X509.newKey() }
         defer { gnutls_x509_privkey_deinit(key) }
         var request: gnutls_x509_crq_t?
         try X509.check(gnutls_x509_crq_init(&request), "gnutls_x509_crq_init")

@@ -74,6 +74,29 @@ public struct FleetAuthority: Sendable {
     /// A door's client certificate for the key in `requestPEM`, named `doorName` by the hub (the
     /// request's own name is ignored). The request must be signed by the key it carries.
     public func issueDoorCertificate(requestPEM: String, doorName: String, now: time_t = time(nil)) throws(FleetTrustError) -> IssuedCertificate {
+        let publicKey = try Self.requestedKey(requestPEM)
+        defer { gnutls_pubkey_deinit(publicKey) }
+        return try issue(name: doorName, purpose: X509.clientAuth, days: Self.doorValidityDays, now: now) { certificate throws(FleetTrustError) in
+            try X509.check(gnutls_x509_crt_set_pubkey(certificate, publicKey), "gnutls_x509_crt_set_pubkey")
+        }
+    }
+
+    /// The SHA-256 (upper-case hex) of the public key a door's certificate request carries, as
+    /// DER SubjectPublicKeyInfo; refused like `issueDoorCertificate` when the request is not
+    /// signed by that key. How the hub tells a door asking again with the same key (its first
+    /// answer lost) from another machine holding the code.
+    public static func requestKeySHA256(requestPEM: String) throws(FleetTrustError) -> String {
+        let publicKey = try requestedKey(requestPEM)
+        defer { gnutls_pubkey_deinit(publicKey) }
+        var datum = gnutls_datum_t(data: nil, size: 0)
+        try X509.check(gnutls_pubkey_export2(publicKey, GNUTLS_X509_FMT_DER, &datum), "gnutls_pubkey_export2")
+        defer { free(datum.data) }
+        guard let data = datum.data else { throw .gnutls(call: "gnutls_pubkey_export2", code: -1) }
+        return try X509.sha256(Array(UnsafeBufferPointer(start: data, count: Int(datum.size))))
+    }
+
+    /// The public key of a certificate request signed by it; the caller frees it (`gnutls_pubkey_deinit`).
+    private static func requestedKey(_ requestPEM: String) throws(FleetTrustError) -> gnutls_pubkey_t? {
         var request: gnutls_x509_crq_t?
         try X509.check(gnutls_x509_crq_init(&request), "gnutls_x509_crq_init")
         defer { gnutls_x509_crq_deinit(request) }
@@ -84,11 +107,11 @@ public struct FleetAuthority: Sendable {
         }
         var publicKey: gnutls_pubkey_t?
         try X509.check(gnutls_pubkey_init(&publicKey), "gnutls_pubkey_init")
-        defer { gnutls_pubkey_deinit(publicKey) }
-        try X509.check(gnutls_pubkey_import_x509_crq(publicKey, request, 0), "gnutls_pubkey_import_x509_crq")
-        return try issue(name: doorName, purpose: X509.clientAuth, days: Self.doorValidityDays, now: now) { certificate throws(FleetTrustError) in
-            try X509.check(gnutls_x509_crt_set_pubkey(certificate, publicKey), "gnutls_x509_crt_set_pubkey")
+        do { try X509.check(gnutls_pubkey_import_x509_crq(publicKey, request, 0), "gnutls_pubkey_import_x509_crq") } catch {
+            gnutls_pubkey_deinit(publicKey)
+            throw error
         }
+        return publicKey
     }
 
     /// The hub's own server certificate and its new key, for the names and addresses doors use

@@ -22,4 +22,10 @@ public enum JoinCode {
     public static func isWellFormed(_ code: String) -> Bool {
         code.count == 23 && normalized(code) == code
     }
+
+    /// 16 hex digits of the (normalized) code's SHA-256: names what a door keeps for a join with
+    /// this code without writing the code itself down.
+    public static func tag(_ code: String) throws(FleetTrustError) -> String {
+        String(try X509.sha256(Array(code.utf8)).prefix(16))
+    }
 }

@@ -137,6 +137,13 @@ enum X509 {
 
     static func hex(_ bytes: some Sequence<UInt8>) -> String { bytes.map(hexByte).joined() }
 
+    /// The SHA-256 of `bytes`, in upper-case hex.
+    static func sha256(_ bytes: [UInt8]) throws(FleetTrustError) -> String {
+        var digest = [UInt8](repeating: 0, count: 32)
+        try check(gnutls_hash_fast(GNUTLS_DIG_SHA256, bytes, bytes.count, &digest), "gnutls_hash_fast")
+        return hex(digest)
+    }
+
     private static func hexByte(_ byte: UInt8) -> String {
         let digits = Array("0123456789ABCDEF")
         return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])

@@ -13,7 +13,9 @@ import TemplateStore
 ///   only once its fingerprint matched the one `fpmod hub serve` printed (no secret in it).
 /// - `POST /v1/join` `{"code": "…", "request": "<PKCS #10 PEM>"}`: a door redeems its one-time
 ///   code for a certificate under its name; the answer carries the certificate and the fleet's
-///   authority, which the door pins.
+///   authority, which the door pins. Until the door first uses that certificate (and while the
+///   code is valid), the code redeemed again with a request for the same key answers the same
+///   certificate: a door that lost the answer asks again; another key is refused.
 /// - `GET /v1/changes?since=R&limit=N&wait=S`: the change log above revision R, in order, at
 ///   most N (default 500, at most 5,000), and the hub's latest revision. With `wait` (1 to 30
 ///   seconds) and nothing above R, the answer waits for the next change (a long poll: a
@@ -88,17 +90,38 @@ public struct HubHandler: HTTPHandler {
             return Self.error(400, "a join is {\"code\": …, \"request\": a certificate request in PEM}")
         }
         let normalized = code.uppercased()
-        guard let door = try store.door(joinCode: normalized) else { return Self.error(403, "the join code is unknown, used or expired") }
-        let issued: IssuedCertificate
-        do { issued = try authority.issueDoorCertificate(requestPEM: csr, doorName: door.name) } catch {
+        let keySHA256: String
+        do { keySHA256 = try FleetAuthority.requestKeySHA256(requestPEM: csr) } catch {
             return Self.error(400, "the certificate request was refused: \(error)")
         }
-        // One code, one certificate: of two redemptions racing, the second finds it used.
-        guard try store.completeJoin(code: normalized, certificateSHA256: issued.sha256Fingerprint, serial: issued.serial) else {
+        guard let redemption = try store.redemption(joinCode: normalized, keySHA256: keySHA256) else {
             return Self.error(403, "the join code is unknown, used or expired")
         }
-        log("hub: door \(door.name) joined (certificate \(issued.serial))")
-        return Self.json(200, .object(["door": .string(door.name), "certificate": .string(issued.certificatePEM),
+        switch redemption {
+        case let .again(door, certificatePEM):
+            return joined(door, certificatePEM: certificatePEM, again: true)
+        case .new(let door):
+            let issued: IssuedCertificate
+            do { issued = try authority.issueDoorCertificate(requestPEM: csr, doorName: door.name) } catch {
+                return Self.error(400, "the certificate request was refused: \(error)")
+            }
+            // One code, one certificate: of two redemptions racing, the second finds it taken,
+            // and is answered like a repeat when it came with the winner's key (the same door).
+            guard try store.completeJoin(code: normalized, keySHA256: keySHA256, certificate: issued) else {
+                guard case let .again(door, certificatePEM)? = try store.redemption(joinCode: normalized, keySHA256: keySHA256) else {
+                    return Self.error(403, "the join code is unknown, used or expired")
+                }
+                return joined(door, certificatePEM: certificatePEM, again: true)
+            }
+            log("hub: door \(door.name) joined (certificate \(issued.serial))")
+            return joined(door, certificatePEM: issued.certificatePEM, again: false)
+        }
+    }
+
+    private func joined(_ door: HubDoor, certificatePEM: String, again: Bool) -> HTTPResponse {
+        // Its first answer lost (or a retry that crossed it): the same certificate, for the same key.
+        if again { log("hub: door \(door.name) asked again with the key it joined with; its certificate was sent again") }
+        return Self.json(200, .object(["door": .string(door.name), "certificate": .string(certificatePEM),
                                        "authority": .string(authority.certificatePEM)]))
     }
 
@@ -179,6 +202,7 @@ public struct HubHandler: HTTPHandler {
         guard let door = try verifiedDoor(request) else { return Self.error(401, "a door's certificate is needed") }
         if door.revoked { return Self.error(403, "this door is revoked") }
         guard let templateKey else { return Self.error(404, "this hub takes no fingers") }
+        try store.noteDoorSeen(id: door.id, revision: nil)
         return Self.json(200, .object(["key": .string(templateKey.hex)]))
     }
 

@@ -6,7 +6,7 @@
 /// holidays, door modes), plus the fleet's own: doors, the change log doors pull, and every
 /// door's events.
 public enum HubSchema {
-    static let migrations: [String] = [migration1, migration2]
+    static let migrations: [String] = [migration1, migration2, migration3]
 
     public static var currentVersion: Int { migrations.count }
 
@@ -139,3 +139,17 @@ extension HubSchema {
         """
 }
 
+extension HubSchema {
+    /// Version 3: a join whose answer was lost. Redeeming a code no longer forgets it at once:
+    /// the code (its SHA-256), its expiry, the SHA-256 of the public key it was redeemed with
+    /// (DER SubjectPublicKeyInfo, upper-case hex) and the certificate issued for that key stay
+    /// until the door first uses that certificate or the code expires, so a door that never had
+    /// the answer asks again with the same key and is given the same certificate: the hub still
+    /// knows one certificate for it, and a certificate for another key is refused.
+    /// The certificate is public (the door's private key never leaves it).
+    static let migration3 = """
+        ALTER TABLE doors ADD COLUMN join_key_sha256 text CHECK (join_key_sha256 ~ '^[0-9A-F]{64}$'),
+            ADD COLUMN join_certificate text,
+            ADD CONSTRAINT doors_join_redeemed CHECK ((join_key_sha256 IS NULL) = (join_certificate IS NULL));
+        """
+}

@@ -35,6 +35,15 @@ public struct HubDoor: Sendable, Equatable {
     }
 }
 
+/// What a join code redeems (`HubStore.redemption(joinCode:keySHA256:)`).
+public enum JoinRedemption: Sendable, Equatable {
+    /// The code is unused: a certificate is to be issued for the door.
+    case new(HubDoor)
+    /// The code was redeemed with this same key and the door never used the certificate: the
+    /// same certificate again, as the first answer may have been lost.
+    case again(HubDoor, certificatePEM: String)
+}
+
 extension HubStore {
     /// How long a join code is good for.
     public static let joinCodeLifetimeHours = 24
@@ -64,24 +73,41 @@ extension HubStore {
         }
     }
 
-    /// The door a join code is for, while it is valid; nil for an unknown, used or expired code.
-    public func door(joinCode code: String) throws(HubStoreError) -> HubDoor? {
+    /// What a join code with a request for the key `keySHA256` (`FleetAuthority.requestKeySHA256`)
+    /// redeems while the code is valid: a new certificate for the door, or the certificate the
+    /// code was redeemed for with that same key when the door has not used it yet (the answer to
+    /// its first join was lost). Nil for an unknown, expired or revoked door's code, one redeemed
+    /// with another key, or one whose certificate the door has used.
+    public func redemption(joinCode code: String, keySHA256: String) throws(HubStoreError) -> JoinRedemption? {
         guard JoinCode.isWellFormed(code) else { return nil }
         return try locked { connection throws(HubStoreError) in
-            try Self.doors(connection, where: "join_code_sha256 = encode(sha256(convert_to($1, 'UTF8')), 'hex') AND join_expires > now() AND revoked_at IS NULL", [code]).first
+            let rows = try connection.execute("""
+                SELECT id, certificate_sha256 IS NULL, join_certificate FROM doors
+                WHERE join_code_sha256 = encode(sha256(convert_to($1, 'UTF8')), 'hex') AND join_expires > now() AND revoked_at IS NULL
+                    AND (certificate_sha256 IS NULL OR join_key_sha256 = $2 AND join_certificate IS NOT NULL)
+                """, [code, keySHA256])
+            guard let row = rows.first else { return nil }
+            guard row.count == 3, let id = row[0] else { throw .unexpectedReply("a join row") }
+            guard let door = try Self.doors(connection, where: "id = $1", [id]).first else { return nil }
+            if row[1] == "t" { return .new(door) }
+            guard let certificatePEM = row[2] else { throw .unexpectedReply("a join row") }
+            return .again(door, certificatePEM: certificatePEM)
         }
     }
 
-    /// Redeems the code for the certificate the hub issued: true when this call took it (of two
-    /// doors racing with one code, one wins), false when it was used, expired or never was.
-    public func completeJoin(code: String, certificateSHA256: String, serial: String) throws(HubStoreError) -> Bool {
+    /// Redeems the code for the certificate the hub issued for the key `keySHA256`: true when
+    /// this call took it (of two doors racing with one code, one wins), false when it was
+    /// redeemed already, expired or never was. The code stays, for the same key only, until the
+    /// door uses the certificate (`noteDoorSeen`) or the code expires.
+    public func completeJoin(code: String, keySHA256: String, certificate: IssuedCertificate) throws(HubStoreError) -> Bool {
         guard JoinCode.isWellFormed(code) else { return false }
         return try locked { connection throws(HubStoreError) in
             !(try connection.execute("""
-                UPDATE doors SET join_code_sha256 = NULL, join_expires = NULL, certificate_sha256 = $2, certificate_serial = $3, last_seen = now()
+                UPDATE doors SET certificate_sha256 = $2, certificate_serial = $3, join_key_sha256 = $4, join_certificate = $5, last_seen = now()
                 WHERE join_code_sha256 = encode(sha256(convert_to($1, 'UTF8')), 'hex') AND join_expires > now() AND revoked_at IS NULL
+                    AND certificate_sha256 IS NULL
                 RETURNING id
-                """, [code, certificateSHA256, serial])).isEmpty
+                """, [code, certificate.sha256Fingerprint, certificate.serial, keySHA256, certificate.certificatePEM])).isEmpty
         }
     }
 
@@ -92,11 +118,16 @@ extension HubStore {
         }
     }
 
-    /// Notes a door's request: when, and the revision it has pulled up to.
+    /// Notes a door's request with its certificate: when, and the revision it has pulled up to.
+    /// The door had its join's answer, so its code is spent for good: not even its own key
+    /// redeems it again.
     public func noteDoorSeen(id: Int64, revision: Int64?) throws(HubStoreError) {
         try locked { connection throws(HubStoreError) in
-            _ = try connection.execute("UPDATE doors SET last_seen = now(), last_revision = greatest(last_revision, coalesce($2::bigint, 0)) WHERE id = $1",
-                                       [String(id), revision.map(String.init)])
+            _ = try connection.execute("""
+                UPDATE doors SET last_seen = now(), last_revision = greatest(last_revision, coalesce($2::bigint, 0)),
+                    join_code_sha256 = NULL, join_expires = NULL, join_key_sha256 = NULL, join_certificate = NULL
+                WHERE id = $1
+                """, [String(id), revision.map(String.init)])
         }
     }
 
@@ -116,11 +147,13 @@ extension HubStore {
     }
 
     /// Revokes the door named `name`: its certificate is refused from the next request on, and
-    /// an unused join code with it. False when there is no such door.
+    /// its join code with it (unused, or redeemed and kept for a door that may ask again).
+    /// False when there is no such door.
     public func revokeDoor(named name: String) throws(HubStoreError) -> Bool {
         try locked { connection throws(HubStoreError) in
             !(try connection.execute("""
-                UPDATE doors SET revoked_at = coalesce(revoked_at, now()), join_code_sha256 = NULL, join_expires = NULL
+                UPDATE doors SET revoked_at = coalesce(revoked_at, now()), join_code_sha256 = NULL, join_expires = NULL,
+                    join_key_sha256 = NULL, join_certificate = NULL
                 WHERE name = $1 RETURNING id
                 """, [name])).isEmpty
         }

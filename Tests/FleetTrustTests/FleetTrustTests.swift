@@ -114,6 +114,8 @@ import TestSupport
         let tampered = lines.joined(separator: "\n") + "\n"
         #expect(throws: FleetTrustError.self) { try authority.issueDoorCertificate(requestPEM: tampered, doorName: "x") }
         #expect(throws: FleetTrustError.self) { try authority.issueDoorCertificate(requestPEM: "garbage", doorName: "x") }
+        // Nor is a key told by a request that its key did not sign.
+        #expect(throws: FleetTrustError.self) { try FleetAuthority.requestKeySHA256(requestPEM: tampered) }
 
         // The authority as stored: its own pair is taken; another key, or an end certificate, is not.
         _ = try FleetAuthority(certificatePEM: authority.certificatePEM, privateKeyPEM: authority.privateKeyPEM)
@@ -124,5 +126,20 @@ import TestSupport
         #expect(throws: FleetTrustError.refused("the fleet authority's certificate is not a certificate authority's")) {
             try FleetAuthority(certificatePEM: issued.certificatePEM, privateKeyPEM: door.privateKeyPEM)
         }
+    }
+
+    /// A door asking again (its join's answer lost) makes a new request with the key it kept:
+    /// the hub knows the key by its SHA-256, the same for every request of that key only.
+    @Test func aKeptKeyMakesRequestsTheHubTellsAsTheSameKey() throws {
+        let first = try DoorRequest.make()
+        let again = try DoorRequest.make(privateKeyPEM: first.privateKeyPEM)
+        let other = try DoorRequest.make()
+        let firstKey = try FleetAuthority.requestKeySHA256(requestPEM: first.requestPEM)
+        let againKey = try FleetAuthority.requestKeySHA256(requestPEM: again.requestPEM)
+        let otherKey = try FleetAuthority.requestKeySHA256(requestPEM: other.requestPEM)
+        #expect(again.privateKeyPEM == first.privateKeyPEM && again.requestPEM != first.requestPEM)
+        #expect(firstKey == againKey && firstKey != otherKey)
+        #expect(firstKey.count == 64 && firstKey.allSatisfy { $0.isHexDigit && !$0.isLowercase })
+        #expect(throws: FleetTrustError.self) { try DoorRequest.make(privateKeyPEM: "not a key") }
     }
 }

@@ -148,12 +148,23 @@ struct HubServeTests {
         try certificate.write(toFile: cli.directory + "/door.pem", atomically: true, encoding: .utf8)
         let asDoor = ["--cacert", authority, "--cert", cli.directory + "/door.pem", "--key", cli.directory + "/door.key"]
 
-        // The code works once.
-        let again = Self.curl(["--cacert", authority, "--data-binary", body, "--write-out", "%{http_code}", "--output", "/dev/null", base + "/v1/join"])
-        #expect(again.output == "403")
+        // The answer lost, the door asks again with the key it kept (a new request): the same
+        // certificate. Another key with the code (another machine) is refused.
+        let retried = try DoorRequest.make(privateKeyPEM: door.privateKeyPEM)
+        let retryBody = JSONValue.object(["code": .string(code), "request": .string(retried.requestPEM)]).encoded
+        let again = try JSONValue(parsing: Self.curl(["--cacert", authority, "--data-binary", retryBody, base + "/v1/join"]).output)
+        #expect(again["certificate"]?.stringValue == certificate && again["door"]?.stringValue == "garage", "\(again)")
+        #expect(running.process.log.contains("door garage asked again"), "\(running.process.log)")
+        let otherMachine = try DoorRequest.make()
+        let strangerBody = JSONValue.object(["code": .string(code), "request": .string(otherMachine.requestPEM)]).encoded
+        let refused = Self.curl(["--cacert", authority, "--data-binary", strangerBody, "--write-out", "%{http_code}", "--output", "/dev/null", base + "/v1/join"])
+        #expect(refused.output == "403")
 
         // The door follows: the changes it pulls, applied to a door's store, give it alice.
         let pulled = Self.curl(asDoor + [base + "/v1/changes?since=0"])
+        // It used its certificate: the code is spent, even for its own key.
+        let spent = Self.curl(["--cacert", authority, "--data-binary", body, "--write-out", "%{http_code}", "--output", "/dev/null", base + "/v1/join"])
+        #expect(spent.output == "403")
         let page = try JSONValue(parsing: pulled.output)
         let changes = try #require(page["changes"]?.arrayValue, "\(pulled.output)").map { item in
             HubChange(revision: item["revision"]?.numberValue.map { Int64($0) } ?? 0,

@@ -1,6 +1,8 @@
+import FleetTrust
 import Foundation
 import Glibc
 import JSONValue
+import Posix
 import TemplateStore
 import Testing
 import TestSupport
@@ -20,6 +22,111 @@ struct JoinCommandTests {
 
     static func fleetFilesPresent(_ door: CLI) -> [String] {
         fleetFiles.filter { FileManager.default.fileExists(atPath: door.directory + "/" + $0) }
+    }
+
+    /// The key pairs of joins not finished (`fleet-join-TAG-key.pem`).
+    static func pendingKeys(_ door: CLI) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: door.directory)) ?? []).filter { $0.hasPrefix("fleet-join-") }
+    }
+
+    /// What a join whose answer was lost leaves: the door's key pair kept for `code` (as
+    /// `fpmod join` writes it before it sends the request), and the code redeemed at the hub for
+    /// that key (sent here with curl, its answer dropped).
+    static func lostJoin(_ hub: RunningHub, code: String, door: CLI) throws -> (privateKeyPEM: String, certificate: String) {
+        let request = try DoorRequest.make()
+        let kept = door.directory + "/fleet-join-\(try JoinCode.tag(code))-key.pem"
+        try AtomicFile.replace(kept, with: Array(request.privateKeyPEM.utf8), mode: 0o600)
+        let body = JSONValue.object(["code": .string(code), "request": .string(request.requestPEM)]).encoded
+        let answer = HubServeTests.curl(["--cacert", hub.authorityPath, "--data-binary", body, hub.base + "/v1/join"])
+        let certificate = try #require((try? JSONValue(parsing: answer.output))?["certificate"]?.stringValue, "\(answer.output)")
+        return (request.privateKeyPEM, certificate)
+    }
+
+    /// Issue 28: the hub redeemed the code but the door never had the answer. The same
+    /// `fpmod join` again asks with the key it kept and finishes: the same certificate, the same
+    /// key, and nothing pending left. A mistyped code in between does not lose that key.
+    @Test func aJoinWhoseAnswerWasLostFinishesWhenRunAgainWithItsKeptKey() throws {
+        let hub = try RunningHub()
+        let code = try hub.joinCode(for: "garage")
+        let door = try Self.door()
+        let lost = try Self.lostJoin(hub, code: code, door: door)
+
+        // A code of the right form that is not this one: refused, and the kept key stays.
+        let wrongCode = JoinCode.make()
+        let mistyped = try door.run(["join", hub.base, wrongCode, "--authority-sha256", hub.authoritySHA256])
+        #expect(mistyped.status == 1 && mistyped.stderr.contains("HTTP 403"), "\(mistyped.stderr)")
+        #expect(Self.pendingKeys(door).count == 1 && Self.fleetFilesPresent(door).isEmpty, "\(Self.pendingKeys(door))")
+
+        let joined = try door.run(["join", hub.base, code, "--authority-sha256", hub.authoritySHA256, "--json"])
+        #expect(joined.status == 0, "\(joined.stderr) \(hub.process.log)")
+        #expect(joined.json?["door"] as? String == "garage", "\(joined.stdout)")
+        #expect(Self.fleetFilesPresent(door) == Self.fleetFiles && Self.pendingKeys(door).isEmpty, "\(Self.pendingKeys(door))")
+        let key = try String(contentsOfFile: door.directory + "/fleet-door-key.pem", encoding: .utf8)
+        let certificate = try String(contentsOfFile: door.directory + "/fleet-door-cert.pem", encoding: .utf8)
+        #expect(key == lost.privateKeyPEM && certificate == lost.certificate)
+        var info = stat()
+        #expect(stat(door.directory + "/fleet-door-key.pem", &info) == 0 && info.st_mode & 0o077 == 0)
+        #expect(hub.process.log.contains("door garage asked again"), "\(hub.process.log)")
+
+        // The door works, as the one door the hub knows under that name.
+        let synced = try door.run(["fleet", "sync", "--json"])
+        #expect(synced.status == 0, "\(synced.stderr)")
+        let listed = try hub.cli.run(["hub", "doors", "--json"])
+        let doors = try #require(listed.json?["doors"] as? [[String: Any]], "\(listed.stdout)")
+        #expect(doors.filter { $0["name"] as? String == "garage" && $0["joined"] as? Bool == true }.count == 1, "\(listed.stdout)")
+
+        // It used its certificate: the code is spent, also for a machine that copied the key.
+        let copy = try Self.door()
+        try AtomicFile.replace(copy.directory + "/fleet-join-\(try JoinCode.tag(code))-key.pem", with: Array(lost.privateKeyPEM.utf8), mode: 0o600)
+        let spent = try copy.run(["join", hub.base, code, "--authority-sha256", hub.authoritySHA256])
+        #expect(spent.status == 1 && spent.stderr.contains("HTTP 403"), "\(spent.stderr)")
+        #expect(Self.fleetFilesPresent(copy).isEmpty && Self.pendingKeys(copy).isEmpty)
+        #expect(hub.stop() == 0)
+    }
+
+    /// The same through the network: the door's request reaches the hub, which redeems the code
+    /// and answers, and the answer never reaches the door (`AnswerLosingRelay`). The join fails
+    /// as unreachable keeping only its key pair (0600); the same join again finishes with it.
+    @Test func aJoinCutOffAfterTheHubRedeemedTheCodeFinishesWhenRunAgain() throws {
+        let hub = try RunningHub()
+        let code = try hub.joinCode(for: "garage")
+        let door = try Self.door()
+        // Connection 0 fetches the authority; 1 carries the join.
+        let relay = try AnswerLosingRelay(hubPort: try #require(UInt16(hub.port)), losingConnection: 1, once: "door garage joined",
+                                          inLog: hub.process.logPath)
+        defer { relay.stop() }
+        let cut = try door.run(["join", "https://127.0.0.1:\(relay.port)", code, "--authority-sha256", hub.authoritySHA256])
+        #expect(cut.status == 69, "\(cut.stderr) \(hub.process.log)")
+        #expect(cut.stderr.contains("could not be reached") && cut.stderr.contains("is kept"), "\(cut.stderr)")
+        #expect(hub.process.log.contains("door garage joined"), "\(hub.process.log)")
+        #expect(Self.fleetFilesPresent(door).isEmpty, "\(Self.fleetFilesPresent(door))")
+        let pending = try #require(Self.pendingKeys(door).first, "no key kept")
+        var info = stat()
+        #expect(stat(door.directory + "/" + pending, &info) == 0 && info.st_mode & 0o077 == 0)
+        let kept = try String(contentsOfFile: door.directory + "/" + pending, encoding: .utf8)
+        #expect(!cut.stderr.contains(code) && !cut.stderr.contains("PRIVATE KEY"))
+
+        let joined = try door.run(["join", hub.base, code, "--authority-sha256", hub.authoritySHA256])
+        #expect(joined.status == 0, "\(joined.stderr) \(hub.process.log)")
+        #expect(hub.process.log.contains("door garage asked again"), "\(hub.process.log)")
+        #expect(Self.fleetFilesPresent(door) == Self.fleetFiles && Self.pendingKeys(door).isEmpty)
+        #expect(try String(contentsOfFile: door.directory + "/fleet-door-key.pem", encoding: .utf8) == kept)
+        let synced = try door.run(["fleet", "sync", "--json"])
+        #expect(synced.status == 0, "\(synced.stderr)")
+        #expect(hub.stop() == 0)
+    }
+
+    /// A door revoked after the hub redeemed its code (its answer lost) never joins with it.
+    @Test func aRevokedDoorCannotFinishItsLostJoin() throws {
+        let hub = try RunningHub()
+        let code = try hub.joinCode(for: "garage")
+        let door = try Self.door()
+        _ = try Self.lostJoin(hub, code: code, door: door)
+        #expect(try hub.cli.run(["hub", "revoke-door", "garage"]).status == 0)
+        let refused = try door.run(["join", hub.base, code, "--authority-sha256", hub.authoritySHA256])
+        #expect(refused.status == 1 && refused.stderr.contains("HTTP 403"), "\(refused.stderr)")
+        #expect(Self.fleetFilesPresent(door).isEmpty && Self.pendingKeys(door).isEmpty)
+        #expect(hub.stop() == 0)
     }
 
     @Test func aDoorJoinsWithTheCodeAndTheFingerprintAndItsCertificateWorks() throws {
@@ -99,6 +206,8 @@ struct JoinCommandTests {
         #expect(spent.status == 1, "\(spent.stderr)")
         #expect(spent.stderr.contains("HTTP 403") && spent.stderr.contains("unknown, used or expired"), "\(spent.stderr)")
         #expect(Self.fleetFilesPresent(second).isEmpty)
+        // Refused: no retry with this code helps, so not even the key pair is kept.
+        #expect(Self.pendingKeys(second).isEmpty && !spent.stderr.contains("is kept"), "\(spent.stderr)")
         let log = try second.run(["log", "--json"])
         #expect(!log.stdout.contains("fleet-join"))
         #expect(hub.stop() == 0)

@@ -53,7 +53,11 @@ enum JoinCommand {
             let runAsOwner = CurrentProcess.effectiveUserID == 0 ? owner.map { (user: $0.ownerID, group: $0.groupID) } : nil
             membership = try join.join(pinning: presented, owner: runAsOwner)
         } catch {
-            throw CommandFailure(error.isUnreachable ? .unavailable : .denied, error.description)
+            var message = error.description
+            if let pending = try? join.files.pendingKeyPath(code: join.code), FileSystem.exists(pending) {
+                message += " The key pair this join sent a request for is kept (\(pending)): the same fpmod join again asks with it, and finishes the join if the hub redeemed the code for it."
+            }
+            throw CommandFailure(error.isUnreachable ? .unavailable : .denied, message)
         }
         try store.appendAudit(event: "fleet-join", user: nil,
                               detail: "hub \(membership.hub) as door \(membership.door), authority SHA-256 \(membership.authoritySHA256)")
