@@ -2,6 +2,7 @@ import FleetTrust
 import Foundation
 import HubStore
 import JSONValue
+import TemplateStore
 import Testing
 import TestSupport
 
@@ -108,6 +109,26 @@ struct FleetConsoleTests {
         let newCode = try #require(made.json?["code"]?.stringValue, "\(String(describing: made.json))")
         let replacement = try Self.joinedDoor(running, "garage-2", code: newCode)
         #expect(Self.doorStatus(running, replacement) == "200")
+        // Users, cards and door modes are edited there too; a card's number is kept nowhere.
+        #expect(try Self.call(running, "POST", "/fleet/api/users", body: ["name": "bob", "displayName": "Bob B."], jar: viewer, csrf: viewerCSRF).status == 403)
+        #expect(try Self.call(running, "POST", "/fleet/api/users", body: ["name": "bob", "displayName": "Bob B."], jar: admin, csrf: csrf).status == 201)
+        #expect(try Self.call(running, "POST", "/fleet/api/users", body: ["name": "bob"], jar: admin, csrf: csrf).status == 409)
+        #expect(try Self.call(running, "POST", "/fleet/api/users", body: ["name": "bad name"], jar: admin, csrf: csrf).status == 400)
+        #expect(try Self.call(running, "POST", "/fleet/api/cards", body: ["user": "bob", "number": "26:123:4567", "label": "badge"], jar: admin, csrf: csrf).status == 201)
+        #expect(try Self.call(running, "POST", "/fleet/api/cards", body: ["user": "alice", "number": "26:123:4567"], jar: admin, csrf: csrf).status == 409)
+        #expect(try Self.call(running, "POST", "/fleet/api/cards", body: ["user": "bob", "number": "26:nope"], jar: admin, csrf: csrf).status == 400)
+        #expect(try Self.call(running, "POST", "/fleet/api/cards", body: ["user": "nobody", "number": "26:1:2"], jar: admin, csrf: csrf).status == 404)
+        let bobsCards = try hub.cards(of: "bob")
+        let fleetKey = try #require(FleetTemplateKey(hex: try String(contentsOfFile: running.directory + "/template.key", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        let badge = try CardNumber(parsing: "26:123:4567")
+        #expect(bobsCards.map(\.label) == ["badge"] && bobsCards.first?.numberHash == fleetKey.cardHash(badge))
+        #expect(try Self.call(running, "POST", "/fleet/api/cards/remove", body: ["user": "bob", "label": "badge"], jar: admin, csrf: csrf).status == 200)
+        #expect(try hub.cards(of: "bob").isEmpty)
+        #expect(try Self.call(running, "POST", "/fleet/api/doors/mode", body: ["name": "garage-2", "mode": "sideways"], jar: admin, csrf: csrf).status == 400)
+        #expect(try Self.call(running, "POST", "/fleet/api/doors/mode", body: ["name": "nowhere", "mode": "lockdown"], jar: admin, csrf: csrf).status == 404)
+        #expect(try Self.call(running, "POST", "/fleet/api/doors/mode", body: ["name": "garage-2", "mode": "lockdown"], jar: admin, csrf: csrf).status == 200)
+        #expect(try running.server.psql("fleet", "SELECT mode FROM door_modes").contains("lockdown"))
         #expect(try Self.call(running, "POST", "/fleet/api/users/remove", body: ["name": "alice"], jar: admin, csrf: csrf).status == 200)
         #expect(try !hub.hasUser(named: "alice"))
 
@@ -117,7 +138,9 @@ struct FleetConsoleTests {
         #expect(details.contains { $0.contains("console account admin") && $0.contains("door garage revoked") }, "\(details)")
         #expect(details.contains { $0.contains("console account admin") && $0.contains("join code made for door garage-2") })
         #expect(details.contains { $0.contains("user alice removed") })
-        #expect(!details.contains { $0.contains(newCode) } && !details.contains { $0.contains(code) })
+        #expect(!details.contains { $0.contains(newCode) } && !details.contains { $0.contains(code) } && !details.contains { $0.contains("4567") })
+        #expect(details.contains { $0.contains("card badge (wiegand) given to bob") } && details.contains { $0.contains("door garage-2 set to lockdown") })
+        #expect(details.contains { $0.contains("user bob added") } && details.contains { $0.contains("card badge of bob removed") })
         #expect(audit.contains { $0["event"]?.stringValue == "console-setup" })
 
         // Signed out, the cookie opens nothing.

@@ -1,3 +1,4 @@
+import AccessPolicy
 import ConsoleHTTP
 import Foundation
 import HubServer
@@ -12,6 +13,9 @@ struct FleetConsoleAPI {
     let hub: HubStore
     let accounts: TemplateStore
     let authorityFingerprint: String
+    /// What card numbers are hashed under (the fleet's card key comes from it); nil: this hub
+    /// takes no cards.
+    let templateKey: FleetTemplateKey?
 
     /// The most users one page lists (a fleet may have tens of thousands; search narrows).
     static let usersPerPage = 500
@@ -72,6 +76,92 @@ struct FleetConsoleAPI {
         guard let revision else { throw ConsoleFailure(404, "There is no user named \(name) on the hub.") }
         caller.audit(accounts, "user \(name) removed at revision \(revision)", user: name)
         return Reply.json(["user": .string(name), "revision": .int(revision)])
+    }
+
+    /// `{"name", "displayName", "admin", "schedule"}`: a new user every door follows.
+    func addUser(_ request: HTTPRequest, _ caller: Caller) throws(ConsoleFailure) -> HTTPResponse {
+        try caller.requireAdmin()
+        let body = try JSONBody(request)
+        let name = try Self.name(try body.string("name"), of: "user")
+        let display = try body.optionalString("displayName").flatMap { $0.isEmpty ? nil : $0 }
+        let schedule = try body.optionalString("schedule").flatMap { $0.isEmpty ? nil : $0 }
+        guard (display?.utf8.count ?? 0) <= 256, (schedule?.utf8.count ?? 0) <= 64 else {
+            throw ConsoleFailure.badRequest("A display name is at most 256 bytes, a schedule's name 64.")
+        }
+        let admin = try body.bool("admin", default: false)
+        let revision: Int64
+        do {
+            if try hub.hasUser(named: name) { throw ConsoleFailure(409, "The hub has a user named \(name) already.") }
+            revision = try hub.putUser(HubUser(name: name, displayName: display, role: admin ? .admin : .user, schedule: schedule))
+        } catch let failure as ConsoleFailure {
+            throw failure
+        } catch HubStoreError.invalid(let problem) {
+            throw ConsoleFailure(400, AuthAPI.sentence(problem))
+        } catch let error as HubStoreError {
+            throw Self.unavailable(error)
+        } catch {
+            throw ConsoleFailure(500, "\(error)")
+        }
+        caller.audit(accounts, "user \(name) added\(admin ? " (admin)" : "") at revision \(revision)", user: name)
+        return Reply.json(["user": .string(name), "revision": .int(revision)], status: 201)
+    }
+
+    /// `{"user", "number", "label"}`: a card every door follows, kept as its number's hash under
+    /// the fleet's card key; the number is neither kept nor written to the audit log.
+    func addCard(_ request: HTTPRequest, _ caller: Caller) throws(ConsoleFailure) -> HTTPResponse {
+        try caller.requireAdmin()
+        guard let templateKey else { throw ConsoleFailure(404, "This hub takes no cards (it has no template key).") }
+        let body = try JSONBody(request)
+        let user = try Self.name(try body.string("user"), of: "user")
+        let text = try body.string("number")
+        guard text.utf8.count <= 128 else { throw ConsoleFailure.badRequest("A card number is at most 128 bytes.") }
+        let number: CardNumber
+        do { number = try CardNumber(parsing: text) } catch {
+            throw ConsoleFailure.badRequest("That is not a card number: \(error).", fix: "Use 26:FACILITY:NUMBER, 34:FACILITY:NUMBER or uid:HEX.")
+        }
+        let label: CardLabel
+        do { label = try CardLabel(validating: try body.optionalString("label") ?? "card") } catch {
+            throw ConsoleFailure.badRequest("The card's label: \(error).")
+        }
+        let revision: Int64
+        do { revision = try hub.putCard(HubCard(user: user, label: label.text, kind: number.kind, numberHash: templateKey.cardHash(number))) } catch {
+            switch error {
+            case .unknownUser: throw ConsoleFailure(404, "There is no user named \(user) on the hub.")
+            case .invalid(let problem): throw ConsoleFailure(409, AuthAPI.sentence(problem))
+            default: throw Self.unavailable(error)
+            }
+        }
+        caller.audit(accounts, "card \(label.text) (\(number.kind.rawValue)) given to \(user) at revision \(revision)", user: user)
+        return Reply.json(["user": .string(user), "label": .string(label.text), "kind": .string(number.kind.rawValue), "revision": .int(revision)], status: 201)
+    }
+
+    /// `{"user", "label"}`: a lost card, gone from every door.
+    func removeCard(_ request: HTTPRequest, _ caller: Caller) throws(ConsoleFailure) -> HTTPResponse {
+        try caller.requireAdmin()
+        let body = try JSONBody(request)
+        let user = try Self.name(try body.string("user"), of: "user"), label = try Self.name(try body.string("label"), of: "card")
+        let revision = try read { () throws(HubStoreError) in try hub.deleteCard(user: user, label: label) }
+        guard let revision else { throw ConsoleFailure(404, "\(user) has no card labelled \(label) at the hub.") }
+        caller.audit(accounts, "card \(label) of \(user) removed at revision \(revision)", user: user)
+        return Reply.json(["user": .string(user), "label": .string(label), "revision": .int(revision)])
+    }
+
+    /// `{"name", "mode"}`: that door's mode from the hub (its service applies it within seconds).
+    func setDoorMode(_ request: HTTPRequest, _ caller: Caller) throws(ConsoleFailure) -> HTTPResponse {
+        try caller.requireAdmin()
+        let body = try JSONBody(request)
+        let name = try Self.name(try body.string("name"), of: "door")
+        let text = try body.string("mode")
+        guard let mode = DoorMode(rawValue: text) else {
+            throw ConsoleFailure.badRequest("A door mode is one of \(DoorMode.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        let revision: Int64
+        do { revision = try hub.setDoorMode(door: name, mode: mode) } catch {
+            if case .invalid = error { throw ConsoleFailure(404, "There is no door named \(name).") }
+            throw Self.unavailable(error)
+        }
+        caller.audit(accounts, "door \(name) set to \(mode.rawValue) at revision \(revision)")
+        return Reply.json(["door": .string(name), "mode": .string(mode.rawValue), "revision": .int(revision)])
     }
 
     /// The newest 200 rows of the console's audit log: sign-ins, accounts, and every change.

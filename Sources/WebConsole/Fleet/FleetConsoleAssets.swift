@@ -74,6 +74,18 @@ enum FleetConsoleAssets {
 <section class="card" aria-labelledby="users-title">
 <h2 id="users-title">Users</h2>
 <form id="user-search" class="row"><div class="field"><label for="user-query">Search</label><input id="user-query" type="search" spellcheck="false" /></div></form>
+<form id="add-user-form" class="row admin-only">
+<div class="field"><label for="add-user-name">New user</label><input id="add-user-name" type="text" spellcheck="false" required="required" /></div>
+<div class="field"><label for="add-user-display">Display name</label><input id="add-user-display" type="text" /></div>
+<div class="check"><input id="add-user-admin" type="checkbox" /><label for="add-user-admin">Admin</label></div>
+<button type="submit">Add the user</button>
+</form>
+<form id="add-card-form" class="row admin-only">
+<div class="field"><label for="add-card-user">Card for</label><input id="add-card-user" type="text" spellcheck="false" required="required" /></div>
+<div class="field"><label for="add-card-number">Number (26:F:N, 34:F:N, uid:HEX)</label><input id="add-card-number" type="text" spellcheck="false" autocomplete="off" required="required" /></div>
+<div class="field"><label for="add-card-label">Label</label><input id="add-card-label" type="text" spellcheck="false" /></div>
+<button type="submit">Give the card</button>
+</form>
 <p id="users-count" class="status"></p>
 <table class="table"><thead><tr><th scope="col">User</th><th scope="col">Fingers</th><th scope="col">Cards</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
 <tbody id="users"></tbody></table>
@@ -144,6 +156,20 @@ enum FleetConsoleAssets {
       cell(row, door.reader || 'not known yet');
       const actions = cell(row, '');
       if (admin && !door.revoked && door.joined) {
+        const select = document.createElement('select');
+        select.setAttribute('aria-label', 'Mode of ' + door.name);
+        select.dataset.name = door.name;
+        for (const mode of ['normal', 'passage', 'lockdown', 'first-person-in']) {
+          const option = document.createElement('option');
+          option.value = mode;
+          option.textContent = mode;
+          select.appendChild(option);
+        }
+        actions.appendChild(select);
+        actions.appendChild(button('Set mode', door.name, async () => {
+          await api('POST', '/doors/mode', { name: door.name, mode: select.value });
+          await loadAudit();
+        }));
         actions.appendChild(button('Revoke', door.name, async () => {
           if (!confirm('Revoke door ' + door.name + '? Its certificate is refused from its next request on; it must join again under a new name.')) return;
           await api('POST', '/doors/revoke', { name: door.name });
@@ -196,6 +222,22 @@ enum FleetConsoleAssets {
     }
     if (!data.user.fingerReach.length) { const item = document.createElement('li'); item.textContent = 'no finger enrolled'; list.appendChild(item); }
     box.appendChild(list);
+    const cards = document.createElement('ul');
+    cards.id = 'reach-cards';
+    for (const card of data.user.cards) {
+      const item = document.createElement('li');
+      const label = card.split(' (')[0];
+      item.textContent = 'card ' + card + ' ';
+      if (admin) {
+        item.appendChild(button('Remove card', label, async () => {
+          if (!confirm('Remove ' + name + "'s card " + label + ' from every door?')) return;
+          await api('POST', '/cards/remove', { user: name, label });
+          await Promise.all([loadUsers(), loadAudit(), showReach(name)]);
+        }));
+      }
+      cards.appendChild(item);
+    }
+    box.appendChild(cards);
     box.hidden = false;
   }
 
@@ -240,6 +282,24 @@ enum FleetConsoleAssets {
         + '. On the door: fpmod join ' + location.origin + ' ' + data.code + ' --authority-sha256 ' + data.authoritySHA256;
       notice.hidden = false;
       await Promise.all([loadDoors(), loadAudit()]);
+    });
+    byId('add-user-form').addEventListener('submit', async (event) => {
+      event.preventDefault();
+      await api('POST', '/users', { name: byId('add-user-name').value.trim(), displayName: byId('add-user-display').value.trim(),
+                                   admin: byId('add-user-admin').checked });
+      byId('add-user-name').value = ''; byId('add-user-display').value = ''; byId('add-user-admin').checked = false;
+      await Promise.all([loadUsers(), loadAudit()]);
+    });
+    byId('add-card-form').addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const user = byId('add-card-user').value.trim();
+      const label = byId('add-card-label').value.trim();
+      try {
+        await api('POST', '/cards', { user, number: byId('add-card-number').value.trim(), label: label || null });
+      } finally {
+        byId('add-card-number').value = '';
+      }
+      await Promise.all([loadUsers(), loadAudit()]);
     });
     let searchTimer = null;
     byId('user-query').addEventListener('input', () => { clearTimeout(searchTimer); searchTimer = setTimeout(loadUsers, 250); });

@@ -19,12 +19,15 @@ public final class FleetConsoleRoutes: HTTPHandler, Sendable {
     let origins: [String]
     /// "AB:CD:…" of the fleet's authority, which a joining door is given to compare.
     let authorityFingerprint: String
+    /// The fleet's template key, for the cards given here; nil: none are.
+    let templateKey: FleetTemplateKey?
 
-    public init(hub: HubStore, accounts: TemplateStore, authorityFingerprint: String, origins: [String] = [],
+    public init(hub: HubStore, accounts: TemplateStore, authorityFingerprint: String, templateKey: FleetTemplateKey?, origins: [String] = [],
                 limits: SessionLimits = SessionLimits()) {
         self.hub = hub
         self.accounts = accounts
         self.authorityFingerprint = authorityFingerprint
+        self.templateKey = templateKey
         self.origins = origins
         auth = AuthAPI(store: accounts, limits: limits)
     }
@@ -74,7 +77,7 @@ public final class FleetConsoleRoutes: HTTPHandler, Sendable {
         }
         try guardRequest(request, .session(csrf: session.csrf))
         let caller = Caller(account: session.account, isAdmin: session.role == .admin, byToken: false)
-        let fleet = FleetConsoleAPI(hub: hub, accounts: accounts, authorityFingerprint: authorityFingerprint)
+        let fleet = FleetConsoleAPI(hub: hub, accounts: accounts, authorityFingerprint: authorityFingerprint, templateKey: templateKey)
         switch (method, route) {
         case ("GET", "/session"): return auth.session(session)
         case ("POST", "/logout"): return auth.logout(request)
@@ -84,6 +87,10 @@ public final class FleetConsoleRoutes: HTTPHandler, Sendable {
         case ("GET", "/users"): return try fleet.users(request)
         case ("GET", "/user"): return try fleet.user(request)
         case ("POST", "/users/remove"): return try fleet.removeUser(request, caller)
+        case ("POST", "/users"): return try fleet.addUser(request, caller)
+        case ("POST", "/cards"): return try fleet.addCard(request, caller)
+        case ("POST", "/cards/remove"): return try fleet.removeCard(request, caller)
+        case ("POST", "/doors/mode"): return try fleet.setDoorMode(request, caller)
         case ("GET", "/audit"): return try fleet.audit()
         case ("GET", "/accounts"): return try auth.listAccounts()
         case ("POST", "/accounts"): return try auth.addAccount(request, caller)

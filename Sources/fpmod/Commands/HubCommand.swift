@@ -283,7 +283,7 @@ enum HubCommand {
         do { consoleStore = try FleetConsoleRoutes.accountStore(directory: directory) } catch {
             throw CommandFailure(.config, "The fleet console's store in \(directory): \(error)")
         }
-        let site = HubSite(doors: handler, console: FleetConsoleRoutes(hub: store, accounts: consoleStore, authorityFingerprint: files.authorityFingerprint))
+        let site = HubSite(doors: handler, console: FleetConsoleRoutes(hub: store, accounts: consoleStore, authorityFingerprint: files.authorityFingerprint, templateKey: files.templateKey))
         let server: HTTPServer
         do { server = try HTTPServer(configuration: configuration, handler: site) } catch {
             throw CommandFailure(.unavailable, "\(error)")
