@@ -17,23 +17,13 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 . tools/lib/script-steps.sh
 . tools/lib/checks.sh
+. tools/lib/browser.sh
 
 screenshots="${CONSOLE_SCREENSHOTS:-}"
 [ "${1:-}" = "--screenshots-to-docs" ] && screenshots="$root/docs/screenshots"
 
 step "tools: chromium, chromedriver, python3-selenium, curl, openssl, fpmod"
-# Only this tier needs a browser: installed here (as root, as CI runs), not by install-deps.sh.
-missing=()
-for pkg in chromium chromium-driver python3-selenium curl openssl; do
-  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || missing+=("$pkg")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  [ "$(id -u)" -eq 0 ] || die "missing: ${missing[*]} (sudo apt-get install ${missing[*]})"
-  say "installing ${missing[*]}"
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
-for tool in /usr/bin/chromium /usr/bin/chromedriver; do [ -x "$tool" ] || die "$tool is missing: apt-get install chromium chromium-driver python3-selenium"; done
-/usr/bin/python3 -c "import selenium" 2>/dev/null || die "python3-selenium is missing: apt-get install python3-selenium"
+need_browser curl openssl
 if [ -z "${FPMOD:-}" ]; then
   swift build --product fpmod >&2
   FPMOD="$(swift build --product fpmod --show-bin-path)/fpmod"

@@ -14,21 +14,14 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 . tools/lib/script-steps.sh
 . tools/lib/checks.sh
+. tools/lib/browser.sh
 shots=""
 [ "${1:-}" = "--screenshots" ] && shots="${2:?a directory}"
 
 step "tools: PostgreSQL, chromium, chromedriver, python3-selenium, openssl, fpmod"
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 [ -x "$bin/initdb" ] || die "no PostgreSQL server; tools/install-deps.sh installs it"
-missing=()
-for pkg in chromium chromium-driver python3-selenium openssl; do
-  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || missing+=("$pkg")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  [ "$(id -u)" -eq 0 ] || die "missing: ${missing[*]} (sudo apt-get install ${missing[*]})"
-  say "installing ${missing[*]}"
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+need_browser openssl
 if [ -z "${FPMOD:-}" ]; then
   swift build --product fpmod >&2
   FPMOD="$(swift build --product fpmod --show-bin-path)/fpmod"

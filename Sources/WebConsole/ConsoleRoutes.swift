@@ -157,7 +157,12 @@ public final class ConsoleRoutes: HTTPHandler, Sendable {
     /// Origin (the console's configured origins, or the one the browser used to reach it, which
     /// TLS ties to a name the certificate holds) and, with a session, the CSRF token.
     private func guardRequest(_ request: HTTPRequest, _ auth: RequestAuth) throws(ConsoleFailure) {
-        var origins = context.origins
+        try Self.guardRequest(request, auth, origins: context.origins)
+    }
+
+    /// The check itself, shared with the fleet console: `origins` are the configured ones.
+    static func guardRequest(_ request: HTTPRequest, _ auth: RequestAuth, origins: [String]) throws(ConsoleFailure) {
+        var origins = origins
         if let host = request.header("host"), !host.isEmpty { origins.append("https://" + host) }
         let verdict = RequestGuard(allowedOrigins: origins).check(method: request.method, origin: request.header("origin"),
                                                                   referer: request.header("referer"),

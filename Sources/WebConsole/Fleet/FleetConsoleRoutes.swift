@@ -109,14 +109,7 @@ public final class FleetConsoleRoutes: HTTPHandler, Sendable {
     /// As the door console: the Origin (configured, or the host the browser reached, which TLS
     /// ties to a name in the hub's certificate) and, with a session, its CSRF token.
     private func guardRequest(_ request: HTTPRequest, _ auth: RequestAuth) throws(ConsoleFailure) {
-        var allowed = origins
-        if let host = request.header("host"), !host.isEmpty { allowed.append("https://" + host) }
-        let verdict = RequestGuard(allowedOrigins: allowed).check(method: request.method, origin: request.header("origin"),
-                                                                  referer: request.header("referer"),
-                                                                  csrfToken: request.header("x-csrf-token"), auth: auth)
-        if case .refuse(let refusal) = verdict {
-            throw ConsoleFailure(refusal.status, AuthAPI.sentence(refusal.description), extra: ["reason": .string(refusal.rawValue)])
-        }
+        try ConsoleRoutes.guardRequest(request, auth, origins: origins)
     }
 }
 
