@@ -17,6 +17,12 @@
 //   HostMatchBench fusion [FVC-DIR]      how a probe's scores against a finger's five enrolled crops are
 //                                        best combined (best, second, sums): each statistic's misses at
 //                                        1 in 100,000 per template, fitted on its own impostor attempts
+//   HostMatchBench shortlist [FVC-DIR]   the first stage of a large search (`GalleryShortlist`) on
+//                                        real impressions: 40 templates (impressions 1–5 of each
+//                                        finger of the four databases), impressions 6–8 as probes; for
+//                                        each genuine template the full comparison admits (at the
+//                                        thresholds of a door's 10, 1,000 and 10,000 templates), the
+//                                        share of the 39 strangers' templates ranked at or above it
 //   HostMatchBench dump [FVC-DIR]        every ordered pair's score, one line each: all usable crops
 //                                        of the four databases against each other, then each
 //                                        database's whole images against each other; two builds'
@@ -50,8 +56,8 @@ func seconds(_ duration: Duration) -> Double {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 2, ["speed", "compare", "calibrate", "pairs", "dump", "extractors", "fusion"].contains(arguments[1]) else {
-    fail("usage: HostMatchBench speed|compare|calibrate|pairs|dump|extractors|fusion [FVC-DIR] [ROUNDS|full]")
+guard arguments.count >= 2, ["speed", "compare", "calibrate", "pairs", "dump", "extractors", "fusion", "shortlist"].contains(arguments[1]) else {
+    fail("usage: HostMatchBench speed|compare|calibrate|pairs|dump|extractors|fusion|shortlist [FVC-DIR] [ROUNDS|full]")
 }
 let mode = arguments[1]
 let root = arguments.count > 2 ? arguments[2] : getenv("FPMOD_FVC2002").map { String(cString: $0) } ?? "../shared/data/fvc2002"
@@ -308,6 +314,34 @@ if mode == "dump" {
     exit(0)
 }
 
+if mode == "shortlist" {
+    var searches: [(finger: Int, probe: Probe)] = [], templates: [[ExtractedPrint]] = []
+    for (d, database) in databases.enumerated() {
+        for (f, row) in probes(crops(database)).enumerated() {
+            for case let probe? in row[5...] { searches.append((d * 10 + f, probe)) }
+            templates.append(row[0..<5].compactMap { $0?.print })
+        }
+    }
+    let gallery = MinutiaeGallery(prints: templates)
+    let ranks = searches.map { finger, probe in
+        let cheap = matcher.shortlistScores(probe: probe, gallery: gallery)
+        return (finger, matcher.evidence(probe: probe, gallery: gallery)[finger],
+                cheap.indices.count { $0 != finger && cheap[$0] >= cheap[finger] })
+    }
+    print("\(searches.count) probes (impressions 6–8), \(gallery.count) templates of impressions 1–5; "
+          + "a gallery of \(gallery.impressionCount) impressions, \(gallery.byteCount / gallery.impressionCount) bytes each")
+    for size in [10, 100, 300, 1000, 10_000] {
+        let criteria = matcher.criteria(impressions: size * 8, pairs: size * 28)
+        let admitted = ranks.filter { criteria.admits($0.1) }.map(\.2).sorted()
+        let share = { (rank: Int) in fixed(100 * Double(rank) / Double(gallery.count - 1), 1) + " %" }
+        print("thresholds of 1:\(size) (\(criteria.single)/\(criteria.pair)): \(admitted.count) genuine templates admitted; "
+              + "strangers' templates ranked at or above them: median \(share(admitted[admitted.count / 2])), "
+              + "90 % \(share(admitted[admitted.count * 9 / 10])), highest \(share(admitted.last!)); "
+              + "the worst: \(admitted.suffix(5).map(String.init).joined(separator: " ")) of \(gallery.count - 1)")
+    }
+    exit(0)
+}
+
 // speed
 let clock = ContinuousClock()
 var all: [Probe] = []
@@ -378,7 +412,13 @@ func processTime() -> Double {
 // core, and the CPU time they took (what a busy machine does not inflate as much).
 for size in [100, 1000, 10_000] {
     let templates = (0..<size).map { index in (0..<8).map { all[(index * 8 + $0) % all.count].print } }
+    let preparing = clock.now
     let gallery = MinutiaeGallery(prints: templates)
+    let prepared = seconds(clock.now - preparing)
+    // An enrollment into this library: the gallery with one more template.
+    let enrolling = clock.now
+    guard (try? gallery.appending(matcher.template(of: Array(all.prefix(8))))) != nil else { fail("cannot append a template") }
+    let appended = seconds(clock.now - enrolling)
     var times: [Double] = [], cpu: [Double] = []
     for probe in all.prefix(40) {
         let begun = clock.now, cpuBegun = processTime()
@@ -390,7 +430,7 @@ for size in [100, 1000, 10_000] {
     cpu.sort()
     print("identify 1:\(size) (\(gallery.impressionCount) impressions, \(System.coreCount) cores): median \(fixed(times[times.count / 2], 1)) ms, "
           + "CPU \(fixed(cpu[cpu.count / 2], 1)) ms, thresholds \(matcher.criteria(for: gallery).single)/\(matcher.criteria(for: gallery).pair); "
-          + "\(gallery.byteCount / gallery.impressionCount) bytes per impression")
+          + "\(gallery.byteCount / gallery.impressionCount) bytes per impression, prepared in \(fixed(prepared, 2)) s, one more template added in \(fixed(appended * 1000, 0)) ms")
 }
 
 enum System {

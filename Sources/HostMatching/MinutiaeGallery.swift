@@ -4,6 +4,8 @@ import MinutiaeExtraction
 /// cylinders, built once (the slow part of a comparison), kept in one array in gallery order.
 public struct MinutiaeGallery: Sendable {
     let impressions: [CylinderTemplate]
+    /// The impressions' triangles, for a large search's first stage (`GalleryShortlist`).
+    let triplets: TripletIndex
     /// Template t's impressions are impressions[firstImpression[t] ..< firstImpression[t + 1]].
     let firstImpression: [Int]
 
@@ -20,7 +22,9 @@ public struct MinutiaeGallery: Sendable {
 
     /// The memory the prepared impressions take, in bytes (their cylinders, minutiae and print
     /// areas, with the arrays' headers; not the allocator's own rounding).
-    public var byteCount: Int { impressions.reduce(0) { $0 + $1.byteCount } + MemoryLayout<Int>.stride * firstImpression.count }
+    public var byteCount: Int {
+        impressions.reduce(0) { $0 + $1.byteCount } + triplets.byteCount + MemoryLayout<Int>.stride * firstImpression.count
+    }
 
     /// Reads every template; a damaged one, or one of another format, is an error naming its
     /// position, so a gallery never silently loses a finger.
@@ -45,7 +49,9 @@ public struct MinutiaeGallery: Sendable {
     /// are built, so an enroll costs one template, not the whole library again.
     public func appending(_ template: HostTemplate) throws(HostMatchingError) -> MinutiaeGallery {
         let added = try Self.impressions(of: template, index: count).map { CylinderTemplate($0) }
-        return MinutiaeGallery(impressions: impressions + added, firstImpression: firstImpression + [impressions.count + added.count])
+        let all = impressions + added
+        return MinutiaeGallery(impressions: all, triplets: triplets.appending(added, all: all),
+                               firstImpression: firstImpression + [impressions.count + added.count])
     }
 
     /// This gallery without the template at `index`; the later ones move down one position.
@@ -57,11 +63,12 @@ public struct MinutiaeGallery: Sendable {
         var first = firstImpression
         first.remove(at: index + 1)
         for position in (index + 1)..<first.count { first[position] -= range.count }
-        return MinutiaeGallery(impressions: impressions, firstImpression: first)
+        return MinutiaeGallery(impressions: impressions, triplets: triplets.removing(range), firstImpression: first)
     }
 
-    private init(impressions: [CylinderTemplate], firstImpression: [Int]) {
+    private init(impressions: [CylinderTemplate], triplets: TripletIndex? = nil, firstImpression: [Int]) {
         self.impressions = impressions
+        self.triplets = triplets ?? TripletIndex(impressions)
         self.firstImpression = firstImpression
     }
 

@@ -36,6 +36,8 @@ public struct MinutiaeMatcher: Sendable {
     public var calibration = ScoreCalibration.fvc2002Crops
     /// The same for the lower score of a probe against two impressions of one other finger.
     public var pairCalibration = ScoreCalibration.fvc2002CropPairs
+    /// How much of a large gallery identify compares in full (`GalleryShortlist`).
+    public var shortlist = GalleryShortlist()
 
     public init(falseMatchRate: Double = MinutiaeMatcher.defaultFalseMatchRate) {
         precondition(falseMatchRate > 0 && falseMatchRate < 1, "a false-match rate is between 0 and 1")
@@ -122,16 +124,25 @@ public struct MinutiaeMatcher: Sendable {
     /// The decision is the one `evidence(probe:gallery:)` would give (`GallerySearch`), but only
     /// the scores at or above the lower of the two thresholds are computed to the end: a score
     /// below it can be neither a template's admitting best nor its admitting second
-    /// (`decisiveEvidence`).
+    /// (`decisiveEvidence`). In a gallery of more than `shortlist.minimum` templates, only the
+    /// shortlist's are compared (`GalleryShortlist`): there the decision is not exact.
     public func identify(probe: Probe, gallery: MinutiaeGallery) -> HostMatch? {
         identify(probe: probe, gallery: gallery, criteria: criteria(for: gallery))
     }
 
     /// The same decision under other criteria (the bench's per-database ones), or over one user's
     /// own templates (`refusingTies: false`: two of them tying is no doubt about who it is).
+    /// Templates left off the shortlist count as scoring nothing.
     public func identify(probe: Probe, gallery: MinutiaeGallery, criteria: MatchCriteria, refusingTies: Bool = true) -> HostMatch? {
-        let evidence = decisiveEvidence(probe: probe, gallery: gallery, threshold: criteria.lowest)
+        let compared = shortlist.templates(probe: probe, gallery: gallery)
+        let evidence = evidence(probe: probe, gallery: gallery, skippingBelow: criteria.lowest, templates: compared)
         return GallerySearch.decide(evidence: evidence, criteria: criteria, refusingTies: refusingTies)
+    }
+
+    /// Every template's first-stage score (`GalleryShortlist`), in gallery order: what ranks the
+    /// templates a large search compares in full.
+    public func shortlistScores(probe: Probe, gallery: MinutiaeGallery) -> [Float] {
+        GalleryShortlist.templateScores(probe: probe, gallery: gallery)
     }
 
     /// Every template's score (its best impression's), in gallery order.
@@ -154,26 +165,31 @@ public struct MinutiaeMatcher: Sendable {
         evidence(probe: probe, gallery: gallery, skippingBelow: threshold)
     }
 
-    private func evidence(probe: Probe, gallery: MinutiaeGallery, skippingBelow threshold: Int?) -> [TemplateEvidence] {
+    /// `templates`: only these (ascending) are compared; every other template's evidence is
+    /// that of scores of -1.
+    private func evidence(probe: Probe, gallery: MinutiaeGallery, skippingBelow threshold: Int?, templates: [Int]? = nil) -> [TemplateEvidence] {
         let impressions = gallery.impressions
         let cylinders = probe.cylinders
         @Sendable func score(_ index: Int) -> Int {
             guard let threshold else { return Self.scaled(CylinderComparison.score(cylinders, impressions[index])) }
             return CylinderComparison.score(cylinders, impressions[index], skippingWhen: { Self.cannotReach($0, threshold) }).map(Self.scaled) ?? -1
         }
-        var raw: [Int]
+        let compared = templates.map { $0.flatMap { gallery.impressionRange(of: $0) } } ?? Array(impressions.indices)
+        var computed: [Int]
         let chunk = 64
-        if impressions.count >= 2 * chunk {
-            let chunks = (impressions.count + chunk - 1) / chunk
+        if compared.count >= 2 * chunk {
+            let chunks = (compared.count + chunk - 1) / chunk
             let parts = Mutex([[Int]](repeating: [], count: chunks))
             DispatchQueue.concurrentPerform(iterations: chunks) { part in
-                let computed = ((part * chunk)..<min(impressions.count, (part + 1) * chunk)).map(score)
-                parts.withLock { $0[part] = computed }
+                let scores = compared[(part * chunk)..<min(compared.count, (part + 1) * chunk)].map(score)
+                parts.withLock { $0[part] = scores }
             }
-            raw = parts.withLock { $0.flatMap { $0 } }
+            computed = parts.withLock { $0.flatMap { $0 } }
         } else {
-            raw = impressions.indices.map(score)
+            computed = compared.map(score)
         }
+        var raw = [Int](repeating: -1, count: impressions.count)
+        for (position, impression) in compared.enumerated() { raw[impression] = computed[position] }
         return (0..<gallery.count).map { template in TemplateEvidence(gallery.impressionRange(of: template).map { raw[$0] }) }
     }
 

@@ -75,6 +75,9 @@ import Testing
         #expect(removed.impressionCount == whole.impressionCount - whole.impressionRange(of: 1).count)
         let probe = try matcher.probe(try FVC2002.crop("DB1_B", finger: 103, impression: 2))
         #expect(matcher.scores(probe: probe, gallery: removed)[1] == matcher.scores(probe: probe, gallery: whole)[2])
+        // The triangle index is rebuilt with the gallery: a template's first-stage score moves with it.
+        #expect(matcher.shortlistScores(probe: probe, gallery: removed)[1] == matcher.shortlistScores(probe: probe, gallery: whole)[2])
+        #expect(matcher.shortlistScores(probe: probe, gallery: built) == matcher.shortlistScores(probe: probe, gallery: whole))
     }
 }
 
