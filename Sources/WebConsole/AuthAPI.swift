@@ -25,6 +25,22 @@ struct AuthAPI {
         tokens = BearerTokens(store: store)
     }
 
+    /// The routes answered before any session (the first-run and login forms, the Origin
+    /// checked by `guardRequest`); nil for any other route.
+    func signedOutRoute(_ method: String, _ route: String, _ request: HTTPRequest,
+                        guardRequest: (HTTPRequest) throws(ConsoleFailure) -> Void) throws(ConsoleFailure) -> HTTPResponse? {
+        switch (method, route) {
+        case ("GET", "/setup"): return try setupState()
+        case ("POST", "/setup"):
+            try guardRequest(request)
+            return try setup(request)
+        case ("POST", "/login"):
+            try guardRequest(request)
+            return try login(request)
+        default: return nil
+        }
+    }
+
     func setupNeeded() throws(ConsoleFailure) -> Bool {
         do { return try setupCode.needed() } catch { throw ConsoleFailure(500, "The store could not be read: \(error)") }
     }

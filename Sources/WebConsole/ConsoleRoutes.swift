@@ -66,16 +66,9 @@ public final class ConsoleRoutes: HTTPHandler, Sendable {
             throw ConsoleFailure(405, "The API takes GET and POST only.")
         }
         // Before any session: the first-run and login forms.
-        switch (method, route) {
-        case ("GET", "/setup"): return try auth.setupState()
-        case ("POST", "/setup"):
+        if let answer = try auth.signedOutRoute(method, route, request, guardRequest: { (request) throws(ConsoleFailure) in
             try guardRequest(request, .none)
-            return try auth.setup(request)
-        case ("POST", "/login"):
-            try guardRequest(request, .none)
-            return try auth.login(request)
-        default: break
-        }
+        }) { return answer }
 
         let (caller, session) = try authenticate(request)
         try guardRequest(request, session.map { .session(csrf: $0.csrf) } ?? .bearer)

@@ -63,15 +63,9 @@ public final class FleetConsoleRoutes: HTTPHandler, Sendable {
     }
 
     private func api(_ method: String, _ route: String, _ request: HTTPRequest) throws(ConsoleFailure) -> HTTPResponse {
-        switch (method, route) {
-        case ("POST", "/setup"):
+        if let answer = try auth.signedOutRoute(method, route, request, guardRequest: { (request) throws(ConsoleFailure) in
             try guardRequest(request, .none)
-            return try auth.setup(request)
-        case ("POST", "/login"):
-            try guardRequest(request, .none)
-            return try auth.login(request)
-        default: break
-        }
+        }) { return answer }
         guard let session = try session(of: request) else {
             throw ConsoleFailure(401, "Not signed in, or the session has ended.", fix: "Sign in again at /fleet.")
         }
