@@ -9,8 +9,8 @@ extension HubStore {
         public var cards: [String] = []
     }
 
-    /// Every user, by name, with their fingers and cards.
-    public func users() throws(HubStoreError) -> [UserListing] {
+    /// Every user, by name, with their fingers and cards; `named`: that user alone (none or one).
+    public func users(named name: String? = nil) throws(HubStoreError) -> [UserListing] {
         try locked { connection throws(HubStoreError) in
             let rows = try connection.execute("""
                 SELECT u.name, u.display_name, u.role,
@@ -18,8 +18,8 @@ extension HubStore {
                               FROM fingers f WHERE f.user_name = u.name), ''),
                     coalesce((SELECT string_agg(c.label || ' (' || c.kind || CASE WHEN c.enabled THEN '' ELSE ', off' END || ')', E'\\n' ORDER BY c.label)
                               FROM cards c WHERE c.user_name = u.name), '')
-                FROM users u ORDER BY u.name
-                """)
+                FROM users u WHERE $1::text IS NULL OR u.name = $1 ORDER BY u.name
+                """, [name])
             var users: [UserListing] = []
             for row in rows {
                 guard row.count == 5, let name = row[0], let display = row[1], let role = row[2].flatMap(HubUser.Role.init(rawValue:)) else {

@@ -63,7 +63,7 @@ struct FleetConsoleAPI {
     func user(_ request: HTTPRequest) throws(ConsoleFailure) -> HTTPResponse {
         let name = try Self.name(request.queryValue("name") ?? "", of: "user")
         let (listing, reach) = try read { () throws(HubStoreError) in
-            (try hub.users().first { $0.name == name }, try FleetListing.reach(of: name, in: hub, doors: try FleetListing.workingDoors(hub)))
+            (try hub.users(named: name).first, try FleetListing.reach(of: name, in: hub, doors: try FleetListing.workingDoors(hub)))
         }
         guard let listing else { throw ConsoleFailure(404, "There is no user named \(name) on the hub.") }
         return Reply.json(["user": FleetListing.json(listing, reach: reach)])
