@@ -4,8 +4,9 @@ import MinutiaeExtraction
 /// cylinders, built once (the slow part of a comparison), kept in one array in gallery order.
 public struct MinutiaeGallery: Sendable {
     let impressions: [CylinderTemplate]
-    /// The impressions' triangles, for a large search's first stage (`GalleryShortlist`).
-    let triplets: TripletIndex
+    /// The impressions' triangles, for a large search's first stage (`GalleryShortlist`), built
+    /// when a search first needs them.
+    let lazyTriplets: LazyTripletIndex
     /// Template t's impressions are impressions[firstImpression[t] ..< firstImpression[t + 1]].
     let firstImpression: [Int]
 
@@ -20,11 +21,19 @@ public struct MinutiaeGallery: Sendable {
         }
     }
 
+    /// The triangle index, built now if no search has needed it yet.
+    var triplets: TripletIndex { lazyTriplets.index(of: impressions) }
+
     /// The memory the prepared impressions take, in bytes (their cylinders, minutiae and print
-    /// areas, with the arrays' headers; not the allocator's own rounding).
+    /// areas, with the arrays' headers, and the triangle index once built; not the allocator's
+    /// own rounding).
     public var byteCount: Int {
-        impressions.reduce(0) { $0 + $1.byteCount } + triplets.byteCount + MemoryLayout<Int>.stride * firstImpression.count
+        impressions.reduce(0) { $0 + $1.byteCount } + (lazyTriplets.ifBuilt?.byteCount ?? 0) + MemoryLayout<Int>.stride * firstImpression.count
     }
+
+    /// Whether the triangle index has been built (a search shortlisted this gallery or one it
+    /// was made from).
+    public var hasTripletIndex: Bool { lazyTriplets.ifBuilt != nil }
 
     /// Reads every template; a damaged one, or one of another format, is an error naming its
     /// position, so a gallery never silently loses a finger.
@@ -46,11 +55,12 @@ public struct MinutiaeGallery: Sendable {
     }
 
     /// This gallery with `template` added at the end (position `count`): only its own cylinders
-    /// are built, so an enroll costs one template, not the whole library again.
+    /// are built (and its triangles, when this gallery's index was built), so an enroll costs
+    /// one template, not the whole library again.
     public func appending(_ template: HostTemplate) throws(HostMatchingError) -> MinutiaeGallery {
         let added = try Self.impressions(of: template, index: count).map { CylinderTemplate($0) }
         let all = impressions + added
-        return MinutiaeGallery(impressions: all, triplets: triplets.appending(added, all: all),
+        return MinutiaeGallery(impressions: all, triplets: lazyTriplets.ifBuilt?.appending(added, all: all),
                                firstImpression: firstImpression + [impressions.count + added.count])
     }
 
@@ -63,12 +73,12 @@ public struct MinutiaeGallery: Sendable {
         var first = firstImpression
         first.remove(at: index + 1)
         for position in (index + 1)..<first.count { first[position] -= range.count }
-        return MinutiaeGallery(impressions: impressions, triplets: triplets.removing(range), firstImpression: first)
+        return MinutiaeGallery(impressions: impressions, triplets: lazyTriplets.ifBuilt?.removing(range), firstImpression: first)
     }
 
     private init(impressions: [CylinderTemplate], triplets: TripletIndex? = nil, firstImpression: [Int]) {
         self.impressions = impressions
-        self.triplets = triplets ?? TripletIndex(impressions)
+        lazyTriplets = LazyTripletIndex(triplets)
         self.firstImpression = firstImpression
     }
 

@@ -71,4 +71,40 @@ import Testing
         let stranger = try narrow.probe(try FVC2002.crop("DB1_B", finger: 105, impression: 4))
         #expect(narrow.identify(probe: stranger, gallery: door.gallery) == nil)
     }
+
+    /// The triangle index is built only when a search shortlists the gallery: a door's few
+    /// templates never pay for it. Once built it follows an enroll and a removal, ranking as an
+    /// index built afresh from the same templates does.
+    @Test(.disabled(if: FVC2002.skipped, FVC2002.skipReason)) func theTriangleIndexIsBuiltWhenFirstNeededAndFollowsChanges() throws {
+        let matcher = MinutiaeMatcher()
+        var templates: [HostTemplate] = [], probes: [Probe] = []
+        for database in ["DB1_B", "DB2_B"] {
+            for finger in 101...110 {
+                let images = try (1...6).map { try FVC2002.crop(database, finger: finger, impression: $0) }
+                templates.append(try matcher.enroll(images: Array(images[0..<5]), minimumUsable: 3))
+                if let probe = try? matcher.probe(images[5]) { probes.append(probe) }
+            }
+        }
+        let gallery = try MinutiaeGallery(Array(templates.dropLast()))
+        for probe in probes.prefix(6) { _ = matcher.identify(probe: probe, gallery: gallery) }
+        #expect(!gallery.hasTripletIndex, "19 templates are compared whole: no index")
+        let unindexed = gallery.byteCount
+
+        var narrow = matcher
+        narrow.shortlist = GalleryShortlist(minimum: 2, share: 0.5)
+        _ = narrow.identify(probe: probes[0], gallery: gallery)
+        #expect(gallery.hasTripletIndex)
+        #expect(gallery.byteCount > unindexed)
+
+        let grown = try gallery.appending(templates[templates.count - 1])
+        #expect(grown.hasTripletIndex, "an enroll into a shortlisted library extends its index")
+        let shrunk = grown.removing(at: 3)
+        var remaining = templates
+        remaining.remove(at: 3)
+        let freshGrown = try MinutiaeGallery(templates), freshShrunk = try MinutiaeGallery(remaining)
+        for probe in probes {
+            #expect(GalleryShortlist.templateScores(probe: probe, gallery: grown) == GalleryShortlist.templateScores(probe: probe, gallery: freshGrown))
+            #expect(GalleryShortlist.templateScores(probe: probe, gallery: shrunk) == GalleryShortlist.templateScores(probe: probe, gallery: freshShrunk))
+        }
+    }
 }

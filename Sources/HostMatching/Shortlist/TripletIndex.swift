@@ -1,7 +1,7 @@
 /// Every enrolled impression's triangle keys (`MinutiaTriplets`) as an inverted index: for a
 /// probe, the impressions that share each of its keys, found by lookup rather than by a
-/// comparison with every impression. Built from the gallery's cylinders when the gallery is
-/// read (templates are stored as before).
+/// comparison with every impression. Built from the gallery's cylinders when a search first
+/// shortlists the gallery (`LazyTripletIndex`; templates are stored as before).
 ///
 /// A key's low bits choose its bucket and its top 16 bits are kept beside each posting: a probe
 /// holds tens of thousands of keys, so without them most buckets would be shared by chance and
