@@ -48,11 +48,13 @@ public enum DoorRun {
         let gallery = try MinutiaeGallery(templates)
         let perComparison = databaseCriteria(probes: probes, matcher: matcher, ours: ours)
         let product = matcher.criteria(for: gallery)
-        var genuine = 0, missedAtPairs = 0, missedAtProduct = 0, wrong = 0
+        // A later touch the extractor refused is a miss as FVC counts it, but not one the matcher
+        // made: at a door the user is asked to place the finger again. Counted apart as well.
+        var genuine = 0, missedAtPairs = 0, missedAtProduct = 0, wrong = 0, refused = 0
         for (f, row) in probes.enumerated() where owners.contains(f) {
             for k in enrolled.upperBound..<impressions {
                 genuine += 1
-                guard let probe = row[k] else { missedAtPairs += 1; missedAtProduct += 1; continue }
+                guard let probe = row[k] else { missedAtPairs += 1; missedAtProduct += 1; refused += 1; continue }
                 let atPairs = matcher.identify(probe: probe, gallery: gallery, criteria: perComparison)
                 if let atPairs, owners[atPairs.index] != f { wrong += 1 }
                 if atPairs.map({ owners[$0.index] }) != f { missedAtPairs += 1 }
@@ -76,10 +78,11 @@ public enum DoorRun {
             + "taken for another \(wrong), strangers matched \(strangerMatchedAtPairs)/\(strangerTouches)\n"
         text += "         at the product's threshold (1 in 10,000 per attempt, scores \(product.single) alone, \(product.pair) two): missed \(missedAtProduct)/\(genuine), "
             + "strangers matched \(strangerMatchedAtProduct)/\(strangerTouches)\n"
+        text += "         (both miss counts include \(refused) later touch\(refused == 1 ? "" : "es") the extractor refused as unusable; a door asks for such a touch again)\n"
         var json: [String: JSONValue] = [
             "notEnrolled": .int(Int64(notEnrolled)), "genuineTouches": .int(Int64(genuine)),
             "missedAtFMR1000": .int(Int64(missedAtPairs)), "missedAtProductThreshold": .int(Int64(missedAtProduct)),
-            "takenForAnother": .int(Int64(wrong)), "strangerTouches": .int(Int64(strangerTouches)),
+            "takenForAnother": .int(Int64(wrong)), "refusedAsUnusable": .int(Int64(refused)), "strangerTouches": .int(Int64(strangerTouches)),
             "strangersMatchedAtFMR1000": .int(Int64(strangerMatchedAtPairs)), "strangersMatchedAtProductThreshold": .int(Int64(strangerMatchedAtProduct)),
         ]
         if let theirs {

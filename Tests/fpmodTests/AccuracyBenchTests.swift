@@ -85,6 +85,30 @@ import TestSupport
         #expect(lenient.status == 0, "\(lenient.stderr)")
     }
 
+    /// A later touch the extractor refuses is a door miss as FVC counts it, and is said apart:
+    /// DB2_B's 104_7, 106_6 and 108_6 show too few ridge details in the window.
+    @Test func laterTouchesRefusedAsUnusableAreCountedApart() throws {
+        let folder = NSTemporaryDirectory() + "fpmod-accuracy-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for finger in [104, 106, 108] {
+            for impression in 1...8 {
+                try FileManager.default.copyItem(atPath: "\(FVC2002.directory)/DB2_B/\(finger)_\(impression).png",
+                                                 toPath: "\(folder)/\(finger)_\(impression).png")
+            }
+        }
+        let result = try CLI().run(["bench", "accuracy", folder, "--no-baseline", "--door", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(result.json, "not JSON: \(result.stdout)")
+        let databases = try #require(json["databases"] as? [[String: Any]])
+        let door = try #require(databases.first?["door"] as? [String: Any], "no door in \(result.stdout)")
+        #expect(door["refusedAsUnusable"] as? Int == 3, "\(result.stdout)")
+        let missed = try #require(door["missedAtProductThreshold"] as? Int)
+        #expect(missed >= 3 && missed <= 9)
+        let text = try CLI().run(["bench", "accuracy", folder, "--no-baseline", "--door"])
+        #expect(text.stdout.contains("include 3 later touches the extractor refused"), "\(text.stdout)")
+    }
+
     @Test func aFolderThatIsNoFVCSetIsRefusedWithTheNamingRule() throws {
         let cli = CLI()
         _ = FileManager.default.createFile(atPath: cli.directory + "/scan.png", contents: Data())
