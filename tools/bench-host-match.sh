@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The host matcher's speed on real impressions (FVC2002 B, each image's 192 × 192 centre as an
 # FPC1020 sees it), in a release build: extraction per image, comparisons per second on one
-# core, and 1:N identify at 100, 1,000 and 10,000 templates of 8 impressions on every core.
+# core, and 1:N identify at 20 (a door), 100, 1,000 and 10,000 templates of 8 impressions on every core.
 #   tools/bench-host-match.sh [FVC-DIR]     (default $FPMOD_FVC2002, else ../shared/data/fvc2002)
 # Accuracy is `fpmod bench accuracy DIR` (docs/accuracy.md).
 set -euo pipefail

@@ -6,8 +6,9 @@ import Synchronization
 /// read of the library and every enroll) for nothing.
 ///
 /// Galleries are values shared between threads (a search runs on every core), so the index is
-/// held behind a lock; whoever asks first builds it, holding the lock, and every later search,
-/// and every gallery made from this one by `appending` or `removing`, uses the same.
+/// held behind a lock; whoever asks first builds it, holding the lock, and every later search
+/// of that gallery uses the same. A gallery made by `appending` or `removing` gets its own
+/// holder: the index changed to match when this one was built, else nothing (built when needed).
 final class LazyTripletIndex: Sendable {
     private let index: Mutex<TripletIndex?>
 
