@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Measures the host matcher's impostor scores on real impressions (every different-finger pair
-# of FVC2002 DB1_B … DB4_B, each image's 192 × 192 centre) and writes the calibration the
-# false-match rate is set through: Sources/HostMatching/ScoreCalibration+FVC2002.swift.
+# of FVC2002 DB1_B … DB4_B sensor windows: each image's 192 × 192 centre and the windows 48 px
+# off it) and writes the calibration the false-match rate is set through:
+# Sources/HostMatching/ScoreCalibration+FVC2002.swift.
 # Run it after any change to the extractor or the comparison, and commit the file with it.
 #   tools/calibrate-host-matcher.sh [FVC-DIR]     (default $FPMOD_FVC2002, else ../shared/data/fvc2002)
 set -euo pipefail
