@@ -41,7 +41,7 @@ public enum DoorRun {
         for (f, row) in probes.enumerated() {
             var collector = EnrollmentCollector(wanted: enrolled.count, matcher: matcher)
             for probe in row[enrolled].compactMap({ $0 }) { _ = collector.add(probe) }
-            guard case .template(let kept, _) = collector.outcome else { notEnrolled += 1; continue }
+            guard case .template(let kept, _) = collector.finalOutcome else { notEnrolled += 1; continue }
             templates.append(matcher.template(of: kept.map { collector.touches[$0] }))
             owners.append(f)
         }

@@ -3,14 +3,18 @@ import MinutiaeExtraction
 /// The touches of one enrollment on a small sensor, and which of them show one finger.
 ///
 /// A 192 × 192 window sees part of a fingertip, and two touches of the same finger may not
-/// overlap at all, so a touch that matches none of the earlier ones is no proof of another
-/// finger: it is kept, and the evidence is weighed at the end. Touches "link" when they match
-/// each other at 1 in 100 per comparison (measured on real impressions: two touches of one
-/// finger on a small window often share too little for a stricter rate). The template is the
-/// largest group of linked touches; a touch left outside it is named and left out, so another
-/// finger's touch enters a template only by linking to the others by chance. "Different
-/// fingers" is refused on strong evidence: a second group of at least three linked touches
-/// that never links to the first.
+/// overlap at all, so a touch that matches none of the others is no proof of another finger.
+/// Touches "link" when they match each other at 1 in 100 per comparison (measured on real
+/// impressions: two touches of one finger on a small window often share too little for a
+/// stricter rate). The template keeps every touch, those that linked to none too: they are the
+/// parts of the finger the others did not show, which a later touch may land on alone (on
+/// FVC2002's sensor windows, keeping them recognised 5 more of 117 later touches at a door than
+/// leaving them out; docs/accuracy.md). The price: a touch of another finger given during an
+/// enrollment is kept as well, so the enrollment names the touches that linked to none
+/// (`unlinked`) and the audit records them. "Different fingers" is refused on strong evidence:
+/// a second group of at least three linked touches that never links to the first. While too few
+/// touches link, more are asked for (`outcome`); when no more will come, the touches are
+/// enough as they are (`finalOutcome`).
 public struct EnrollmentCollector: Sendable {
     /// The comparison rate at which two touches count as one finger.
     public static let linkFalseMatchRate = 1e-2
@@ -87,28 +91,42 @@ public struct EnrollmentCollector: Sendable {
 
     /// What the touches so far give.
     public enum Outcome: Sendable, Equatable {
-        /// Keep `kept` (indices from 0); `leftOut` did not link to them.
-        case template(kept: [Int], leftOut: [Int])
+        /// Keep `kept` (indices from 0: every touch); `unlinked` of them matched no other touch.
+        case template(kept: [Int], unlinked: [Int])
         /// Two groups of linked touches that never matched each other (touch numbers from 1).
         case differentFingers(first: [Int], second: [Int])
         /// The largest group is smaller than `needed`: more touches could still join it.
         case tooFewLinked(largest: Int, needed: Int)
     }
 
-    /// The decision once `wanted` touches are in: a template needs a third of them (at least 2)
-    /// linked in one group. Other touches are left out, not refused (unless they form a strong
-    /// second group): the template is safe without them, and a small window's touches of one
-    /// finger need not all overlap.
+    /// The decision once `wanted` touches are in, while more may be asked for: a template when a
+    /// third of them (at least 2) link in one group — then every touch is kept, linked or not —
+    /// and more touches while fewer do (they may link the others); refused only on a strong
+    /// second group.
     public var outcome: Outcome {
         let groups = self.groups
         guard let largest = groups.first else { return .tooFewLinked(largest: 0, needed: neededLinked) }
         if groups.count > 1, groups[1].count >= Self.strongSecondGroup {
             return .differentFingers(first: largest.map { $0 + 1 }, second: groups[1].map { $0 + 1 })
         }
-        if largest.count >= neededLinked {
-            return .template(kept: largest, leftOut: touches.indices.filter { !largest.contains($0) })
-        }
+        if largest.count >= neededLinked { return .template(kept: Array(touches.indices), unlinked: unlinked) }
         return .tooFewLinked(largest: largest.count, needed: neededLinked)
+    }
+
+    /// The decision when no more touches will come: as `outcome`, but with at least `wanted`
+    /// usable touches and no strong evidence of a second finger, too few links are no reason to
+    /// refuse — touches that never overlap are what a small window gives a finger moved about
+    /// on it (FVC2002 DB4_B finger 110: five usable touches that pair at 6 to 41, under the link
+    /// score), and each of them is an impression a later touch is compared with at the
+    /// calibrated rate like any other.
+    public var finalOutcome: Outcome {
+        guard case .tooFewLinked = outcome, touches.count >= wanted else { return outcome }
+        return .template(kept: Array(touches.indices), unlinked: unlinked)
+    }
+
+    /// The touches that linked to no other (indices from 0).
+    public var unlinked: [Int] {
+        touches.indices.filter { index in links[index].isEmpty && !links.contains { $0.contains(index) } }
     }
 
     var neededLinked: Int { max(2, (wanted + 2) / 3) }

@@ -13,12 +13,13 @@ extension HostReader {
     /// touch matches the gallery. A poor touch (no finger, too few ridge details, low quality) or
     /// the same image twice is asked for again (`retryScan`, counted in `retries`); after a
     /// touch that showed little of the finger, the next prompt says how to place it. Which
-    /// touches show one finger is decided at the end (`EnrollmentCollector`): the template is the
-    /// largest group of touches that match each other; when too few do, more touches are asked
-    /// for (up to 4 more), and then the enrollment ends naming the touches that did not fit. More
-    /// refused touches than `captures` + 4 end it too, but with the touches kept so far when they
-    /// already make a template by the same rule (enough of them linked, no second finger): one
-    /// touch that cannot be given well, a scar or a dry corner, need not cost the good ones.
+    /// touches show one finger is decided at the end (`EnrollmentCollector`): the template keeps
+    /// every touch, and the audit names those that matched no other; when too few match each
+    /// other, more touches are asked for (up to 4 more: they may link the others), and then the
+    /// touches are taken as they are; touches of two fingers end it. More refused touches than
+    /// `captures` + 4 end it too, but with the touches kept so far when they make a template
+    /// (enough of them linked, or all `captures` of them given; no second finger): one touch
+    /// that cannot be given well, a scar or a dry corner, need not cost the good ones.
     ///
     /// No intent: nothing is written anywhere but the store, in one transaction, so a crash
     /// before the commit leaves nothing and one after it leaves the enrollment complete.
@@ -41,7 +42,7 @@ extension HostReader {
         var collector = EnrollmentCollector(wanted: captures, matcher: matcher)
         var retries = 0
         let extraTouches = 4
-        var kept: [Int] = [], leftOut: [Int] = []
+        var kept: [Int] = [], unlinked: [Int] = []
         touches: while true {
             let capture = collector.touches.count + 1
             let total = max(captures, capture)
@@ -57,10 +58,10 @@ extension HostReader {
                     retries += 1
                     // A sensor that keeps giving unusable or repeated images ends it, never loops.
                     guard retries <= captures + extraTouches else {
-                        guard let done = try Self.template(from: collector.outcome) else {
+                        guard let done = try Self.template(from: collector.finalOutcome) else {
                             throw HostReaderError.enrollFailed(reason: "\(retries) touches were refused (the last: \(reason))")
                         }
-                        (kept, leftOut) = done
+                        (kept, unlinked) = done
                         break touches
                     }
                     progress(.retryScan(capture: capture, reason: reason))
@@ -71,13 +72,11 @@ extension HostReader {
                 break
             }
             if collector.touches.count >= captures {
-                if let done = try Self.template(from: collector.outcome) {
-                    (kept, leftOut) = done
+                // The extra touches given too, the touches are taken as they are (`finalOutcome`).
+                let outcome = collector.touches.count >= captures + extraTouches ? collector.finalOutcome : collector.outcome
+                if let done = try Self.template(from: outcome) {
+                    (kept, unlinked) = done
                     break touches
-                }
-                if case let .tooFewLinked(largest, needed) = collector.outcome, collector.touches.count >= captures + extraTouches {
-                    throw HostReaderError.enrollFailed(reason: "only \(largest) of the \(collector.touches.count) touches matched each other, "
-                                                       + "\(needed) are needed")
                 }
                 progress(.retryScan(capture: capture + 1, reason: "the touches so far overlap too little; one more, centred on the sensor"))
             }
@@ -88,7 +87,7 @@ extension HostReader {
         let slot = try freeSlot()
         progress(.storing(slot: slot))
         let quality = kept.map { collector.touches[$0].print.quality.score }.reduce(0, +) / max(1, kept.count)
-        let leftOutNote = leftOut.isEmpty ? "" : "; touches \(leftOut.map { String($0 + 1) }.joined(separator: ", ")) left out (they matched no other)"
+        let unlinkedNote = unlinked.isEmpty ? "" : "; touches \(unlinked.map { String($0 + 1) }.joined(separator: ", ")) matched no other"
         try failpoint("enroll.before-commit")
         let digests = try store.transaction { () -> (before: String, after: String) in
             // Another process may have paired the store with a module since this reader opened it.
@@ -105,7 +104,7 @@ extension HostReader {
             try StoreReaderKind.record(.imageSensor, in: store)
             try store.appendAudit(event: "enroll", user: user, slot: slot,
                                   detail: "enrolled \(label)\(duress ? " (duress finger)" : "") from \(kept.count) of \(collector.touches.count) touches "
-                                      + "(\(retries) retried\(leftOutNote))")
+                                      + "(\(retries) retried\(unlinkedNote))")
             return (before, try store.enrolledSetDigest())
         }
         // The one new finger is added to the gallery in place, when the gallery was exactly the
@@ -168,9 +167,9 @@ extension HostReader {
 
     /// The touches to keep when the collector has a template; nil while too few link. Touches of
     /// two fingers end the enrollment: more touches cannot undo two fingers' worth of evidence.
-    static func template(from outcome: EnrollmentCollector.Outcome) throws -> (kept: [Int], leftOut: [Int])? {
+    static func template(from outcome: EnrollmentCollector.Outcome) throws -> (kept: [Int], unlinked: [Int])? {
         switch outcome {
-        case let .template(kept, leftOut): return (kept, leftOut)
+        case let .template(kept, unlinked): return (kept, unlinked)
         case let .differentFingers(first, second): throw HostReaderError.differentFingers(first: first, second: second)
         case .tooFewLinked: return nil
         }

@@ -92,11 +92,11 @@ import Testing
     @Test func eightTouchesOfOneFingerMakeATemplate() throws {
         var collector = EnrollmentCollector(wanted: 8, matcher: matcher)
         for probe in try probes(102, 1...8) { _ = collector.add(probe) }
-        guard case .template(let kept, let leftOut) = collector.outcome else {
+        guard case .template(let kept, let unlinked) = collector.outcome else {
             Issue.record("no template from 8 touches of one finger: \(collector.outcome)")
             return
         }
-        #expect(kept.count >= 4 && kept.count + leftOut.count == 8)
+        #expect(kept == Array(0..<8) && unlinked.count <= 4)
     }
 
     @Test func theSameImageTwiceIsAskedForAgain() throws {
@@ -121,14 +121,37 @@ import Testing
         }
     }
 
-    @Test func aStrangersTouchIsLeftOutOfTheTemplate() throws {
+    @Test func aTouchThatMatchedNoOtherIsKeptAndNamed() throws {
+        // Seven touches of one finger and one of another: the eighth links to none. A small
+        // window's touch of the same finger looks the same, so it is kept, and named.
         var collector = EnrollmentCollector(wanted: 8, matcher: matcher)
         for probe in try probes(105, 1...7) + probes(109, 1...1) { _ = collector.add(probe) }
-        guard case .template(let kept, _) = collector.outcome else {
+        guard case .template(let kept, let unlinked) = collector.outcome else {
             Issue.record("no template: \(collector.outcome) groups \(collector.groups) link \(collector.linkScore) scores \(collector.touches.map { a in collector.touches.map { matcher.score(a, $0) } })")
             return
         }
-        #expect(!kept.contains(7), "the stranger's touch (8) was kept")
+        #expect(kept == Array(0..<8))
+        #expect(unlinked.contains(7), "the other finger's touch (8) is not named as matching no other")
+        #expect(collector.groups[0].count >= 3)
+    }
+
+    @Test func touchesThatNeverOverlapAreTakenOnlyWhenNoMoreWillCome() throws {
+        // FVC2002 DB4_B finger 110: five usable touches that pair below the link score.
+        let touches = try probes(110, 1...5, database: "DB4_B")
+        var collector = EnrollmentCollector(wanted: 5, matcher: matcher)
+        for probe in touches.prefix(4) { _ = collector.add(probe) }
+        // Fewer than the touches asked for: too few linked, even when no more will come.
+        guard case .tooFewLinked = collector.finalOutcome else {
+            Issue.record("four touches that never link made a template: \(collector.finalOutcome)")
+            return
+        }
+        _ = collector.add(touches[4])
+        // All five: more are asked for while they may come, and then they are taken as they are.
+        guard case .tooFewLinked(let largest, _) = collector.outcome, largest == 1 else {
+            Issue.record("the five touches link after all: \(collector.outcome) groups \(collector.groups)")
+            return
+        }
+        #expect(collector.finalOutcome == .template(kept: Array(0..<5), unlinked: Array(0..<5)))
     }
 }
 

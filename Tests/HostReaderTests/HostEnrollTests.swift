@@ -173,4 +173,27 @@ import TestSupport
         #expect(bench.auditEntries.last?.detail?.contains("from 7 of 7 touches") == true)
         #expect(try bench.identify("erin").matched?.user == "erin")
     }
+
+    /// Real impressions (FVC2002 DB4_B finger 110): five usable touches that never match each
+    /// other, a finger moved about on a small window. The enrollment asks for more touches (the
+    /// simulator serves the same five again, refused as repeats), then takes the five as they
+    /// are, naming them in the audit; a later touch of the finger is recognised by them.
+    @Test(.disabled(if: FVC2002.skipped, FVC2002.skipReason)) func touchesThatNeverOverlapAreTakenOnceNoMoreCome() throws {
+        let images = ReaderBench.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: images) }
+        for (name, impressions) in [("frank", 1...5), ("frank-later", 8...8)] {
+            try FileManager.default.createDirectory(atPath: "\(images)/\(name)", withIntermediateDirectories: true)
+            for k in impressions {
+                try FileManager.default.copyItem(atPath: "\(FVC2002.directory)/DB4_B/110_\(k).png", toPath: "\(images)/\(name)/\(k).png")
+            }
+        }
+        let bench = try ReaderBench(imagesDirectory: images)
+        var steps: [EnrollProgress] = []
+        let result = try bench.enroll("frank", finger: "frank", captures: 5) { steps.append($0) }
+        #expect(result.captures == 5)
+        #expect(steps.contains { if case .retryScan(_, let reason) = $0 { reason.contains("overlap too little") } else { false } })
+        #expect(bench.auditEntries.last?.detail?.contains("from 5 of 5 touches") == true)
+        #expect(bench.auditEntries.last?.detail?.contains("touches 1, 2, 3, 4, 5 matched no other") == true)
+        #expect(try bench.identify("frank-later").matched?.user == "frank")
+    }
 }

@@ -31,12 +31,12 @@ final class ReaderBench {
 
     /// Enrolls with `finger` (default "<user>-<label>") put down at every wait, as the CLI's --sim-finger does.
     @discardableResult
-    func enroll(_ user: String, label: String = "right-index", finger: String? = nil, admin: Bool = false,
+    func enroll(_ user: String, label: String = "right-index", finger: String? = nil, captures: Int = 8, admin: Bool = false,
                 duress: Bool = false, progress: (EnrollProgress) -> Void = { _ in }) throws -> EnrollResult {
         sensor.autoTouch = finger ?? "\(user)-\(label)"
         defer { sensor.autoTouch = nil }
-        return try reader.enroll(user: try UserName(validating: user), displayName: nil, label: try FingerLabel(validating: label), captures: 8, admin: admin, duress: duress,
-                                 progress: progress)
+        return try reader.enroll(user: try UserName(validating: user), displayName: nil, label: try FingerLabel(validating: label), captures: captures,
+                                 admin: admin, duress: duress, progress: progress)
     }
 
     func identify(_ finger: String) throws -> MatchOutcome {
