@@ -19,6 +19,9 @@ public enum EnrollProgress: Equatable, Sendable, CustomStringConvertible {
     /// The kept touch's image quality, 0 (useless) … 100 (clear and large), from a reader that
     /// measures it (an image sensor matched on the host; a module says nothing of it).
     case touchQuality(capture: Int, score: Int)
+    /// Touches (numbered from 1) that matched no other touch of the enrollment, kept: on a small
+    /// sensor they show parts of the finger the others did not, but one may be another finger.
+    case touchesMatchedNoOther(touches: [Int])
 
     /// fprintd's status string for this step.
     public var status: String {
@@ -31,6 +34,7 @@ public enum EnrollProgress: Equatable, Sendable, CustomStringConvertible {
         case .adjustFinger: "enroll-finger-not-centered"
         // Not one of fprintd's: a client that does not know it shows the worded line.
         case .touchQuality: "enroll-touch-quality"
+        case .touchesMatchedNoOther: "enroll-touches-matched-no-other"
         }
     }
 
@@ -43,6 +47,9 @@ public enum EnrollProgress: Equatable, Sendable, CustomStringConvertible {
         case .storing(let slot): "Storing the template in slot \(slot)…"
         case .adjustFinger(let advice): "Next touch: \(advice)"
         case .touchQuality(let capture, let score): "Touch \(capture): quality \(score) of 100"
+        case .touchesMatchedNoOther(let touches):
+            "\(touches.count == 1 ? "Touch" : "Touches") \(touches.map(String.init).joined(separator: ", ")) matched no other touch: "
+                + "kept, as parts of the finger the others did not show (if one was another finger, delete this finger and enroll it again)"
         }
     }
 }

@@ -27,6 +27,8 @@ extension EnrollProgress {
         case .touchQuality(let capture, let score):
             line["capture"] = JSONValue(capture)
             line["quality"] = JSONValue(score)
+        case .touchesMatchedNoOther(let touches):
+            line["touches"] = .array(touches.map { JSONValue($0) })
         }
         return line
     }
@@ -59,6 +61,12 @@ extension EnrollProgress {
         case "touch-quality":
             guard let capture = count("capture"), let score = line["quality"]?.intValue, (0...100).contains(score) else { return nil }
             self = .touchQuality(capture: capture, score: score)
+        case "touches-matched-no-other":
+            // At most as many touches as an enrollment can take, each numbered as a capture is.
+            guard let listed = line["touches"]?.arrayValue, (1...64).contains(listed.count) else { return nil }
+            let touches = listed.compactMap { $0.intValue }.filter { (1...10_000).contains($0) }
+            guard touches.count == listed.count else { return nil }
+            self = .touchesMatchedNoOther(touches: touches)
         default:
             return nil
         }
@@ -74,6 +82,7 @@ extension EnrollProgress {
         case .storing: "storing"
         case .adjustFinger: "adjust-finger"
         case .touchQuality: "touch-quality"
+        case .touchesMatchedNoOther: "touches-matched-no-other"
         }
     }
 }

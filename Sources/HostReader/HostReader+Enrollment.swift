@@ -85,6 +85,7 @@ extension HostReader {
         }
         let template = matcher.template(of: kept.map { collector.touches[$0] })
         let slot = try freeSlot()
+        if !unlinked.isEmpty { progress(.touchesMatchedNoOther(touches: unlinked.map { $0 + 1 })) }
         progress(.storing(slot: slot))
         let quality = kept.map { collector.touches[$0].print.quality.score }.reduce(0, +) / max(1, kept.count)
         let unlinkedNote = unlinked.isEmpty ? "" : "; touches \(unlinked.map { String($0 + 1) }.joined(separator: ", ")) matched no other"

@@ -110,6 +110,8 @@ final class EnrollmentJobs: @unchecked Sendable {
         case .touchQuality(let capture, let score):
             object["touch"] = JSONValue(capture)
             object["quality"] = JSONValue(score)
+        case .touchesMatchedNoOther(let touches):
+            object["matchedNoOther"] = .array(touches.map { JSONValue($0) })
         default:
             break
         }

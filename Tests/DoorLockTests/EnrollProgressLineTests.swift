@@ -10,6 +10,7 @@ struct EnrollProgressLineTests {
         .placeFinger(capture: 1, of: 3), .stagePassed(capture: 2, of: 3), .liftFinger,
         .retryScan(capture: 2, reason: "the image was too faint"), .storing(slot: 17),
         .adjustFinger(advice: "press a little higher"), .touchQuality(capture: 2, score: 74),
+        .touchesMatchedNoOther(touches: [5]), .touchesMatchedNoOther(touches: [1, 3, 8]),
     ]
 
     @Test(arguments: everyStep)
@@ -41,5 +42,14 @@ struct EnrollProgressLineTests {
         #expect(EnrollProgress(controlLine: missing) == nil, "a negative total")
         missing["of"] = 2
         #expect(EnrollProgress(controlLine: missing) == .placeFinger(capture: 1, of: 2))
+        // The touches that matched no other: a list of touch numbers, nothing else.
+        var touches = worded
+        touches["step"] = "touches-matched-no-other"
+        for bad: JSONValue in [.array([]), .array([0]), .array([2, .string("3")]), .string("5"), .array(Array(repeating: 1, count: 65))] {
+            touches["touches"] = bad
+            #expect(EnrollProgress(controlLine: touches) == nil, "touches \(bad.encoded)")
+        }
+        touches["touches"] = .array([2, 7])
+        #expect(EnrollProgress(controlLine: touches) == .touchesMatchedNoOther(touches: [2, 7]))
     }
 }

@@ -192,6 +192,8 @@ import TestSupport
         let result = try bench.enroll("frank", finger: "frank", captures: 5) { steps.append($0) }
         #expect(result.captures == 5)
         #expect(steps.contains { if case .retryScan(_, let reason) = $0 { reason.contains("overlap too little") } else { false } })
+        // Said before storing, as the audit says it after.
+        #expect(steps.suffix(2) == [.touchesMatchedNoOther(touches: [1, 2, 3, 4, 5]), .storing(slot: result.slot)])
         #expect(bench.auditEntries.last?.detail?.contains("from 5 of 5 touches") == true)
         #expect(bench.auditEntries.last?.detail?.contains("touches 1, 2, 3, 4, 5 matched no other") == true)
         #expect(try bench.identify("frank-later").matched?.user == "frank")

@@ -73,7 +73,7 @@ import TestSupport
                                     duress: false, progress: { steps.append($0) })
         }
         #expect(error == .fingerNotLifted)
-        #expect(steps.filter { switch $0 { case .adjustFinger, .touchQuality: false; default: true } }
+        #expect(steps.filter { switch $0 { case .adjustFinger, .touchQuality, .touchesMatchedNoOther: false; default: true } }
             == [.placeFinger(capture: 1, of: 8), .stagePassed(capture: 1, of: 8), .liftFinger])
         #expect(try bench.store.user(named: "alice") == nil)
         bench.sensor.lift()
