@@ -11,8 +11,8 @@ import Glibc
 /// the straightforward form makes, in the same order (HostMatchingTests keeps that form as
 /// `ReferenceCylinderComparison` and checks the two agree on real impressions, bit for bit;
 /// `HostMatchBench dump` compares two builds on every FVC2002 pair). What is saved is work
-/// whose outcome is known or can be found more cheaply: popcounts of 128 bits at a time, square
-/// roots of counts from a table, the cylinders facing each other listed without a branch each,
+/// whose outcome is known or can be found more cheaply: popcounts of 128 bits at a time (on
+/// x86-64 three vectors added by a carry-save adder first, `ones`), square roots of counts from a table, the cylinders facing each other listed without a branch each,
 /// the best pairs found through a histogram instead of a sort of them all (`Selection`),
 /// sigmoids not evaluated where they are certainly below their cut-off, a probe's own geometry
 /// computed once (`CylinderTemplate.shapes`), no allocation on the heap for a crop's comparison.
@@ -183,9 +183,19 @@ public enum CylinderComparison {
     }
 
     /// The bits set in six words.
+    ///
+    /// On x86-64 the baseline has no popcount instruction, and each vector's count is a dozen
+    /// byte operations: the three vectors are first added bit by bit (a carry-save adder: each
+    /// bit position's 0…3 set bits as a ones bit and a twos bit), so only two are counted.
     @inline(__always)
     static func ones(_ a: SIMD2<UInt64>, _ b: SIMD2<UInt64>, _ c: SIMD2<UInt64>) -> Int {
+        #if arch(x86_64)
+        let ab = a ^ b
+        let onesBits = ab ^ c, twosBits = (a & b) | (ab & c)
+        let sum = onesBits.nonzeroBitCount &+ twosBits.nonzeroBitCount &<< 1
+        #else
         let sum = a.nonzeroBitCount &+ b.nonzeroBitCount &+ c.nonzeroBitCount
+        #endif
         return Int(truncatingIfNeeded: sum[0] &+ sum[1])
     }
 
@@ -280,10 +290,15 @@ public enum CylinderComparison {
                 lowest -= 1
                 above += Int(histogram[lowest])
             }
+            // A pair's bucket is at least `lowest` exactly where its similarity's bits are at least
+            // the first of that bucket's keys (every bucket is, where `lowest` is 0): the sign of a
+            // difference, added as a number (a comparison here becomes a branch the CPU mispredicts).
+            let first = Int64(lowest > 0 ? (lowest + Self.lowestKey) << 18 : 0)
             var remaining = 0
             for index in 0..<offered {
                 candidates[remaining] = candidates[index]
-                remaining &+= Self.bucket(candidates[index].similarity) >= lowest ? 1 : 0
+                let fromFirst = Int64(candidates[index].similarity.bitPattern) &- first
+                remaining &+= 1 &+ Int(truncatingIfNeeded: fromFirst &>> 63)
             }
             for step in 0..<selected {
                 let position = Int32(truncatingIfNeeded: step)
@@ -387,11 +402,22 @@ public enum CylinderComparison {
             let weight = p.relaxationWeight, others = Float(count - 1)
             for _ in 0..<p.relaxationRounds {
                 // Every pair's support, summed over k in order as a pair at a time would: ρ is
-                // symmetric, so row k holds ρ(t, k) for every t, and the sums run side by side.
-                for t in 0..<count { support[t] = 0 }
-                for k in 0..<count {
-                    let row = rho + k * count, lambdaK = lambda[k]
-                    for t in 0..<count { support[t] += row[t] * lambdaK }
+                // symmetric, so row k holds ρ(t, k) for every t, and the sums run side by side,
+                // eight in a vector held across the rows (each lane's additions in the same order).
+                var eight = 0
+                while eight + 8 <= count {
+                    var sums = SIMD8<Float>()
+                    for k in 0..<count {
+                        let row: SIMD8<Float> = UnsafeRawPointer(rho + (k &* count &+ eight)).loadUnaligned(as: SIMD8<Float>.self)
+                        sums += row * lambda[k]
+                    }
+                    UnsafeMutableRawPointer(support + eight).storeBytes(of: sums, as: SIMD8<Float>.self)
+                    eight += 8
+                }
+                for t in eight..<count {
+                    var sum: Float = 0
+                    for k in 0..<count { sum += rho[k &* count &+ t] * lambda[k] }
+                    support[t] = sum
                 }
                 for t in 0..<count {
                     next[t] = weight * lambda[t] + (1 - weight) * support[t] / others

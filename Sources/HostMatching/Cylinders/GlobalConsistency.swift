@@ -61,13 +61,21 @@ enum GlobalConsistency {
                                 let c = cos(turn), s = sin(turn)
                                 let shiftX = b.xs[j] - (c * a.xs[i] - s * a.ys[i])
                                 let shiftY = b.ys[j] - (s * a.xs[i] + c * a.ys[i])
+                                // Eight of A's minutiae at a time (the stride's padding is never listed).
                                 var inOverlapA = 0
-                                for index in 0..<countA {
-                                    let x = c * xsA[index] - s * ysA[index] + shiftX, y = s * xsA[index] + c * ysA[index] + shiftY
-                                    overlapX[inOverlapA] = x
-                                    overlapY[inOverlapA] = y
-                                    overlapAngle[inOverlapA] = anglesA[index]
-                                    inOverlapA &+= areaB.flag(foregroundB, x, y)
+                                var chunk = 0
+                                while chunk < countA {
+                                    let xs8 = UnsafeRawPointer(xsA + chunk).loadUnaligned(as: SIMD8<Float>.self)
+                                    let ys8 = UnsafeRawPointer(ysA + chunk).loadUnaligned(as: SIMD8<Float>.self)
+                                    let x = c * xs8 - s * ys8 + shiftX, y = s * xs8 + c * ys8 + shiftY
+                                    let onB = areaB.flags(foregroundB, x, y)
+                                    for lane in 0..<min(8, countA &- chunk) {
+                                        overlapX[inOverlapA] = x[lane]
+                                        overlapY[inOverlapA] = y[lane]
+                                        overlapAngle[inOverlapA] = anglesA[chunk &+ lane]
+                                        inOverlapA &+= Int(onB[lane])
+                                    }
+                                    chunk &+= 8
                                 }
                                 guard inOverlapA > 0 else { continue }
                                 // The fewest paired minutiae whose share's bound (below) is not below the
@@ -144,11 +152,17 @@ enum GlobalConsistency {
                                 let (c, s) = (candidate.c, candidate.s)
                                 let (shiftX, shiftY) = (candidate.placement.shiftX, candidate.placement.shiftY)
                                 // B's minutiae that fall on A's print, under the inverse proposal.
+                                // Eight at a time; the stride's padding lanes are not counted.
                                 var inOverlapB = 0
-                                for k in 0..<countB {
-                                    let dx = xsB[k] - shiftX, dy = ysB[k] - shiftY
+                                var chunk = 0
+                                while chunk < countB {
+                                    let dx = UnsafeRawPointer(xsB + chunk).loadUnaligned(as: SIMD8<Float>.self) - shiftX
+                                    let dy = UnsafeRawPointer(ysB + chunk).loadUnaligned(as: SIMD8<Float>.self) - shiftY
                                     let x = c * dx + s * dy, y = -s * dx + c * dy
-                                    inOverlapB &+= areaA.flag(foregroundA, x, y)
+                                    let onA = areaA.flags(foregroundA, x, y)
+                                    let real = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7) .< SIMD8<Int32>(repeating: Int32(truncatingIfNeeded: countB &- chunk))
+                                    inOverlapB &+= Int(onA.replacing(with: 0, where: .!real).wrappedSum())
+                                    chunk &+= 8
                                 }
                                 let m = candidate.paired
                                 let share = m * m / ((Float(candidate.inOverlapA) + overlapPrior) * (Float(inOverlapB) + overlapPrior))
@@ -217,6 +231,44 @@ enum GlobalConsistency {
             let block = fallback == 0 ? row &* blocksAcross &+ column
                 : (Self.pixel(clampedY > 0 ? clampedY : 0) / blockSize) &* blocksAcross &+ Self.pixel(clampedX > 0 ? clampedX : 0) / blockSize
             return Int(foreground[block]) & inside
+        }
+
+        /// `flag` of eight points, the same answer for each. Where the blocks are a power of two
+        /// in size (the extractor's 8) without a branch: a point's column is the whole part of its
+        /// x, found from x + 2²³ (whose lowest bits are x rounded to a whole number: exact for
+        /// 0 ≤ x < 2²³, which every point on the image is), less one where that rounded up;
+        /// likewise its row. A point off the image (NaN included) looks up block 0 and is not
+        /// counted, as in `flag`.
+        @inline(__always)
+        func flags(_ foreground: UnsafeRawBufferPointer, _ x: SIMD8<Float>, _ y: SIMD8<Float>) -> SIMD8<Int32> {
+            guard blockShift >= 0, foreground.count == blocksAcross * blocksDown, foreground.count > 0, width < 8_388_608, height < 8_388_608 else {
+                return flagsOneByOne(foreground, x, y)
+            }
+            let inside = (x .>= 0) .& (y .>= 0) .& (x .< width) .& (y .< height)
+            let column = Self.wholePart(SIMD8<Float>().replacing(with: x, where: inside)) &>> Int32(truncatingIfNeeded: blockShift)
+            let row = Self.wholePart(SIMD8<Float>().replacing(with: y, where: inside)) &>> Int32(truncatingIfNeeded: blockShift)
+            let block = row &* Int32(truncatingIfNeeded: blocksAcross) &+ column
+            var result = SIMD8<Int32>()
+            // Every block looked up is on the area: an inside point's row and column are within it, any other's are 0.
+            let flags = foreground.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            for lane in 0..<8 { result[lane] = Int32(flags[Int(block[lane])]) }
+            return result.replacing(with: 0, where: .!inside)
+        }
+
+        /// `flags` of any area, a point at a time.
+        @inline(never)
+        func flagsOneByOne(_ foreground: UnsafeRawBufferPointer, _ x: SIMD8<Float>, _ y: SIMD8<Float>) -> SIMD8<Int32> {
+            var result = SIMD8<Int32>()
+            for lane in 0..<8 { result[lane] = Int32(truncatingIfNeeded: flag(foreground, x[lane], y[lane])) }
+            return result
+        }
+
+        /// ⌊v⌋ for 0 ≤ v < 2²³ (-0 included), without a conversion that checks its range.
+        @inline(__always)
+        static func wholePart(_ v: SIMD8<Float>) -> SIMD8<Int32> {
+            let biased = v + 8_388_608
+            let nearest = unsafeBitCast(biased, to: SIMD8<Int32>.self) &- 0x4B00_0000
+            return nearest.replacing(with: nearest &- 1, where: biased - 8_388_608 .> v)
         }
 
         /// The block a point on the print lies in (where `flag` is 1), by a shift where it can be.

@@ -52,9 +52,8 @@ enum OrientationAgreement {
 
     /// `factor(a, b, placement)`, the same Float, for the comparison's final step: cos and sin
     /// of the turn already known, and `scratch` (`scratchCount(a)` Floats) to list the blocks'
-    /// cos 2Δ in. The blocks are weighed without a branch each (a block that is not compared
-    /// lists its value where the next one will overwrite it), then the listed values summed in
-    /// order, as `total` sums them.
+    /// cos 2Δ in. The blocks are weighed without a branch each (`list`), then the listed values
+    /// summed in order, as `total` sums them.
     @inline(never)
     static func factor(_ a: CylinderTemplate, _ b: CylinderTemplate, _ placement: Placement, c: Float, s: Float,
                        scratch: UnsafeMutablePointer<Float>) -> Float {
@@ -67,28 +66,26 @@ enum OrientationAgreement {
               b.directions.count == blocksB, areaB.foreground.count == blocksB else { return factor(a, b, placement) }
         let turnSteps = Int((Double(placement.turn) / Double.pi * 256).rounded()) & 0xFF
         let side = Float(areaA.blockSize), half = side / 2
-        let width = lookupB.width, height = lookupB.height, shift = lookupB.blockShift, acrossB = lookupB.blocksAcross
-        let acrossA = areaA.blocksAcross
-        var listed = 0
-        cosines.withUnsafeBufferPointer { cosines in
-            a.directions.withUnsafeBufferPointer { directionsA in
-                b.directions.withUnsafeBufferPointer { directionsB in
-                    areaA.foreground.withUnsafeBytes { foregroundA in
-                        areaB.foreground.withUnsafeBytes { foregroundB in
-                            let cosines = cosines.baseAddress!, directionsA = directionsA.baseAddress!, directionsB = directionsB.baseAddress!
-                            let foregroundA = foregroundA.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                            let foregroundB = foregroundB.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                            let stepU = 2 * c * side, stepV = 2 * s * side
-                            // The extractor's blocks of 8 pixels: the shift a constant.
-                            listed = shift == 3
-                                ? list(scratch, cosines, directionsA, directionsB, foregroundA, foregroundB, blocksDown: areaA.blocksDown,
-                                       acrossA: acrossA, acrossB: acrossB, shift: 3, side: side, half: half, c: c, s: s,
-                                       shiftX: placement.shiftX, shiftY: placement.shiftY, stepU: stepU, stepV: stepV,
-                                       width: width, height: height, turnSteps: turnSteps)
-                                : list(scratch, cosines, directionsA, directionsB, foregroundA, foregroundB, blocksDown: areaA.blocksDown,
-                                       acrossA: acrossA, acrossB: acrossB, shift: shift, side: side, half: half, c: c, s: s,
-                                       shiftX: placement.shiftX, shiftY: placement.shiftY, stepU: stepU, stepV: stepV,
-                                       width: width, height: height, turnSteps: turnSteps)
+        // Beyond 2²³ a pixel position is no longer a whole Float apart (`wholePart`).
+        guard lookupB.width < 8_388_608, lookupB.height < 8_388_608 else { return factor(a, b, placement) }
+        let weighed = Weighed(blocksDown: areaA.blocksDown, blocksAcross: areaA.blocksAcross)
+        // Room for one group of four rows (`ListingSpace`): on the stack for any crop or sensor
+        // image (up to 1 KiB each), where one allocation for all rows would come from the heap.
+        let listed = withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, 8 * weighed.perRow)) { blocks in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, 4 * weighed.perRow)) { directions in
+                cosines.withUnsafeBufferPointer { cosines in
+                    a.directions.withUnsafeBufferPointer { directionsA in
+                        b.directions.withUnsafeBufferPointer { directionsB in
+                            areaA.foreground.withUnsafeBytes { foregroundA in
+                                areaB.foreground.withUnsafeBytes { foregroundB in
+                                    list(scratch, ListingSpace(blocks.baseAddress!, directions.baseAddress!, weighed), weighed, lookupB,
+                                         cosines.baseAddress!, directionsA.baseAddress!, directionsB.baseAddress!,
+                                         foregroundA.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                                         foregroundB.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                                         acrossA: areaA.blocksAcross, side: side, half: half, c: c, s: s,
+                                         shiftX: placement.shiftX, shiftY: placement.shiftY, turnSteps: turnSteps)
+                                }
+                            }
                         }
                     }
                 }
@@ -100,41 +97,110 @@ enum OrientationAgreement {
         return agreement * agreement
     }
 
+    /// The blocks of A the flow weighs: every other row, every other block of each.
+    struct Weighed {
+        /// Rows weighed, blocks weighed in each, and all of them.
+        let rows: Int
+        let perRow: Int
+        let count: Int
+
+        init(blocksDown: Int, blocksAcross: Int) {
+            rows = (max(0, blocksDown) + 1) / 2
+            perRow = (max(0, blocksAcross) + 1) / 2
+            count = rows * perRow
+        }
+    }
+
+    /// `list`'s room for one group of four weighed rows: for each of their blocks, the block of
+    /// B its centre falls in, or -1 off B's image (4 × `perRow`, the four rows side by side for
+    /// each block); then the blocks that may count, in order: their block on B (4 × `perRow`)
+    /// and their direction on A (4 × `perRow` bytes).
+    struct ListingSpace {
+        let blocksOnB: UnsafeMutablePointer<Int32>
+        let keptOnB: UnsafeMutablePointer<Int32>
+        let keptDirections: UnsafeMutablePointer<UInt8>
+
+        /// `blocks`: 8 × `perRow` Int32s; `directions`: 4 × `perRow` bytes.
+        init(_ blocks: UnsafeMutablePointer<Int32>, _ directions: UnsafeMutablePointer<UInt8>, _ weighed: Weighed) {
+            blocksOnB = blocks
+            keptOnB = blocks + 4 * weighed.perRow
+            keptDirections = directions
+        }
+    }
+
     /// The blocks' cos 2Δ, in `total`'s order, of the blocks `total` counts; their count. A
-    /// block's centre moves along a row by (stepU, stepV), added to (u, v) together as `total`
-    /// adds them one after the other; one off B's print (NaN included) looks up block 0, and is
-    /// not counted.
+    /// block's centre moves along a row by (2c side, 2s side), added to (u, v) together as
+    /// `total` adds them one after the other.
+    ///
+    /// Four rows at a time, in three passes, so that no step waits long on the one before. First
+    /// the block of B under each block's centre, the four rows side by side in vectors (a row's
+    /// centres are a chain of additions, each waiting for the last; the rows are independent),
+    /// without a branch or a checked conversion (`GlobalConsistency.Area.flags` finds columns
+    /// and rows the same way). Then, row by row, the blocks on A's print whose centre is on B's
+    /// image are kept (about half of them); then only these are looked up on B.
     @inline(__always)
-    static func list(_ scratch: UnsafeMutablePointer<Float>, _ cosines: UnsafePointer<Float>, _ directionsA: UnsafePointer<UInt8>,
-                     _ directionsB: UnsafePointer<UInt8>, _ foregroundA: UnsafePointer<UInt8>, _ foregroundB: UnsafePointer<UInt8>,
-                     blocksDown: Int, acrossA: Int, acrossB: Int, shift: Int, side: Float, half: Float, c: Float, s: Float,
-                     shiftX: Float, shiftY: Float, stepU: Float, stepV: Float, width: Float, height: Float, turnSteps: Int) -> Int {
+    static func list(_ scratch: UnsafeMutablePointer<Float>, _ space: ListingSpace, _ weighed: Weighed, _ lookupB: GlobalConsistency.Area,
+                     _ cosines: UnsafePointer<Float>, _ directionsA: UnsafePointer<UInt8>, _ directionsB: UnsafePointer<UInt8>,
+                     _ foregroundA: UnsafePointer<UInt8>, _ foregroundB: UnsafePointer<UInt8>, acrossA: Int, side: Float, half: Float,
+                     c: Float, s: Float, shiftX: Float, shiftY: Float, turnSteps: Int) -> Int {
+        let perRow = weighed.perRow
+        let stepU = 2 * c * side, stepV = 2 * s * side
+        let width = SIMD4<Float>(repeating: lookupB.width), height = SIMD4<Float>(repeating: lookupB.height)
+        let shift = Int32(truncatingIfNeeded: lookupB.blockShift), acrossB = Int32(truncatingIfNeeded: lookupB.blocksAcross)
         var listed = 0
-        let step = SIMD2<Float>(stepU, stepV), limits = SIMD2<Float>(width, height)
-        var row = 0
-        while row < blocksDown {
-            let y = Float(row) * side + half
-            var point = SIMD2<Float>(c * half - s * y + shiftX, s * half + c * y + shiftY)
-            var block = row &* acrossA
-            let end = block &+ acrossA
-            while block < end {
-                let inside = all((point .>= SIMD2<Float>()) .& (point .< limits))
-                let at = inside ? point : SIMD2<Float>()
-                let other = (Int(Int32(at.y)) &>> shift) &* acrossB &+ (Int(Int32(at.x)) &>> shift)
-                let counted = Int(foregroundA[block] & foregroundB[other]) & (inside ? 1 : 0)
-                scratch[listed] = cosines[(Int(directionsA[block]) &+ turnSteps &- Int(directionsB[other])) & 0xFF]
-                listed &+= counted
-                point += step
-                block &+= 2
+        var firstRow = 0
+        while firstRow < weighed.rows {
+            // Lane l: weighed row firstRow + l (block row twice that); a lane past the last row
+            // is computed too, and never read.
+            var u = SIMD4<Float>(), v = SIMD4<Float>()
+            for lane in 0..<4 {
+                let y = Float(2 * (firstRow + lane)) * side + half
+                u[lane] = c * half - s * y + shiftX
+                v[lane] = s * half + c * y + shiftY
             }
-            row &+= 2
+            for block in 0..<perRow {
+                let inside = (u .>= 0) .& (v .>= 0) .& (u .< width) .& (v .< height)
+                let column = wholePart(SIMD4<Float>().replacing(with: u, where: inside)) &>> shift
+                let row = wholePart(SIMD4<Float>().replacing(with: v, where: inside)) &>> shift
+                let onB = (row &* acrossB &+ column).replacing(with: -1, where: .!inside)
+                UnsafeMutableRawPointer(space.blocksOnB + 4 &* block).storeBytes(of: onB, as: SIMD4<Int32>.self)
+                u += stepU
+                v += stepV
+            }
+            var kept = 0
+            for lane in 0..<min(4, weighed.rows - firstRow) {
+                let first = 2 * (firstRow + lane) * acrossA
+                for k in 0..<perRow {
+                    let block = first &+ 2 &* k, onB = space.blocksOnB[4 &* k &+ lane]
+                    space.keptOnB[kept] = onB
+                    space.keptDirections[kept] = directionsA[block]
+                    // Kept where on A's print (a flag of 0 or 1) and on B's image (onB ≥ 0: ~onB's
+                    // sign bit, spread to all ones by the shift); otherwise the next overwrites it.
+                    kept &+= Int(foregroundA[block]) & Int(truncatingIfNeeded: ~onB &>> 31)
+                }
+            }
+            for index in 0..<kept {
+                // Listed where on B's print; otherwise the next overwrites it.
+                let other = Int(space.keptOnB[index])
+                scratch[listed] = cosines[(Int(space.keptDirections[index]) &+ turnSteps &- Int(directionsB[other])) & 0xFF]
+                listed &+= Int(foregroundB[other])
+            }
+            firstRow += 4
         }
         return listed
     }
 
+    /// ⌊v⌋ for 0 ≤ v < 2²³ (-0 included), as `GlobalConsistency.Area.wholePart`.
+    @inline(__always)
+    static func wholePart(_ v: SIMD4<Float>) -> SIMD4<Int32> {
+        let biased = v + 8_388_608
+        let nearest = unsafeBitCast(biased, to: SIMD4<Int32>.self) &- 0x4B00_0000
+        return nearest.replacing(with: nearest &- 1, where: biased - 8_388_608 .> v)
+    }
+
     /// The Floats `factor(_:_:_:c:s:scratch:)` lists at most: one per block of A it weighs, and one more.
     static func scratchCount(_ a: CylinderTemplate) -> Int {
-        (max(0, a.area.blocksDown) + 1) / 2 * ((max(0, a.area.blocksAcross) + 1) / 2) + 1
+        Weighed(blocksDown: a.area.blocksDown, blocksAcross: a.area.blocksAcross).count + 1
     }
 
     /// The plain mean of cos 2Δ over the blocks compared (0 when none is).
