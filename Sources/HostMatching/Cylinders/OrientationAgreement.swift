@@ -160,8 +160,10 @@ enum OrientationAgreement {
             }
             for block in 0..<perRow {
                 let inside = (u .>= 0) .& (v .>= 0) .& (u .< width) .& (v .< height)
-                let column = wholePart(SIMD4<Float>().replacing(with: u, where: inside)) &>> shift
-                let row = wholePart(SIMD4<Float>().replacing(with: v, where: inside)) &>> shift
+                // Columns and rows of the four centres in one vector: u's in its low half, v's in its high.
+                let whole = GlobalConsistency.Area.wholePart(SIMD8(lowHalf: SIMD4<Float>().replacing(with: u, where: inside),
+                                                                   highHalf: SIMD4<Float>().replacing(with: v, where: inside))) &>> shift
+                let column = whole.lowHalf, row = whole.highHalf
                 let onB = (row &* acrossB &+ column).replacing(with: -1, where: .!inside)
                 UnsafeMutableRawPointer(space.blocksOnB + 4 &* block).storeBytes(of: onB, as: SIMD4<Int32>.self)
                 u += stepU
@@ -188,14 +190,6 @@ enum OrientationAgreement {
             firstRow += 4
         }
         return listed
-    }
-
-    /// ⌊v⌋ for 0 ≤ v < 2²³ (-0 included), as `GlobalConsistency.Area.wholePart`.
-    @inline(__always)
-    static func wholePart(_ v: SIMD4<Float>) -> SIMD4<Int32> {
-        let biased = v + 8_388_608
-        let nearest = unsafeBitCast(biased, to: SIMD4<Int32>.self) &- 0x4B00_0000
-        return nearest.replacing(with: nearest &- 1, where: biased - 8_388_608 .> v)
     }
 
     /// The Floats `factor(_:_:_:c:s:scratch:)` lists at most: one per block of A it weighs, and one more.
