@@ -31,7 +31,9 @@ public enum ControlRequest: Equatable, Sendable {
 
     /// Reads one line; the error text is the reply's.
     public init(line: String) throws(ControlUsageError) {
-        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        // Split on scalars, not characters: a space followed by a combining mark is one
+        // character, so "enroll b \u{20E8}" would read back as the user "b \u{20E8}".
+        let words = line.unicodeScalars.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { String(String.UnicodeScalarView($0)) }
         guard let verb = words.first?.lowercased() else { throw ControlUsageError("empty command; " + Self.usage) }
         let arguments = Array(words.dropFirst())
         switch verb {

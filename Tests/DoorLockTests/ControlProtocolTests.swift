@@ -24,6 +24,16 @@ struct ControlProtocolTests {
         #expect(throws: ControlUsageError.self) { try ControlRequest(line: "open sesame") }
     }
 
+    /// Found by the control fuzzer: a space followed by a combining mark is one Swift character,
+    /// so a split by characters read "enroll b <U+20E8>" back as the user "b <U+20E8>".
+    @Test func aWordThatStartsWithACombiningMarkStaysItsOwnWord() throws {
+        let parsed = try ControlRequest(line: "enroll b\t\u{20E8}")
+        let again = try ControlRequest(line: parsed.line)
+        #expect(again == parsed, "\(parsed.line.debugDescription)")
+        let delete = try ControlRequest(line: "delete alice \u{301}x")
+        #expect(delete == .delete(user: "alice", label: "\u{301}x"))
+    }
+
     @Test func aUserNamedTrueStaysAString() throws {
         let event = LockEvent(name: "fingerprint-unlock-changed", fields: ["user": "true", "enabled": "false", "slot": "3"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(event.jsonLine.utf8)) as? [String: Any])
