@@ -24,6 +24,12 @@
 //                                        each genuine template the full comparison admits (at the
 //                                        thresholds of a door's 10, 1,000 and 10,000 templates), the
 //                                        share of the 39 strangers' templates ranked at or above it
+//   HostMatchBench coverage [FVC-DIR]    where the door's misses come from: each later touch (6–8)
+//                                        whose window scores at most 1 in 1,000 against all five
+//                                        enrolled windows (1–5) is set against the five enrolled
+//                                        whole images; a window found there lies on the finger
+//                                        outside every enrolled window (no comparison of windows
+//                                        can find it), one found nowhere is the matcher's to win
 //   HostMatchBench dump [FVC-DIR]        every ordered pair's score, one line each: all usable crops
 //                                        of the four databases against each other, then each
 //                                        database's whole images against each other; two builds'
@@ -57,8 +63,8 @@ func seconds(_ duration: Duration) -> Double {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 2, ["speed", "compare", "calibrate", "pairs", "dump", "extractors", "fusion", "shortlist"].contains(arguments[1]) else {
-    fail("usage: HostMatchBench speed|compare|calibrate|pairs|dump|extractors|fusion|shortlist [FVC-DIR] [ROUNDS|full]")
+guard arguments.count >= 2, ["speed", "compare", "calibrate", "pairs", "dump", "extractors", "fusion", "shortlist", "coverage"].contains(arguments[1]) else {
+    fail("usage: HostMatchBench speed|compare|calibrate|pairs|dump|extractors|fusion|shortlist|coverage [FVC-DIR] [ROUNDS|full]")
 }
 let mode = arguments[1]
 let root = arguments.count > 2 ? arguments[2] : getenv("FPMOD_FVC2002").map { String(cString: $0) } ?? "../shared/data/fvc2002"
@@ -309,6 +315,63 @@ if mode == "fusion" {
         print("\(statistic.name): at 1e-5 threshold \(threshold): missed \(genuine[s].count { $0 < threshold })/\(genuine[s].count); "
             + "impostor max \(sorted[0]), at 1/1000 \(sorted[sorted.count / 1000]) missed \(genuine[s].count { $0 <= sorted[sorted.count / 1000] }); "
             + "EER \(fixed(100 * equalErrorRate(genuine[s], impostor[s]), 1)) %")
+    }
+    exit(0)
+}
+
+if mode == "coverage" {
+    // Each database's own thresholds of 1 in 1,000 per comparison: windows of one finger against
+    // the enrolled windows (1–5) of the others, and against their whole images.
+    for database in databases {
+        var windows: [[Probe?]] = [], wholes: [[Probe?]] = [], refusals: [String: String] = [:]
+        for finger in 101...110 {
+            var windowRow: [Probe?] = [], wholeRow: [Probe?] = []
+            for impression in 1...8 {
+                let path = "\(root)/\(database)/\(finger)_\(impression).png"
+                guard let image = try? PNGFile.read(path) else { fail("cannot read \(path)") }
+                do { windowRow.append(try matcher.probe(image.centreCropped(width: 192, height: 192))) } catch {
+                    windowRow.append(nil)
+                    refusals["\(finger)_\(impression)"] = "\(error)"
+                }
+                wholeRow.append(impression <= 5 ? try? matcher.probe(image) : nil)
+            }
+            windows.append(windowRow)
+            wholes.append(wholeRow)
+        }
+        func best(_ probe: Probe, _ enrolled: [Probe?]) -> Int { enrolled[0..<5].compactMap { $0.map { matcher.score(probe, $0) } }.max() ?? 0 }
+        func thousandth(_ scores: [Int]) -> Int { scores.sorted(by: >)[scores.count / 1000] }
+        var windowImpostors: [Int] = [], wholeImpostors: [Int] = []
+        for a in 0..<10 {
+            for b in 0..<10 where b != a {
+                for case let probe? in windows[a] {
+                    for j in 0..<5 {
+                        if let other = windows[b][j] { windowImpostors.append(matcher.score(probe, other)) }
+                        if let other = wholes[b][j] { wholeImpostors.append(matcher.score(probe, other)) }
+                    }
+                }
+            }
+        }
+        let windowThreshold = thousandth(windowImpostors), wholeThreshold = thousandth(wholeImpostors)
+        var lines: [String] = [], outside = 0, nowhere = 0, refused = 0
+        for a in 0..<10 {
+            for k in 5..<8 {
+                let name = "\(101 + a)_\(k + 1)"
+                guard let probe = windows[a][k] else {
+                    refused += 1
+                    lines.append("  \(name): refused (\(refusals[name] ?? "?"))")
+                    continue
+                }
+                let window = best(probe, windows[a]), whole = best(probe, wholes[a])
+                guard window <= windowThreshold else { continue }
+                if whole > wholeThreshold { outside += 1 } else { nowhere += 1 }
+                lines.append("  \(name): best enrolled window \(window), best enrolled whole image \(whole) ("
+                             + (whole > wholeThreshold ? "outside every enrolled window" : "found nowhere") + ")")
+            }
+        }
+        print("\(database): 1 in 1,000 per comparison is above \(windowThreshold) against a window, \(wholeThreshold) against a whole image; "
+              + "of 30 later touches, \(outside + nowhere + refused) missed by best of five: \(outside) outside every enrolled window, "
+              + "\(nowhere) found nowhere, \(refused) refused")
+        if !lines.isEmpty { print(lines.joined(separator: "\n")) }
     }
     exit(0)
 }
