@@ -29,7 +29,10 @@ public struct MinutiaeMatcher: Sendable {
     /// The false-match rate of one identify attempt (or verify), 0 < rate < 1.
     public let falseMatchRate: Double
     /// Below this many minutiae an image is not compared: too little to tell fingers apart.
-    public var minimumMinutiae = 8
+    /// 7, not 8, since 2026-12-06: every later touch the door refused had 7 (two of them score
+    /// 150–194 with an enrolled touch), and the calibration on windows with 7 kept its tail
+    /// (with 5 it rose by 10–20 points; docs/accuracy.md, "Seven ridge details").
+    public var minimumMinutiae = 7
     /// Below this quality score (0…100) an image is refused as a poor capture.
     public var minimumQuality = 15
     public var extractor = RidgeExtractor()

@@ -85,16 +85,19 @@ import TestSupport
         #expect(lenient.status == 0, "\(lenient.stderr)")
     }
 
-    /// A later touch the extractor refuses is a door miss as FVC counts it, and is said apart:
-    /// DB2_B's 104_7, 106_6 and 108_6 show too few ridge details in the window.
+    /// A later touch the extractor refuses is a door miss as FVC counts it, and is said apart.
+    /// DB1_B's 101_5, 102_5 and 103_4 show too few ridge details in the window (4 to 6; no later
+    /// touch of FVC2002 B does since 7 are enough), so each changes places with a later touch.
     @Test func laterTouchesRefusedAsUnusableAreCountedApart() throws {
         let folder = NSTemporaryDirectory() + "fpmod-accuracy-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        for finger in [104, 106, 108] {
+        let swaps = [101: (5, 6), 102: (5, 7), 103: (4, 8)]
+        for (finger, (refused, later)) in swaps {
             for impression in 1...8 {
-                try FileManager.default.copyItem(atPath: "\(FVC2002.directory)/DB2_B/\(finger)_\(impression).png",
-                                                 toPath: "\(folder)/\(finger)_\(impression).png")
+                let placed = impression == refused ? later : impression == later ? refused : impression
+                try FileManager.default.copyItem(atPath: "\(FVC2002.directory)/DB1_B/\(finger)_\(impression).png",
+                                                 toPath: "\(folder)/\(finger)_\(placed).png")
             }
         }
         let result = try CLI().run(["bench", "accuracy", folder, "--no-baseline", "--door", "--json"])
