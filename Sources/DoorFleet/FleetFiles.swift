@@ -30,6 +30,16 @@ public struct FleetFiles: Sendable, Equatable {
         }
     }
 
+    /// The hub's answer to a join with `code` (the door's name, its certificate, the authority's
+    /// SHA-256), kept from the answer until the join ends whole or the hub refused the
+    /// certificate: the door's first request with it may reach the hub, which then spends the
+    /// code, and its answer be lost; the same join again finishes with what was kept.
+    public func pendingAnswerPath(code: String) throws(FleetJoinError) -> String {
+        do { return directory + "/fleet-join-\(try JoinCode.tag(code))-answer.json" } catch {
+            throw .files("the join's answer file cannot be named: \(error)")
+        }
+    }
+
     public var identity: HubIdentity { HubIdentity(certificatePath: certificatePath, keyPath: keyPath) }
 
     /// The fleet this door follows; nil when it joined none.

@@ -24,8 +24,10 @@ public struct PresentedAuthority: Sendable, Equatable {
 /// with the one-time code over TLS verified against that authority → the certificate confirmed
 /// by a first request with it → `fleet.json` written last. Everything is checked before the
 /// first byte is sent; a join that fails removes the fleet files it wrote, so the door is
-/// joined whole or not at all, and keeps only the key pair the join was sent with, unless the
-/// hub refused it, so that the join run again redeems the code the hub may have redeemed for it.
+/// joined whole or not at all, and keeps only the key pair the join was sent with (and the
+/// hub's answer, once it had one), unless the hub refused them, so that the join run again
+/// redeems the code the hub may have redeemed for it, or confirms the certificate the hub
+/// answered (its first use spends the code at the hub, so that answer cannot be asked again).
 public struct FleetJoin: Sendable {
     public let address: HubAddress
     public let code: String
@@ -81,9 +83,13 @@ public struct FleetJoin: Sendable {
             throw .files(keptKey == nil ? "the door's key pair could not be made: \(error)"
                          : "\(pendingPath) (the key an earlier join with this code made) does not read: \(error)")
         }
+        let answerPath = try files.pendingAnswerPath(code: code)
+        // An answer kept from a join with this code and key whose end was lost, for this authority.
+        let keptAnswer = keptKey == nil ? nil : Self.keptAnswer(at: answerPath, authority: authority)
         var written: [String] = []
-        // Whether the hub refused the join: no retry with this code and key changes that, so the
-        // key goes; any other failure may follow a redemption whose answer was lost, so it stays.
+        // Whether the hub refused the join or the certificate: no retry with this code and key
+        // changes that, so the key and the answer go; any other failure may follow a redemption
+        // (or a first use) whose answer was lost, so they stay.
         var refused = false
         let membership: FleetMembership
         do throws(FleetJoinError) {
@@ -93,37 +99,64 @@ public struct FleetJoin: Sendable {
             }
             try write(authority.certificatePEM, to: files.authorityPath, mode: 0o644, owner: owner, written: &written)
             try write(request.privateKeyPEM, to: files.keyPath, mode: 0o600, owner: owner, written: &written)
-            let body = JSONValue.object(["code": .string(code), "request": .string(request.requestPEM)]).encoded
-            let answer = try self.request(trust: .authority(path: files.authorityPath), identity: nil,
-                                          "POST", "/v1/join", body: Array(body.utf8))
-            guard answer.status == 200 else {
-                // 5xx: the hub failed, perhaps after it redeemed the code; anything else it refused.
-                refused = answer.status < 500
-                throw Self.refusal(answer)
-            }
-            guard let json = try? JSONValue(parsing: String(decoding: answer.body, as: UTF8.self)),
-                  let door = json["door"]?.stringValue, let certificate = json["certificate"]?.stringValue,
-                  json["authority"]?.stringValue.map({ (try? FleetAuthority.fingerprint(ofPEM: $0)) == authority.sha256Fingerprint }) == true else {
-                throw .unexpectedAnswer("the join's answer carries no certificate, or another authority")
+            let door: String, certificate: String
+            if let keptAnswer {
+                (door, certificate) = keptAnswer
+            } else {
+                let body = JSONValue.object(["code": .string(code), "request": .string(request.requestPEM)]).encoded
+                let answer = try self.request(trust: .authority(path: files.authorityPath), identity: nil,
+                                              "POST", "/v1/join", body: Array(body.utf8))
+                guard answer.status == 200 else {
+                    // 5xx: the hub failed, perhaps after it redeemed the code; anything else it refused.
+                    refused = answer.status < 500
+                    throw Self.refusal(answer)
+                }
+                guard let json = try? JSONValue(parsing: String(decoding: answer.body, as: UTF8.self)),
+                      let named = json["door"]?.stringValue, let issued = json["certificate"]?.stringValue,
+                      json["authority"]?.stringValue.map({ (try? FleetAuthority.fingerprint(ofPEM: $0)) == authority.sha256Fingerprint }) == true else {
+                    throw .unexpectedAnswer("the join's answer carries no certificate, or another authority")
+                }
+                (door, certificate) = (named, issued)
+                // Kept before the certificate's first use, which spends the code at the hub.
+                let kept = JSONValue.object(["door": .string(door), "certificate": .string(certificate),
+                                             "authoritySHA256": .string(authority.sha256Fingerprint)])
+                var pending: [String] = []
+                try write(kept.encoded + "\n", to: answerPath, mode: 0o600, owner: owner, written: &pending)
             }
             try write(certificate, to: files.certificatePath, mode: 0o644, owner: owner, written: &written)
             // The certificate proves itself before the door counts as joined: the hub takes it.
             let confirmed = try self.request(trust: .authority(path: files.authorityPath), identity: files.identity,
                                              "GET", "/v1/changes?since=0&limit=1", body: nil)
             guard confirmed.status == 200 else {
-                throw .unexpectedAnswer("the hub refused the certificate it had just issued (HTTP \(confirmed.status))")
+                // 401/403: the hub will not take this certificate (revoked meanwhile); 5xx: it failed.
+                refused = confirmed.status < 500
+                throw .unexpectedAnswer("the hub refused the certificate it issued (HTTP \(confirmed.status))")
             }
             membership = FleetMembership(hub: address, door: door, authoritySHA256: authority.sha256Fingerprint,
                                          joinedAt: now.timeIntervalSince1970)
             try write(membership.json.prettyEncoded + "\n", to: files.membershipPath, mode: 0o644, owner: owner, written: &written)
         } catch {
             for path in written { unlink(path) }
-            if refused { unlink(pendingPath) }
+            if refused {
+                unlink(pendingPath)
+                unlink(answerPath)
+            }
             throw error
         }
         // Joined whole: the key is fleet-door-key.pem now.
         unlink(pendingPath)
+        unlink(answerPath)
         return membership
+    }
+
+    /// The door's name and certificate a join with this code was answered before it was cut off,
+    /// when they were answered under `authority`; nil when there is no such answer (or it does not read).
+    static func keptAnswer(at path: String, authority: PresentedAuthority) -> (door: String, certificate: String)? {
+        guard let bytes = try? FileSystem.contents(of: path),
+              let json = try? JSONValue(parsing: String(decoding: bytes, as: UTF8.self)),
+              let door = json["door"]?.stringValue, let certificate = json["certificate"]?.stringValue,
+              json["authoritySHA256"]?.stringValue == authority.sha256Fingerprint else { return nil }
+        return (door, certificate)
     }
 
     private func request(trust: HubTrust, identity: HubIdentity?, _ method: String, _ path: String,

@@ -118,6 +118,14 @@ public struct HubHandler: HTTPHandler {
         }
     }
 
+    /// Notes a door's request with its certificate; its first spends its join code, which the
+    /// log says (from then on a join that lost its answer cannot ask again: the door has finished).
+    private func seen(_ door: HubDoor, revision: Int64?) throws {
+        if try store.noteDoorSeen(id: door.id, revision: revision) {
+            log("hub: door \(door.name) used its certificate: joined, its join code spent")
+        }
+    }
+
     private func joined(_ door: HubDoor, certificatePEM: String, again: Bool) -> HTTPResponse {
         // Its first answer lost (or a retry that crossed it): the same certificate, for the same key.
         if again { log("hub: door \(door.name) asked again with the key it joined with; its certificate was sent again") }
@@ -146,7 +154,7 @@ public struct HubHandler: HTTPHandler {
         }
         let latest = try store.latestRevision()
         let page = try store.changes(since: since, limit: limit)
-        try store.noteDoorSeen(id: door.id, revision: since)
+        try seen(door, revision: since)
         // Each change encoded once: its text both measures the page and makes the answer.
         var items: [String] = [], bytes = 0
         for change in page {
@@ -191,7 +199,7 @@ public struct HubHandler: HTTPHandler {
                                     detail: item["detail"]?.stringValue, previousHash: previous, hash: hash))
         }
         let upload = try store.insertEvents(door: door.id, events)
-        try store.noteDoorSeen(id: door.id, revision: nil)
+        try seen(door, revision: nil)
         return Self.json(200, .object([
             "inserted": .int(Int64(upload.inserted)), "duplicates": .int(Int64(upload.duplicates)),
             "missing": .array(upload.gaps.map { .array([.int($0.lowerBound), .int($0.upperBound)]) }),
@@ -202,7 +210,7 @@ public struct HubHandler: HTTPHandler {
         guard let door = try verifiedDoor(request) else { return Self.error(401, "a door's certificate is needed") }
         if door.revoked { return Self.error(403, "this door is revoked") }
         guard let templateKey else { return Self.error(404, "this hub takes no fingers") }
-        try store.noteDoorSeen(id: door.id, revision: nil)
+        try seen(door, revision: nil)
         return Self.json(200, .object(["key": .string(templateKey.hex)]))
     }
 
@@ -223,7 +231,7 @@ public struct HubHandler: HTTPHandler {
             return Self.error(409, "a host finger is a template of this fpmod's host matcher; nothing was changed")
         }
         let revision = try store.putFinger(finger)
-        try store.noteDoorSeen(id: door.id, revision: nil)
+        try seen(door, revision: nil)
         log("hub: door \(door.name) enrolled \(user)'s \(label) (\(family)), revision \(revision)")
         return Self.json(200, .object(["revision": .int(revision)]))
     }
@@ -237,7 +245,7 @@ public struct HubHandler: HTTPHandler {
             return Self.error(400, "a card is {user, label, kind, hash (hex, under the fleet's card key), enabled, validFrom, validUntil}")
         }
         let revision = try store.putCard(card, replacing: false)
-        try store.noteDoorSeen(id: door.id, revision: nil)
+        try seen(door, revision: nil)
         log("hub: door \(door.name) enrolled \(card.user)'s card \(card.label) (\(card.kind.rawValue)), revision \(revision)")
         return Self.json(200, .object(["revision": .int(revision)]))
     }

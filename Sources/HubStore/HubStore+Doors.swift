@@ -120,14 +120,18 @@ extension HubStore {
 
     /// Notes a door's request with its certificate: when, and the revision it has pulled up to.
     /// The door had its join's answer, so its code is spent for good: not even its own key
-    /// redeems it again.
-    public func noteDoorSeen(id: Int64, revision: Int64?) throws(HubStoreError) {
+    /// redeems it again. True when this request spent it (the door's first with its certificate).
+    @discardableResult
+    public func noteDoorSeen(id: Int64, revision: Int64?) throws(HubStoreError) -> Bool {
         try locked { connection throws(HubStoreError) in
-            _ = try connection.execute("""
+            let rows = try connection.execute("""
+                WITH before AS (SELECT id, join_code_sha256 IS NOT NULL AS pending FROM doors WHERE id = $1 FOR UPDATE)
                 UPDATE doors SET last_seen = now(), last_revision = greatest(last_revision, coalesce($2::bigint, 0)),
                     join_code_sha256 = NULL, join_expires = NULL, join_key_sha256 = NULL, join_certificate = NULL
-                WHERE id = $1
+                FROM before WHERE doors.id = before.id
+                RETURNING before.pending
                 """, [String(id), revision.map(String.init)])
+            return rows.first?.first == "t"
         }
     }
 

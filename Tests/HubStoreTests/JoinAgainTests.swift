@@ -71,7 +71,10 @@ struct JoinAgainTests {
         let issued = try redeem(code, first)
         let found = try store.door(certificateSHA256: issued.sha256Fingerprint)
         let door = try #require(found)
-        try store.noteDoorSeen(id: door.id, revision: 0)
+        let spentNow = try store.noteDoorSeen(id: door.id, revision: 0)
+        #expect(spentNow, "the first request with the certificate spends the code")
+        let spentAgain = try store.noteDoorSeen(id: door.id, revision: 0)
+        #expect(!spentAgain)
         #expect(try store.redemption(joinCode: code, keySHA256: first.keySHA256) == nil)
         // Nothing of the join is kept once it is spent.
         let kept = try server.psql("hub", "SELECT count(*) FROM doors WHERE join_code_sha256 IS NOT NULL OR join_certificate IS NOT NULL")

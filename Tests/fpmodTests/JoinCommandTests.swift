@@ -116,6 +116,60 @@ struct JoinCommandTests {
         #expect(hub.stop() == 0)
     }
 
+    /// Cut off one step later: the join's answer arrived, and the door's first request with its
+    /// certificate reached the hub — which spent the code with it — but its answer never came back.
+    /// The door keeps the hub's answer with its key; the same join again tries that certificate
+    /// rather than asking the hub with a code it has spent, and finishes.
+    @Test func aJoinCutOffAfterItsCertificatesFirstUseFinishesWhenRunAgain() throws {
+        let hub = try RunningHub()
+        let code = try hub.joinCode(for: "garage")
+        let door = try Self.door()
+        // Connection 0 fetches the authority, 1 carries the join, 2 the certificate's first use.
+        let relay = try AnswerLosingRelay(hubPort: try #require(UInt16(hub.port)), losingConnection: 2,
+                                          once: "door garage used its certificate", inLog: hub.process.logPath)
+        defer { relay.stop() }
+        let cut = try door.run(["join", "https://127.0.0.1:\(relay.port)", code, "--authority-sha256", hub.authoritySHA256])
+        #expect(cut.status == 69, "\(cut.stderr) \(hub.process.log)")
+        #expect(cut.stderr.contains("the hub's answer with its certificate"), "\(cut.stderr)")
+        #expect(hub.process.log.contains("door garage used its certificate: joined, its join code spent"), "\(hub.process.log)")
+        #expect(Self.fleetFilesPresent(door).isEmpty, "\(Self.fleetFilesPresent(door))")
+        let pending = Self.pendingKeys(door).sorted()
+        #expect(pending.count == 2 && pending[0].hasSuffix("-answer.json") && pending[1].hasSuffix("-key.pem"), "\(pending)")
+        for file in pending {
+            var info = stat()
+            #expect(stat(door.directory + "/" + file, &info) == 0 && info.st_mode & 0o077 == 0, "\(file)")
+        }
+        // The code is spent at the hub: asking with it again would be refused.
+        #expect(hub.process.log.components(separatedBy: "used its certificate").count == 2)
+
+        let joined = try door.run(["join", hub.base, code, "--authority-sha256", hub.authoritySHA256, "--json"])
+        #expect(joined.status == 0, "\(joined.stderr) \(hub.process.log)")
+        #expect(joined.json?["door"] as? String == "garage", "\(joined.stdout)")
+        #expect(!hub.process.log.contains("door garage asked again"), "\(hub.process.log)")
+        #expect(Self.fleetFilesPresent(door) == Self.fleetFiles && Self.pendingKeys(door).isEmpty, "\(Self.pendingKeys(door))")
+        let synced = try door.run(["fleet", "sync", "--json"])
+        #expect(synced.status == 0, "\(synced.stderr)")
+        #expect(hub.stop() == 0)
+    }
+
+    /// A kept answer whose certificate the hub no longer takes (the door was revoked meanwhile)
+    /// ends the join for good: refused, and nothing of it kept.
+    @Test func aKeptAnswerForARevokedDoorIsRefusedAndForgotten() throws {
+        let hub = try RunningHub()
+        let code = try hub.joinCode(for: "garage")
+        let door = try Self.door()
+        let relay = try AnswerLosingRelay(hubPort: try #require(UInt16(hub.port)), losingConnection: 2,
+                                          once: "door garage used its certificate", inLog: hub.process.logPath)
+        defer { relay.stop() }
+        let cut = try door.run(["join", "https://127.0.0.1:\(relay.port)", code, "--authority-sha256", hub.authoritySHA256])
+        #expect(cut.status == 69, "\(cut.stderr)")
+        #expect(try hub.cli.run(["hub", "revoke-door", "garage"]).status == 0)
+        let refused = try door.run(["join", hub.base, code, "--authority-sha256", hub.authoritySHA256])
+        #expect(refused.status == 1 && refused.stderr.contains("HTTP 403"), "\(refused.stderr)")
+        #expect(Self.fleetFilesPresent(door).isEmpty && Self.pendingKeys(door).isEmpty, "\(Self.pendingKeys(door))")
+        #expect(hub.stop() == 0)
+    }
+
     /// A door revoked after the hub redeemed its code (its answer lost) never joins with it.
     @Test func aRevokedDoorCannotFinishItsLostJoin() throws {
         let hub = try RunningHub()
