@@ -128,8 +128,9 @@ public struct FleetJoin: Sendable {
             let confirmed = try self.request(trust: .authority(path: files.authorityPath), identity: files.identity,
                                              "GET", "/v1/changes?since=0&limit=1", body: nil)
             guard confirmed.status == 200 else {
-                // 401/403: the hub will not take this certificate (revoked meanwhile); 5xx: it failed.
-                refused = confirmed.status < 500
+                // 401/403: the hub will not take this certificate (revoked meanwhile); anything
+                // else (5xx: it failed) leaves the join to be run again.
+                refused = confirmed.status == 401 || confirmed.status == 403
                 throw .unexpectedAnswer("the hub refused the certificate it issued (HTTP \(confirmed.status))")
             }
             membership = FleetMembership(hub: address, door: door, authoritySHA256: authority.sha256Fingerprint,

@@ -28,8 +28,8 @@
 //                                        whose window scores at most 1 in 1,000 against all five
 //                                        enrolled windows (1–5) is set against the five enrolled
 //                                        whole images; a window found there lies on the finger
-//                                        outside every enrolled window (no comparison of windows
-//                                        can find it), one found nowhere is the matcher's to win
+//                                        outside every enrolled window (it shares little with any
+//                                        of them), one found nowhere is the matcher's to win
 //   HostMatchBench dump [FVC-DIR]        every ordered pair's score, one line each: all usable crops
 //                                        of the four databases against each other, then each
 //                                        database's whole images against each other; two builds'
