@@ -42,6 +42,16 @@ struct JoinCommandTests {
         return (request.privateKeyPEM, certificate)
     }
 
+    /// `fpmod join` through an `AnswerLosingRelay` that loses the answer on `connection` once the
+    /// hub's log says `marker`. Connection 0 fetches the authority, 1 carries the join, 2 the
+    /// certificate's first use.
+    static func joinCutOff(_ hub: RunningHub, code: String, door: CLI, connection: Int, once marker: String) throws -> CLI.Result {
+        let relay = try AnswerLosingRelay(hubPort: try #require(UInt16(hub.port)), losingConnection: connection, once: marker,
+                                          inLog: hub.process.logPath)
+        defer { relay.stop() }
+        return try door.run(["join", "https://127.0.0.1:\(relay.port)", code, "--authority-sha256", hub.authoritySHA256])
+    }
+
     /// Issue 28: the hub redeemed the code but the door never had the answer. The same
     /// `fpmod join` again asks with the key it kept and finishes: the same certificate, the same
     /// key, and nothing pending left. A mistyped code in between does not lose that key.
@@ -91,11 +101,7 @@ struct JoinCommandTests {
         let hub = try RunningHub()
         let code = try hub.joinCode(for: "garage")
         let door = try Self.door()
-        // Connection 0 fetches the authority; 1 carries the join.
-        let relay = try AnswerLosingRelay(hubPort: try #require(UInt16(hub.port)), losingConnection: 1, once: "door garage joined",
-                                          inLog: hub.process.logPath)
-        defer { relay.stop() }
-        let cut = try door.run(["join", "https://127.0.0.1:\(relay.port)", code, "--authority-sha256", hub.authoritySHA256])
+        let cut = try Self.joinCutOff(hub, code: code, door: door, connection: 1, once: "door garage joined")
         #expect(cut.status == 69, "\(cut.stderr) \(hub.process.log)")
         #expect(cut.stderr.contains("could not be reached") && cut.stderr.contains("is kept"), "\(cut.stderr)")
         #expect(hub.process.log.contains("door garage joined"), "\(hub.process.log)")
@@ -124,11 +130,7 @@ struct JoinCommandTests {
         let hub = try RunningHub()
         let code = try hub.joinCode(for: "garage")
         let door = try Self.door()
-        // Connection 0 fetches the authority, 1 carries the join, 2 the certificate's first use.
-        let relay = try AnswerLosingRelay(hubPort: try #require(UInt16(hub.port)), losingConnection: 2,
-                                          once: "door garage used its certificate", inLog: hub.process.logPath)
-        defer { relay.stop() }
-        let cut = try door.run(["join", "https://127.0.0.1:\(relay.port)", code, "--authority-sha256", hub.authoritySHA256])
+        let cut = try Self.joinCutOff(hub, code: code, door: door, connection: 2, once: "door garage used its certificate")
         #expect(cut.status == 69, "\(cut.stderr) \(hub.process.log)")
         #expect(cut.stderr.contains("the hub's answer with its certificate"), "\(cut.stderr)")
         #expect(hub.process.log.contains("door garage used its certificate: joined, its join code spent"), "\(hub.process.log)")
@@ -158,10 +160,7 @@ struct JoinCommandTests {
         let hub = try RunningHub()
         let code = try hub.joinCode(for: "garage")
         let door = try Self.door()
-        let relay = try AnswerLosingRelay(hubPort: try #require(UInt16(hub.port)), losingConnection: 2,
-                                          once: "door garage used its certificate", inLog: hub.process.logPath)
-        defer { relay.stop() }
-        let cut = try door.run(["join", "https://127.0.0.1:\(relay.port)", code, "--authority-sha256", hub.authoritySHA256])
+        let cut = try Self.joinCutOff(hub, code: code, door: door, connection: 2, once: "door garage used its certificate")
         #expect(cut.status == 69, "\(cut.stderr)")
         #expect(try hub.cli.run(["hub", "revoke-door", "garage"]).status == 0)
         let refused = try door.run(["join", hub.base, code, "--authority-sha256", hub.authoritySHA256])
