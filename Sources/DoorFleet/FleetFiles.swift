@@ -25,9 +25,7 @@ public struct FleetFiles: Sendable, Equatable {
     /// hub redeems a code again only for the key it was redeemed with). Named by the code's
     /// `JoinCode.tag`, never by the code.
     public func pendingKeyPath(code: String) throws(FleetJoinError) -> String {
-        do { return directory + "/fleet-join-\(try JoinCode.tag(code))-key.pem" } catch {
-            throw .files("the join's key file cannot be named: \(error)")
-        }
+        try pendingPath(code: code, suffix: "key.pem", holding: "key")
     }
 
     /// The hub's answer to a join with `code` (the door's name, its certificate, the authority's
@@ -35,8 +33,13 @@ public struct FleetFiles: Sendable, Equatable {
     /// certificate: the door's first request with it may reach the hub, which then spends the
     /// code, and its answer be lost; the same join again finishes with what was kept.
     public func pendingAnswerPath(code: String) throws(FleetJoinError) -> String {
-        do { return directory + "/fleet-join-\(try JoinCode.tag(code))-answer.json" } catch {
-            throw .files("the join's answer file cannot be named: \(error)")
+        try pendingPath(code: code, suffix: "answer.json", holding: "answer")
+    }
+
+    /// A file of an unfinished join with `code`, named by the code's tag, never by the code.
+    private func pendingPath(code: String, suffix: String, holding what: String) throws(FleetJoinError) -> String {
+        do { return directory + "/fleet-join-\(try JoinCode.tag(code))-\(suffix)" } catch {
+            throw .files("the join's \(what) file cannot be named: \(error)")
         }
     }
 

@@ -55,10 +55,11 @@ enum JoinCommand {
         } catch {
             var message = error.description
             if let pending = try? join.files.pendingKeyPath(code: join.code), FileSystem.exists(pending) {
+                message += " The key pair this join sent a request for is kept (\(pending))"
                 if let answer = try? join.files.pendingAnswerPath(code: join.code), FileSystem.exists(answer) {
-                    message += " The key pair this join sent a request for is kept (\(pending)), and the hub's answer with its certificate (\(answer)): the same fpmod join again tries that certificate, and finishes the join."
+                    message += ", and the hub's answer with its certificate (\(answer)): the same fpmod join again tries that certificate, and finishes the join."
                 } else {
-                    message += " The key pair this join sent a request for is kept (\(pending)): the same fpmod join again asks with it, and finishes the join if the hub redeemed the code for it."
+                    message += ": the same fpmod join again asks with it, and finishes the join if the hub redeemed the code for it."
                 }
             }
             throw CommandFailure(error.isUnreachable ? .unavailable : .denied, message)
