@@ -34,6 +34,11 @@ public struct FleetSyncReport: Sendable, Equatable {
     /// good ("alice's badge: that card is bob's …"; kept here, not sent again).
     public var cardsSent = 0
     public var cardsRefused: [String] = []
+    /// Changes made here to cards the hub has (switched off or on, new dates, removed) that the
+    /// hub made for every door now, and ones it had no such card for any more ("alice's badge:
+    /// …"; the hub's own change of it comes down at the next pull).
+    public var cardChangesSent = 0
+    public var cardChangesRefused: [String] = []
 
     public init(at revision: Int64) {
         applied = ReplicaResult(from: revision, to: revision)
@@ -155,6 +160,7 @@ public final class FleetLink {
         var report = try pull(wait: wait, fromStart: fromStart)
         try uploadFingers(into: &report)
         try uploadCards(into: &report)
+        try uploadCardChanges(into: &report)
         try uploadEvents(into: &report)
         return report
     }
@@ -283,7 +289,54 @@ public final class FleetLink {
                 default:
                     throw .refused(status: answer.status, message: answer.refusalMessage)
                 }
-                do { try store.markCardAtHub(user: card.user, label: card.label) } catch { throw .store("\(error)") }
+                do { try store.markCardAtHub(user: card.user, label: card.label, atHub: answer.status == 200) } catch { throw .store("\(error)") }
+            }
+        }
+    }
+
+    /// Sends the changes made here to cards the hub has — switched off or on, new dates, removed
+    /// — so every door follows (a lost card removed at one door opens none). The hub makes one
+    /// only while its card of that label is still that number; a change of a card it no longer has
+    /// (removed, or given another number, there) is audited and not sent again, and the hub's own
+    /// change comes down at the next pull; a removal of one is done already. Anything else stops the sync.
+    public func uploadCardChanges(into report: inout FleetSyncReport) throws(FleetSyncError) {
+        while true {
+            let pending: [CardEditForHub]
+            do { pending = try store.cardEditsForHub(limit: 100) } catch { throw .store("\(error)") }
+            guard !pending.isEmpty else { return }
+            for edit in pending {
+                let path: String, body: JSONValue
+                switch edit.change {
+                case .nothing:
+                    do { try store.markCardEditAtHub(edit) } catch { throw .store("\(error)") }
+                    continue
+                case .removed:
+                    (path, body) = ("/v1/cards/remove", .object(["user": .string(edit.user), "label": .string(edit.label),
+                                                                "hash": .string(HexText.text(edit.numberHash))]))
+                case .changed(let enabled, let validity):
+                    (path, body) = ("/v1/cards/update", HubCardChange(user: edit.user, label: edit.label, numberHash: edit.numberHash,
+                                                                     enabled: enabled, validity: validity).json)
+                }
+                let answer: HubResponse
+                do { answer = try client.send("POST", path, json: Array(body.encoded.utf8), timeout: .seconds(30)) } catch {
+                    if error == .stopped { throw .stopped }
+                    throw .unreachable(error.description)
+                }
+                switch answer.status {
+                case 200:
+                    report.cardChangesSent += 1
+                case 404 where edit.change == .removed:
+                    break  // the hub has no such card already: that number opens no door as this user's card
+                case 404, 409:
+                    report.cardChangesRefused.append("\(edit.user)'s \(edit.label): \(answer.refusalMessage)")
+                    do {
+                        _ = try store.appendAudit(event: "hub-card-change-refused", user: edit.user,
+                                                  detail: "the hub did not take the change of card \(edit.label): \(answer.refusalMessage); the hub's own card comes down at the next sync")
+                    } catch { throw .store("\(error)") }
+                default:
+                    throw .refused(status: answer.status, message: answer.refusalMessage)
+                }
+                do { try store.markCardEditAtHub(edit) } catch { throw .store("\(error)") }
             }
         }
     }

@@ -29,6 +29,10 @@ import TemplateStore
 ///   (the number's keyed hash under the fleet's card key, hex): a card enrolled at the door for a
 ///   user of the hub; a change every door follows. 404 for an unknown user; 409 for a number
 ///   another card has, or a label the user has for another card.
+/// - `POST /v1/cards/update` `{"user", "label", "hash", "enabled"?, "validity"?: {"from", "until"}}`:
+///   a door's change to a card the hub has (switched off or on, new dates: only what it names),
+///   applied only while the hub's card of that user and label has that number; `POST /v1/cards/remove` `{"user", "label", "hash"}`: a door's removal of one, likewise.
+///   Both a change every door follows; 404 when the hub has no such card now.
 /// - `POST /v1/fingers` `{"user", "label", "family", "size", "quality", "duress", "template"}`
 ///   (the template sealed under the fleet's key, base64): a finger enrolled at the door for a
 ///   user of the hub; it becomes a change every door follows. 404 for a user the hub does not have.
@@ -63,8 +67,10 @@ public struct HubHandler: HTTPHandler {
             case ("GET", "/v1/template-key"): return try templateKey(request)
             case ("POST", "/v1/fingers"): return try finger(request)
             case ("POST", "/v1/cards"): return try card(request)
+            case ("POST", "/v1/cards/update"): return try cardEdit(request, removing: false)
+            case ("POST", "/v1/cards/remove"): return try cardEdit(request, removing: true)
             case (_, "/v1/authority"), (_, "/v1/join"), (_, "/v1/changes"), (_, "/v1/events"), (_, "/v1/template-key"), (_, "/v1/fingers"),
-                 (_, "/v1/cards"):
+                 (_, "/v1/cards"), (_, "/v1/cards/update"), (_, "/v1/cards/remove"):
                 return Self.error(405, "method not allowed")
             default: return Self.error(404, "no such route")
             }
@@ -249,6 +255,38 @@ public struct HubHandler: HTTPHandler {
         log("hub: door \(door.name) enrolled \(card.user)'s card \(card.label) (\(card.kind.rawValue)), revision \(revision)")
         return Self.json(200, .object(["revision": .int(revision)]))
     }
+
+    /// A door's change to, or removal of, a card the hub has: made only while the hub's card of
+    /// that user and label is the same number, so a door that had not heard of the hub's newer
+    /// card under that label changes nothing.
+    private func cardEdit(_ request: HTTPRequest, removing: Bool) throws -> HTTPResponse {
+        guard let door = try verifiedDoor(request) else { return Self.error(401, "a door's certificate is needed") }
+        if door.revoked { return Self.error(403, "this door is revoked") }
+        guard templateKey != nil else { return Self.error(404, "this hub takes no cards") }
+        guard request.body.count <= 4_096, let body = try? JSONValue(parsing: request.body) else {
+            return Self.error(400, removing ? "a removal is {user, label, hash (hex)}" : Self.cardChangeShape)
+        }
+        let revision: Int64?
+        let user: String, label: String
+        if removing {
+            guard let name = body["user"]?.stringValue, let cardLabel = body["label"]?.stringValue,
+                  let hash = body["hash"]?.stringValue.flatMap(HexText.bytes), hash.count == 32 else {
+                return Self.error(400, "a removal is {user, label, hash (hex)}")
+            }
+            (user, label) = (name, cardLabel)
+            revision = try store.deleteCard(user: user, label: label, numberHash: hash)
+        } else {
+            guard let change = HubCardChange(json: body) else { return Self.error(400, Self.cardChangeShape) }
+            (user, label) = (change.user, change.label)
+            revision = try store.updateCard(change)
+        }
+        try seen(door, revision: nil)
+        guard let revision else { return Self.error(404, "the hub has no such card now: removed, or given another number, there") }
+        log("hub: door \(door.name) \(removing ? "removed" : "changed") \(user)'s card \(label), revision \(revision)")
+        return Self.json(200, .object(["revision": .int(revision)]))
+    }
+
+    static let cardChangeShape = "a card's change is {user, label, hash (hex), and enabled (true or false), validity ({from, until}: seconds or null), or both}"
 
     /// `reader` of `GET /v1/changes` read: "host", "none" (nil family), or "FAMILY:SIZE".
     static func reader(_ text: String) -> (family: String?, size: Int?)? {

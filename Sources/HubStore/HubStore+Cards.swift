@@ -45,6 +45,47 @@ extension HubStore {
         }
     }
 
+    /// A door's change to a card the hub has (switched off or on, new dates): only what the door
+    /// changed, and only while the hub's card of that user and label is still that number; the
+    /// change's revision, or nil when the hub has no such card now (removed, or given another
+    /// number, there: the door hears of that at its next pull).
+    public func updateCard(_ change: HubCardChange) throws(HubStoreError) -> Int64? {
+        try change.check()
+        return try locked { connection throws(HubStoreError) in
+            try connection.transaction { () throws(HubStoreError) -> Int64? in
+                let rows = try connection.execute("""
+                    UPDATE cards SET enabled = COALESCE($4::boolean, enabled),
+                        valid_from = CASE WHEN $5::boolean THEN $6::bigint ELSE valid_from END,
+                        valid_until = CASE WHEN $5::boolean THEN $7::bigint ELSE valid_until END
+                    WHERE user_name = $1 AND label = $2 AND number_hash = $3
+                    RETURNING kind, enabled, valid_from, valid_until
+                    """, [change.user, change.label, ByteaText.encode(change.numberHash), change.enabled.map { $0 ? "true" : "false" },
+                          change.validity == nil ? "false" : "true", change.validity?.from.map(String.init), change.validity?.until.map(String.init)])
+                guard let row = rows.first, row.count == 4 else { return nil }
+                guard let kind = row[0].flatMap(CardNumber.Kind.init(rawValue:)) else { throw .unexpectedReply("a card row") }
+                let card = HubCard(user: change.user, label: change.label, kind: kind, numberHash: change.numberHash, enabled: row[1] == "t",
+                                   validFrom: row[2].flatMap { Int64($0) }, validUntil: row[3].flatMap { Int64($0) })
+                if let from = card.validFrom, let until = card.validUntil, until <= from {
+                    throw .invalid("that card's validity would end before it starts; nothing was changed")
+                }
+                return try Self.recordChange(connection, kind: .card, key: card.changeKey, state: card.json)
+            }
+        }
+    }
+
+    /// A door's removal of a card: removed (and every door follows) only when the hub's card of
+    /// that user and label is still that number; nil when it has no such card now.
+    public func deleteCard(user: String, label: String, numberHash: [UInt8]) throws(HubStoreError) -> Int64? {
+        try locked { connection throws(HubStoreError) in
+            try connection.transaction { () throws(HubStoreError) -> Int64? in
+                let deleted = try connection.execute("DELETE FROM cards WHERE user_name = $1 AND label = $2 AND number_hash = $3 RETURNING label",
+                                                     [user, label, ByteaText.encode(numberHash)])
+                guard !deleted.isEmpty else { return nil }
+                return try Self.recordChange(connection, kind: .card, key: HubCard.changeKey(user: user, label: label), state: nil)
+            }
+        }
+    }
+
     /// The user's cards the hub holds, by label.
     public func cards(of user: String) throws(HubStoreError) -> [HubCard] {
         try locked { connection throws(HubStoreError) in

@@ -1,7 +1,7 @@
 /// The store's schema as an ordered list of migrations. Migration N moves a database from
 /// `user_version` N-1 to N. A released migration never changes: add a new entry instead.
 enum Schema {
-    static let migrations: [String] = [migration1, migration2, migration3, migration4, migration5, migration6, migration7, migration8, migration9, migration10, migration11]
+    static let migrations: [String] = [migration1, migration2, migration3, migration4, migration5, migration6, migration7, migration8, migration9, migration10, migration11, migration12]
 
     static var currentVersion: Int { migrations.count }
 
@@ -246,5 +246,23 @@ enum Schema {
     /// 2 the hub has it (sent from here, or it came from the hub). Cards from before stay here.
     static let migration11 = """
         ALTER TABLE cards ADD COLUMN hub_state INTEGER NOT NULL DEFAULT 0 CHECK (hub_state IN (0, 1, 2));
+        """
+
+    /// Version 12: a change made at a door to a card the hub has (switched off or on, new dates,
+    /// removed) goes up to the hub, so every door follows — a lost card removed at one door is
+    /// gone from all of them. One row per card, saying what changed (`switched`: on or off;
+    /// `dated`: its validity), so the hub changes only that and keeps what it changed itself
+    /// meanwhile; `version` grows with each change, so an upload marks done only what it sent.
+    static let migration12 = """
+        CREATE TABLE card_edits_for_hub (
+            user_name TEXT NOT NULL,
+            label TEXT NOT NULL,
+            number_hash BLOB NOT NULL,
+            removed INTEGER NOT NULL CHECK (removed IN (0, 1)),
+            switched INTEGER NOT NULL DEFAULT 0 CHECK (switched IN (0, 1)),
+            dated INTEGER NOT NULL DEFAULT 0 CHECK (dated IN (0, 1)),
+            version INTEGER NOT NULL DEFAULT 1,
+            PRIMARY KEY (user_name, label)
+        );
         """
 }

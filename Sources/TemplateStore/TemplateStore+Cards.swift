@@ -115,36 +115,50 @@ extension TemplateStore {
         }
     }
 
-    public func setCardEnabled(_ enabled: Bool, user: String, label: String, by actor: String? = nil) throws {
+    /// Switches a card on or off; true when the change goes up to the fleet's hub (a card the
+    /// hub has: every door follows at the next sync).
+    @discardableResult
+    public func setCardEnabled(_ enabled: Bool, user: String, label: String, by actor: String? = nil) throws -> Bool {
         try transaction {
             guard try cardRow(user: user, label: label) != nil else { throw StoreError.unknownCard(user: user, label: label) }
+            let toHub = try noteCardEditForHub(user: user, label: label, edit: .switched)
             try connection.query("""
                 UPDATE cards SET enabled = ? WHERE label = ? AND user_id = (SELECT id FROM users WHERE name = ?)
                 """, [.integer(enabled ? 1 : 0), .text(label), .text(user)])
             try appendAudit(event: enabled ? "card-enabled" : "card-disabled", user: user, detail: "card \(label)" + Self.by(actor))
+            return toHub
         }
     }
 
-    /// Sets a card's own validity (nil: no bound), audited with `described`.
+    /// Sets a card's own validity (nil: no bound), audited with `described`; true when the change
+    /// goes up to the fleet's hub.
+    @discardableResult
     public func setCardValidity(user: String, label: String, from: Int64?, until: Int64?, described: String,
-                                by actor: String? = nil) throws {
+                                by actor: String? = nil) throws -> Bool {
         if let from, let until, until <= from { throw StoreError.invalidValidity(from: from, until: until) }
-        try transaction {
+        return try transaction {
             guard try cardRow(user: user, label: label) != nil else { throw StoreError.unknownCard(user: user, label: label) }
+            let toHub = try noteCardEditForHub(user: user, label: label, edit: .dated)
             try connection.query("""
                 UPDATE cards SET valid_from = ?, valid_until = ? WHERE label = ? AND user_id = (SELECT id FROM users WHERE name = ?)
                 """, [from.map { .integer($0) } ?? .null, until.map { .integer($0) } ?? .null, .text(label), .text(user)])
             try appendAudit(event: "card-validity", user: user, detail: "card \(label): \(described)" + Self.by(actor))
+            return toHub
         }
     }
 
-    public func deleteCard(user: String, label: String, by actor: String? = nil) throws {
+    /// Deletes a card; true when the removal goes up to the fleet's hub (a card the hub has: gone
+    /// from every door at the next sync).
+    @discardableResult
+    public func deleteCard(user: String, label: String, by actor: String? = nil) throws -> Bool {
         try transaction {
             guard try cardRow(user: user, label: label) != nil else { throw StoreError.unknownCard(user: user, label: label) }
+            let toHub = try noteCardEditForHub(user: user, label: label, edit: .removed)
             try connection.query("""
                 DELETE FROM cards WHERE label = ? AND user_id = (SELECT id FROM users WHERE name = ?)
                 """, [.text(label), .text(user)])
             try appendAudit(event: "card-deleted", user: user, detail: "card \(label)" + Self.by(actor))
+            return toHub
         }
     }
 

@@ -21,6 +21,15 @@ extension TemplateStore {
                                   validFrom: Int64?, validUntil: Int64?, at time: Date = Date()) throws -> ReplicatedCardOutcome {
         try transaction {
             guard let owner = try self.user(named: user.text) else { return .noSuchUser }
+            // A change made here to this card and not at the hub yet is newer than this one, which
+            // the door had not seen when it made it: it stays (a removed card is not put back) and
+            // goes up. A card of another number under that label is the hub's new one: the edit of
+            // the old card is moot.
+            if let edit = try connection.query("SELECT number_hash FROM card_edits_for_hub WHERE user_name = ? AND label = ?",
+                                               [.text(user.text), .text(label.text)]).first {
+                if edit[0].bytes == hash { return .unchanged }
+                try connection.query("DELETE FROM card_edits_for_hub WHERE user_name = ? AND label = ?", [.text(user.text), .text(label.text)])
+            }
             let holder = try connection.query("""
                 SELECT users.name, cards.label FROM cards JOIN users ON users.id = cards.user_id WHERE cards.number_hash = ?
                 """, [.blob(hash)]).first
@@ -58,6 +67,8 @@ extension TemplateStore {
     /// Removes the user's card with `label` that the hub removed; false when there was none.
     public func deleteReplicatedCard(user: String, label: String) throws -> Bool {
         try transaction {
+            // The hub removed it: an edit made here of that card has nothing left to change.
+            try connection.query("DELETE FROM card_edits_for_hub WHERE user_name = ? AND label = ?", [.text(user), .text(label)])
             guard try self.user(named: user) != nil, try cardRow(user: user, label: label) != nil else { return false }
             try connection.query("DELETE FROM cards WHERE label = ? AND user_id = (SELECT id FROM users WHERE name = ?)", [.text(label), .text(user)])
             return true
@@ -96,12 +107,103 @@ extension TemplateStore {
         }
     }
 
-    /// Notes that the hub has the card (it took it, or refused it for good: not sent again).
-    public func markCardAtHub(user: String, label: String) throws {
+    /// Notes that the hub took the card, or (`atHub` false) refused it for good: then it stays
+    /// at this door, is not sent again, and a change made here to it stays here too.
+    public func markCardAtHub(user: String, label: String, atHub: Bool = true) throws {
         try locked {
-            try connection.query("UPDATE cards SET hub_state = 2 WHERE label = ? AND user_id = (SELECT id FROM users WHERE name = ?)",
-                                 [.text(label), .text(user)])
+            try connection.query("UPDATE cards SET hub_state = ? WHERE label = ? AND user_id = (SELECT id FROM users WHERE name = ?)",
+                                 [.integer(atHub ? CardForHub.State.atHub.rawValue : CardForHub.State.stays.rawValue), .text(label), .text(user)])
         }
+    }
+
+    /// What a door changed of a card the hub has.
+    public enum CardEdit: Sendable {
+        case switched, dated, removed
+    }
+
+    /// Inside the transaction that changes or removes the card: when the hub has it (a user of the
+    /// hub's card that came from there or went up), notes the change to go up, so every door
+    /// follows; true then. Changes add up until sent (switched, then dated: both go); a removal
+    /// carries the number's hash so the hub removes that card only, not one it has given the
+    /// label since.
+    func noteCardEditForHub(user: String, label: String, edit: CardEdit) throws -> Bool {
+        guard let row = try connection.query("""
+            SELECT c.number_hash FROM cards c JOIN users u ON u.id = c.user_id
+            WHERE u.name = ? AND c.label = ? AND c.hub_state = ? AND u.from_hub = 1
+            """, [.text(user), .text(label), .integer(CardForHub.State.atHub.rawValue)]).first, let hash = row[0].bytes else { return false }
+        let flags: [SQLValue] = [edit == .removed, edit == .switched, edit == .dated].map { .integer($0 ? 1 : 0) }
+        try connection.query("""
+            INSERT INTO card_edits_for_hub (user_name, label, number_hash, removed, switched, dated) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (user_name, label) DO UPDATE SET number_hash = excluded.number_hash, removed = excluded.removed,
+                switched = max(switched, excluded.switched), dated = max(dated, excluded.dated), version = version + 1
+            """, [.text(user), .text(label), .blob(hash)] + flags)
+        return true
+    }
+
+    /// Changes made here to cards the hub has, not sent yet: oldest first, at most `limit`; a
+    /// change carries what changed as the card is now.
+    public func cardEditsForHub(limit: Int) throws -> [CardEditForHub] {
+        try locked {
+            try connection.query("""
+                SELECT e.user_name, e.label, e.number_hash, e.removed, e.version, e.switched, e.dated, c.id, c.enabled, c.valid_from, c.valid_until
+                FROM card_edits_for_hub e LEFT JOIN users u ON u.name = e.user_name
+                LEFT JOIN cards c ON c.user_id = u.id AND c.label = e.label AND c.number_hash = e.number_hash
+                ORDER BY e.rowid LIMIT ?
+                """, [.integer(Int64(limit))]).compactMap { row in
+                guard let user = row[0].string, let label = row[1].string, let hash = row[2].bytes, let version = row[4].int64 else { return nil }
+                let change: CardEditForHub.Change
+                if row[3].int == 1 {
+                    change = .removed
+                } else if row[7].int64 != nil {
+                    change = .changed(enabled: row[5].int == 1 ? row[8].int == 1 : nil,
+                                      validity: row[6].int == 1 ? CardValidity(from: row[9].int64, until: row[10].int64) : nil)
+                } else {
+                    // Changed, then gone with its user: the card's removal was not asked for here.
+                    change = .nothing
+                }
+                return CardEditForHub(user: user, label: label, numberHash: hash, version: version, change: change)
+            }
+        }
+    }
+
+    /// Notes that the hub has heard the change (took it, or had no such card): done, unless the
+    /// card was changed here again since it was read (`version`), which then goes up in turn.
+    public func markCardEditAtHub(_ edit: CardEditForHub) throws {
+        try locked {
+            try connection.query("DELETE FROM card_edits_for_hub WHERE user_name = ? AND label = ? AND version = ?",
+                                 [.text(edit.user), .text(edit.label), .integer(edit.version)])
+        }
+    }
+}
+
+/// A change made at this door to a card the hub has, as it goes up: the card as it is now (nil:
+/// removed here), and the number's hash that names which card it was.
+public struct CardEditForHub: Sendable, Equatable {
+    public var user: String
+    public var label: String
+    public var numberHash: [UInt8]
+    /// Which change of the card this is (`markCardEditAtHub`).
+    public var version: Int64
+    public var change: Change
+
+    public enum Change: Sendable, Equatable {
+        /// Removed here: removed at the hub, if the hub's card of that label is still this one.
+        case removed
+        /// Switched off or on (`enabled`), given dates (`validity`), or both; nil: not changed here.
+        case changed(enabled: Bool?, validity: CardValidity?)
+        /// Changed here, then gone with its user: nothing to send.
+        case nothing
+    }
+}
+
+/// A card's own validity, UTC seconds (`until` exclusive); nil: no bound on that side.
+public struct CardValidity: Sendable, Equatable {
+    public var from: Int64?
+    public var until: Int64?
+
+    public init(from: Int64?, until: Int64?) {
+        self.from = from
+        self.until = until
     }
 }
 

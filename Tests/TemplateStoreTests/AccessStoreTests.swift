@@ -103,7 +103,7 @@ struct AccessStoreTests {
         let downgrade = try runPython("""
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
-            db.executescript("ALTER TABLE cards DROP COLUMN hub_state; ALTER TABLE users DROP COLUMN from_hub; ALTER TABLE fingers DROP COLUMN hub_digest;"
+            db.executescript("DROP TABLE card_edits_for_hub; ALTER TABLE cards DROP COLUMN hub_state; ALTER TABLE users DROP COLUMN from_hub; ALTER TABLE fingers DROP COLUMN hub_digest;"
                 "DROP TABLE schedules; DROP TABLE holidays; ALTER TABLE users DROP COLUMN schedule;"
                 "ALTER TABLE users DROP COLUMN valid_from; ALTER TABLE users DROP COLUMN valid_until;"
                 "ALTER TABLE users DROP COLUMN uses_left; ALTER TABLE cards DROP COLUMN valid_from;"

@@ -18,7 +18,7 @@ struct ConsoleStoreTests {
         let downgrade = try runPython("""
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
-            db.executescript("ALTER TABLE cards DROP COLUMN hub_state; ALTER TABLE users DROP COLUMN from_hub; ALTER TABLE fingers DROP COLUMN hub_digest;"
+            db.executescript("DROP TABLE card_edits_for_hub; ALTER TABLE cards DROP COLUMN hub_state; ALTER TABLE users DROP COLUMN from_hub; ALTER TABLE fingers DROP COLUMN hub_digest;"
                 "DROP TABLE console_sessions; DROP TABLE console_accounts; DROP TABLE console_tokens;"
                 "DROP TABLE console_setup; DROP TABLE console_login_failures;"
                 "ALTER TABLE audit DROP COLUMN prev_hash; ALTER TABLE audit DROP COLUMN hash; ALTER TABLE audit DROP COLUMN mac;"

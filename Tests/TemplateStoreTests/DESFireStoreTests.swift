@@ -57,7 +57,7 @@ import Testing
                 label TEXT NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('wiegand', 'nfc-uid')), number_hash BLOB NOT NULL UNIQUE,
                 enabled INTEGER NOT NULL DEFAULT 1 CHECK (enabled IN (0, 1)), added_at REAL NOT NULL, UNIQUE (user_id, label));
             INSERT INTO cards_v5 SELECT id, user_id, label, kind, number_hash, enabled, added_at FROM cards;
-            DROP TABLE cards;
+            DROP TABLE cards; DROP TABLE card_edits_for_hub;
             ALTER TABLE cards_v5 RENAME TO cards;
             CREATE INDEX cards_user ON cards(user_id);
             DROP TABLE schedules; DROP TABLE holidays;

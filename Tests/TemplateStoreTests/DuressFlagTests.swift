@@ -46,7 +46,7 @@ import Testing
                 "DROP TABLE fingers;" + create +
                 "CREATE INDEX fingers_user ON fingers(user_id);"
                 "INSERT INTO fingers SELECT * FROM old; DROP TABLE old;"
-                "DROP TABLE cards; ALTER TABLE users DROP COLUMN verify_mode; ALTER TABLE users DROP COLUMN panel_card;"
+                "DROP TABLE cards; DROP TABLE card_edits_for_hub; ALTER TABLE users DROP COLUMN verify_mode; ALTER TABLE users DROP COLUMN panel_card;"
                 "DROP TABLE schedules; DROP TABLE holidays; ALTER TABLE users DROP COLUMN schedule;"
                 "ALTER TABLE users DROP COLUMN valid_from; ALTER TABLE users DROP COLUMN valid_until; ALTER TABLE users DROP COLUMN uses_left;"
                 "DROP TABLE console_sessions; DROP TABLE console_accounts; DROP TABLE console_tokens; DROP TABLE console_setup; DROP TABLE console_login_failures;"

@@ -367,4 +367,40 @@ struct FleetFollowTests {
         #expect(try owner(frontStore, 123, 4567) == "alice" && owner(frontStore, 7, 2) == "alice" && owner(frontStore, 7, 1) == "alice")
         #expect(try owner(frontStore, 123, 9999) == "carol" && owner(frontStore, 5, 5) == "alice")
     }
+
+    /// A card the hub has, switched off or deleted at one door (a lost badge), is switched off or
+    /// gone at every door after the next syncs: the change goes up (`POST /v1/cards/update`,
+    /// `/v1/cards/remove`, the number's hash naming the card) and comes down to the others.
+    @Test func aCardSwitchedOffOrDeletedAtOneDoorIsSoAtEveryDoor() throws {
+        let hub = try RunningHub()
+        try HubStore(conninfo: hub.database).putUser(HubUser(name: "alice"))
+        for (number, label) in [("26:123:4567", "badge"), ("26:7:1", "desk"), ("26:7:2", "visitor")] {
+            let added = try hub.cli.run(["hub", "add-card", "alice", number, "--label", label, "--dir", hub.directory])
+            #expect(added.status == 0, "\(added.stderr)")
+        }
+        let front = try Self.joinedDoor(hub, name: "front"), back = try Self.joinedDoor(hub, name: "back")
+        #expect(try front.run(["fleet", "sync", "--json"]).json?["cardsPut"] as? Int == 3)
+        #expect(try back.run(["fleet", "sync", "--json"]).json?["cardsPut"] as? Int == 3)
+
+        let deleted = try front.run(["card", "delete", "alice", "badge"])
+        #expect(deleted.status == 0 && deleted.stdout.contains("every door follows"), "\(deleted.stdout)\(deleted.stderr)")
+        let off = try front.run(["card", "disable", "alice", "desk", "--json"])
+        #expect(off.status == 0 && off.json?["toHub"] as? Bool == true, "\(off.stdout)\(off.stderr)")
+        let dated = try front.run(["card", "validity", "alice", "visitor", "--valid-until", "2027-01-31"])
+        #expect(dated.status == 0, "\(dated.stderr)")
+        let sent = try front.run(["fleet", "sync", "--json"])
+        #expect(sent.status == 0 && sent.json?["cardChangesSent"] as? Int == 3, "\(sent.stdout)\(sent.stderr)")
+        #expect(try front.run(["fleet", "sync", "--json"]).json?["cardChangesSent"] as? Int == 0)
+
+        let taken = try back.run(["fleet", "sync", "--json"])
+        #expect(taken.json?["cardsRemoved"] as? Int == 1 && taken.json?["cardsPut"] as? Int == 2, "\(taken.stdout)")
+        let backStore = try TemplateStore(databasePath: back.directory + "/store.db", keyPath: back.directory + "/key")
+        let cards = try backStore.cards(of: "alice")
+        #expect(cards.map(\.label) == ["desk", "visitor"] && cards.first?.enabled == false && cards.last?.validUntil != nil, "\(cards)")
+        #expect(try backStore.card(matching: CardNumber(wiegandBits: 26, facility: 123, number: 4567)) == nil)
+        let atHub = try HubStore(conninfo: hub.database).cards(of: "alice")
+        #expect(atHub.map(\.label) == ["desk", "visitor"] && atHub.first?.enabled == false && atHub.last?.validUntil == cards.last?.validUntil)
+        #expect(hub.stop() == 0)
+        #expect(hub.process.log.contains("door front removed alice's card badge"), "\(hub.process.log)")
+    }
 }

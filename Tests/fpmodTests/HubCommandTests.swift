@@ -258,6 +258,19 @@ struct HubServeTests {
         #expect(putFinger("nobody", template: hostTemplate) == "404")
         #expect(try hub.fingers(of: "alice").isEmpty)
 
+        // A door's change to a card: only a well-formed one, only by a door, only of a card the hub has.
+        func cardEdit(_ route: String, _ body: String, door: Bool = true) -> String {
+            Self.curl((door ? asDoor : ["--cacert", authority]) + ["--data-binary", body, "--write-out", "%{http_code}", "--output", "/dev/null",
+                                                                  base + "/v1/cards/" + route]).output
+        }
+        let hash = String(repeating: "ab", count: 32)
+        #expect(cardEdit("remove", #"{"user":"alice","label":"badge","hash":"\#(hash)"}"#) == "404")
+        #expect(cardEdit("update", #"{"user":"alice","label":"badge","hash":"\#(hash)","enabled":false}"#) == "404")
+        #expect(cardEdit("update", #"{"user":"alice","label":"badge","hash":"\#(hash)","enabled":"no"}"#) == "400")
+        #expect(cardEdit("remove", #"{"user":"alice","label":"badge","hash":"abcd"}"#) == "400")
+        #expect(cardEdit("remove", #"{"user":"alice","label":"badge","hash":"\#(hash)"}"#, door: false) == "401")
+        #expect(Self.curl(asDoor + ["--write-out", "%{http_code}", "--output", "/dev/null", base + "/v1/cards/remove"]).output == "405")
+
         // Revoked at the hub: refused from the next request on, and listed so.
         #expect(try cli.run(["hub", "revoke-door", "garage"]).status == 0)
         let revoked = Self.curl(asDoor + ["--write-out", "%{http_code}", "--output", "/dev/null", base + "/v1/changes?since=0"])

@@ -50,9 +50,9 @@ enum CardAdminCommand {
     static func delete(_ invocation: Invocation) throws -> ExitCode {
         let (name, label) = (try invocation.parsed.require("name"), try invocation.parsed.require("label"))
         let store = try invocation.openStore()
-        try store.deleteCard(user: name, label: label, by: "fpmod card delete")
-        invocation.emit("Deleted \(Printable.escaped(name))'s card \(Printable.escaped(label)).",
-                        json: ["user": .string(name), "label": .string(label), "deleted": true])
+        let toHub = try store.deleteCard(user: name, label: label, by: "fpmod card delete")
+        invocation.emit("Deleted \(Printable.escaped(name))'s card \(Printable.escaped(label)).\(toHub ? Self.fleetFollows : "")",
+                        json: ["user": .string(name), "label": .string(label), "deleted": true, "toHub": .bool(toHub)])
         return .ok
     }
 
@@ -98,11 +98,14 @@ enum CardAdminCommand {
     private static func switchCard(_ invocation: Invocation, on: Bool) throws -> ExitCode {
         let (name, label) = (try invocation.parsed.require("name"), try invocation.parsed.require("label"))
         let store = try invocation.openStore()
-        try store.setCardEnabled(on, user: name, label: label, by: "fpmod card \(on ? "enable" : "disable")")
-        invocation.emit("\(Printable.escaped(name))'s card \(Printable.escaped(label)) is now \(on ? "on" : "off").",
-                        json: ["user": .string(name), "label": .string(label), "enabled": .bool(on)])
+        let toHub = try store.setCardEnabled(on, user: name, label: label, by: "fpmod card \(on ? "enable" : "disable")")
+        invocation.emit("\(Printable.escaped(name))'s card \(Printable.escaped(label)) is now \(on ? "on" : "off").\(toHub ? Self.fleetFollows : "")",
+                        json: ["user": .string(name), "label": .string(label), "enabled": .bool(on), "toHub": .bool(toHub)])
         return .ok
     }
+
+    /// Said after a change to a card the fleet's hub has: it goes up, and every door follows.
+    static let fleetFollows = " The fleet's hub has this card: every door follows at this door's next sync."
 
     /// "card", then "card-2", "card-3"…: the first label the user has not used.
     static func freeLabel(in store: TemplateStore, user: String) throws -> CardLabel {
@@ -145,10 +148,11 @@ enum CardAdminCommand {
         let described = [from.map { "valid from \(zone.wallClockText(atUTC: $0))" }, until.map { "valid until \(zone.wallClockText(atUTC: $0))" }]
             .compactMap { $0 }.joined(separator: ", ")
         let text = described.isEmpty ? "no dates of its own" : described
-        try invocation.openStore().setCardValidity(user: name, label: label, from: from, until: until, described: text, by: "fpmod card validity")
-        invocation.emit("\(Printable.escaped(name))'s card \(Printable.escaped(label)): \(text).",
+        let toHub = try invocation.openStore().setCardValidity(user: name, label: label, from: from, until: until, described: text,
+                                                               by: "fpmod card validity")
+        invocation.emit("\(Printable.escaped(name))'s card \(Printable.escaped(label)): \(text).\(toHub ? Self.fleetFollows : "")",
                         json: ["user": .string(name), "label": .string(label), "validFrom": from.map { .int($0) } ?? .null,
-                               "validUntil": until.map { .int($0) } ?? .null])
+                               "validUntil": until.map { .int($0) } ?? .null, "toHub": .bool(toHub)])
         return .ok
     }
 }

@@ -35,10 +35,12 @@ enum FleetCommand {
             : "; \(report.fingersSent) finger(s) sent" + (report.fingersRefused.isEmpty ? "" : ", refused by the hub: " + report.fingersRefused.map { Printable.escaped($0) }.joined(separator: ", "))
         let cards = report.cardsSent == 0 && report.cardsRefused.isEmpty ? ""
             : "; \(report.cardsSent) card(s) sent" + (report.cardsRefused.isEmpty ? "" : ", refused by the hub: " + report.cardsRefused.map { Printable.escaped($0) }.joined(separator: ", "))
+        let cardChanges = report.cardChangesSent == 0 && report.cardChangesRefused.isEmpty ? ""
+            : "; \(report.cardChangesSent) card change(s) sent" + (report.cardChangesRefused.isEmpty ? "" : ", not taken by the hub: " + report.cardChangesRefused.map { Printable.escaped($0) }.joined(separator: ", "))
         let missing = report.eventsMissing.isEmpty ? "" : "; the hub misses records " + report.eventsMissing.map { "\($0.lowerBound)–\($0.upperBound)" }.joined(separator: ", ")
         let moduleWork = applied.fingersEnteringModule + applied.fingersLeavingModule == 0 ? ""
             : " The module follows: the running service changes its flash between touches, else the next command that opens it (fpmod sync)."
-        invocation.emit("Synced with the hub at \(membership.hub) as \(Printable.escaped(membership.door)): \(changes)\(fingers)\(cards); \(report.eventsSent) audit records sent\(missing).\(moduleWork)",
+        invocation.emit("Synced with the hub at \(membership.hub) as \(Printable.escaped(membership.door)): \(changes)\(fingers)\(cards)\(cardChanges); \(report.eventsSent) audit records sent\(missing).\(moduleWork)",
                         json: ["hub": .string(membership.hub.description), "door": .string(membership.door), "from": .int(applied.from), "to": .int(applied.to),
                                "usersPut": .int(Int64(applied.usersPut)), "usersRemoved": .int(Int64(applied.usersRemoved)),
                                "schedulesPut": .int(Int64(applied.schedulesPut)), "schedulesRemoved": .int(Int64(applied.schedulesRemoved)),
@@ -52,6 +54,8 @@ enum FleetCommand {
                                "fingersOfOtherFormats": .int(Int64(applied.fingersOfOtherFormats)),
                                "fingersSent": .int(Int64(report.fingersSent)), "fingersRefused": .array(report.fingersRefused.map(JSONValue.string)),
                                "cardsSent": .int(Int64(report.cardsSent)), "cardsRefused": .array(report.cardsRefused.map(JSONValue.string)),
+                               "cardChangesSent": .int(Int64(report.cardChangesSent)),
+                               "cardChangesRefused": .array(report.cardChangesRefused.map(JSONValue.string)),
                                "eventsSent": .int(Int64(report.eventsSent)),
                                "eventsMissing": .array(report.eventsMissing.map { .array([.int($0.lowerBound), .int($0.upperBound)]) })])
         return .ok
