@@ -3,8 +3,9 @@
 #
 #   tools/install.sh                   build (as you), then install with sudo
 #   tools/install.sh --binary PATH     install a binary built elsewhere (e.g. for a Pi Zero)
-#   tools/install.sh --uninstall       remove binary, unit, udev rule; keep config, store, user
-#   tools/install.sh --uninstall --purge   …and delete /etc/fpmod, /var/lib/fpmod, user fpmod
+#   tools/install.sh --uninstall       remove binary, units, udev rule; keep config, store, users
+#   tools/install.sh --uninstall --purge   …and delete /etc/fpmod, /var/lib/fpmod, user fpmod, and the
+#                                      hub's /etc/default/fpmod-hub, /var/lib/fpmod-hub, user fpmod-hub
 #
 # Safe to run again: an upgrade replaces the binary, unit and rule, restarts a running service,
 # and never touches an existing config, key or store.
@@ -21,6 +22,7 @@ bin="$prefix/bin/fpmod"
 doc="$prefix/share/doc/fpmod"
 share="$prefix/share/fpmod"
 unit=/etc/systemd/system/fpmod.service
+hub_unit=/etc/systemd/system/fpmod-hub.service
 rule=/etc/udev/rules.d/99-fpmod.rules
 config_dir=/etc/fpmod
 state_dir=/var/lib/fpmod
@@ -53,9 +55,9 @@ have_udev() { [ -S /run/udev/control ]; }
 
 if [ "$mode" = uninstall ]; then
     if have_systemd; then
-        $sudo systemctl disable --now fpmod.service 2>/dev/null || true
+        $sudo systemctl disable --now fpmod.service fpmod-hub.service 2>/dev/null || true
     fi
-    $sudo rm -f "$bin" "$unit" "$rule"
+    $sudo rm -f "$bin" "$unit" "$hub_unit" "$rule"
     $sudo rm -rf "$doc" "$share"
     if have_systemd; then $sudo systemctl daemon-reload; fi
     if have_udev; then $sudo udevadm control --reload; fi
@@ -86,8 +88,11 @@ fi
 # 3. Files. `install` replaces atomically enough for an upgrade of a stopped or running service.
 was_active=no
 if have_systemd && systemctl is-active --quiet fpmod.service; then was_active=yes; fi
+hub_was_active=no
+if have_systemd && systemctl is-active --quiet fpmod-hub.service; then hub_was_active=yes; fi
 $sudo install -D -m 0755 "$binary" "$bin"
 $sudo install -D -m 0644 tools/fpmod.service "$unit"
+$sudo install -D -m 0644 tools/fpmod-hub.service "$hub_unit"
 $sudo install -D -m 0644 tools/99-fpmod.rules "$rule"
 [ ! -f README.md ] || $sudo install -D -m 0644 README.md "$doc/README.md"
 for page in docs/*.md; do [ ! -f "$page" ] || $sudo install -D -m 0644 "$page" "$doc/docs/$(basename "$page")"; done
@@ -109,6 +114,10 @@ if have_systemd; then
     if [ "$was_active" = yes ]; then
         $sudo systemctl restart fpmod.service
         say "restarted the running service with the new binary"
+    fi
+    if [ "$hub_was_active" = yes ]; then
+        $sudo systemctl restart fpmod-hub.service
+        say "restarted the running fleet hub with the new binary"
     fi
 else
     say "systemd is not running here: files installed, service not registered"

@@ -27,7 +27,8 @@
 #    systemctl enable --now fpmod, alice opens; then apt-get install ./NEW.deb while it runs,
 #    and the checks: restarted (new PID, old gone, clean stop), new version, key/config
 #    byte-identical, alice still there, still paired, relay off throughout and after, alice
-#    opens and a stranger does not.
+#    opens and a stranger does not. The fleet hub beside it (fpmod-hub.service on the root's
+#    PostgreSQL) serves before the upgrade and is restarted on the new binary, its authority kept.
 # Prints "ok ..."/"FAIL ..." per check, each step's time, "N passed, M failed" last; exits 0
 # only if all pass. Needs python3 on the host (the simulator's control socket).
 set -euo pipefail
@@ -156,7 +157,7 @@ done
 step_done
 
 step "guest root: Debian 13 + systemd, apt-get install ./OLD.deb"
-BASE=$(debian_cached_root trixie-amd64-systemd-vm trixie amd64 systemd udev dbus kmod libgpiod3 libsqlite3-0 libsodium23 libstdc++6) ||
+BASE=$(debian_cached_root trixie-amd64-systemd-vm trixie amd64 systemd udev dbus kmod libgpiod3 libsqlite3-0 libsodium23 libstdc++6 postgresql) ||
   die "no Debian 13 root with systemd"
 debian_root_new "$BASE"
 T=/upgrade-test

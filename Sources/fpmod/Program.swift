@@ -14,7 +14,7 @@ enum Program {
         .option("hours", valueName: "TEXT", help: "The hours that day, as a schedule's text (daily 10:00-14:00)."),
         .flag("closed", help: "Nobody with a schedule comes in that day."),
     ]
-    static let hubDatabase = OptionSpec.option("database", valueName: "CONNINFO", help: "The hub's database as libpq takes it, e.g. 'host=/run/postgresql dbname=fpmod' or postgresql://hub.example/fpmod.", env: "FPMOD_HUB_DATABASE")
+    static let hubDatabase = OptionSpec.option("database", valueName: "CONNINFO", help: "The hub's database as libpq takes it, e.g. 'host=/run/postgresql dbname=fpmod' or postgresql://hub.example/fpmod (default: FPMOD_HUB_DATABASE in /etc/default/fpmod-hub, the packaged hub's settings).", env: "FPMOD_HUB_DATABASE")
 
     static let spec = ProgramSpec(
         name: "fpmod",
@@ -395,9 +395,7 @@ enum Program {
                 subcommands: [
                     CommandSpec(name: "migrate", abstract: "Bring the hub's database to this fpmod's schema; run again it changes nothing.",
                                 discussion: "Each migration is one transaction, and the database records the ones applied (hub_migrations). A database that a newer fpmod migrated is refused untouched. Keep a password out of the command line: libpq reads it from ~/.pgpass or PGPASSWORD.",
-                                options: [
-                                    .option("database", valueName: "CONNINFO", help: "The hub's database as libpq takes it, e.g. 'host=/run/postgresql dbname=fpmod' or postgresql://hub.example/fpmod.", env: "FPMOD_HUB_DATABASE"),
-                                ]),
+                                options: [hubDatabase]),
                     CommandSpec(name: "add-door", abstract: "A one-time join code (24 hours) for a new door, shown once.",
                                 discussion: "The hub keeps only the code's SHA-256. A door that joined already must be revoked before another machine may join under its name.",
                                 arguments: [.positional("name", help: "The door's name: letters, digits, '-', '_', '.'.")],
@@ -453,7 +451,7 @@ enum Program {
                                 discussion: "The fleet console (https://HUB:8443/fleet, served by fpmod hub serve) has no default password: its first admin is made with this code, typed on its setup page. Its accounts, sessions and audit log are kept in console.db in --dir, so run this as the user fpmod hub serve runs as. Refused once the console has an account.",
                                 options: [.option("dir", valueName: "DIR", help: "The hub's own files (default /var/lib/fpmod-hub).")]),
                     CommandSpec(name: "serve", abstract: "The hub's HTTPS API for doors (mutual TLS) and the fleet's web console, until stopped.",
-                                discussion: "On its first start it makes the fleet's certificate authority in --dir (authority.key, mode 0600: whoever holds it can make a door) and a server certificate for --names; doors pin the authority when they join. Routes: POST /v1/join, GET /v1/changes, POST /v1/events, GET /v1/template-key, POST /v1/fingers, POST /v1/cards (docs/fleet.md). The fleet's template key (template.key, 0600) is made there too: fingers travel and rest sealed under it. The same port serves the fleet console at /fleet (doors, users and where their fingers work, join codes, revoking a stolen door, the audit log; its first admin comes from fpmod hub console-setup-code).",
+                                discussion: "On its first start it makes the fleet's certificate authority in --dir (authority.key, mode 0600: whoever holds it can make a door) and a server certificate for --names; doors pin the authority when they join. Routes: POST /v1/join, GET /v1/changes, POST /v1/events, GET /v1/template-key, POST /v1/fingers, POST /v1/cards, /v1/cards/update, /v1/cards/remove (docs/fleet.md). As a service: fpmod-hub.service, settings in /etc/default/fpmod-hub. The fleet's template key (template.key, 0600) is made there too: fingers travel and rest sealed under it. The same port serves the fleet console at /fleet (doors, users and where their fingers work, join codes, revoking a stolen door, the audit log; its first admin comes from fpmod hub console-setup-code).",
                                 options: [
                                     hubDatabase,
                                     .option("listen", valueName: "ADDRESS:PORT", help: "Where to listen (default 0.0.0.0:8443)."),

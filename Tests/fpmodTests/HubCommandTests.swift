@@ -28,6 +28,14 @@ struct HubCommandTests {
         let json = try #require(again.json, "\(again.stdout)")
         #expect(json["from"] as? Int == HubSchema.currentVersion && json["to"] as? Int == HubSchema.currentVersion)
         _ = try HubStore(conninfo: database)
+
+        // Neither: the packaged hub's settings file, as fpmod-hub.service reads it (quoted, with comments).
+        cli.environment["FPMOD_HUB_DATABASE"] = nil
+        let settings = cli.directory + "/fpmod-hub"
+        try "# the hub's settings\nFPMOD_HUB_LISTEN=0.0.0.0:8443\n\nFPMOD_HUB_DATABASE=\"\(database)\"\n".write(toFile: settings, atomically: true, encoding: .utf8)
+        cli.environment["FPMOD_HUB_SETTINGS"] = settings
+        let fromSettings = try cli.run(["hub", "migrate", "--json"])
+        #expect(fromSettings.status == 0 && fromSettings.json?["to"] as? Int == HubSchema.currentVersion, "\(fromSettings.stderr)")
     }
 
     @Test func aNewerSchemaAnUnreachableServerAndNoDatabaseAreEachNamed() throws {
@@ -45,9 +53,10 @@ struct HubCommandTests {
         #expect(gone.status == 69, "\(gone.stderr)")
         #expect(!gone.stderr.isEmpty)
 
+        cli.environment["FPMOD_HUB_SETTINGS"] = cli.directory + "/no-such-settings"
         let none = try cli.run(["hub", "migrate"])
         #expect(none.status == 64)
-        #expect(none.stderr.contains("--database"), "\(none.stderr)")
+        #expect(none.stderr.contains("--database") && none.stderr.contains("no-such-settings"), "\(none.stderr)")
     }
 }
 

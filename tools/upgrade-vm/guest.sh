@@ -6,6 +6,8 @@
 #
 # 1. The admin's part: config.json edited for this VM (board gpio-vm), `fpmod pair`, `fpmod
 #    enroll alice`, `systemctl enable --now fpmod`; alice's finger opens the door.
+#    The fleet hub: PostgreSQL, a role and database, `systemctl enable --now fpmod-hub`; it
+#    serves, its files are its user's alone, `fpmod hub add-door` works from the settings file.
 # 2. The upgrade: `apt-get install ./NEW.deb` while fpmod.service runs (the relay is sampled
 #    all along), then: the service restarted (new PID, old PID gone, stopped cleanly, not a
 #    crash restart), runs the new binary, store key and config byte-identical, alice still
@@ -72,6 +74,8 @@ dump() {
 	journalctl -u fpmod.service -o short-monotonic --no-pager | tail -n 60
 	echo "--- systemctl status fpmod ---"
 	systemctl status fpmod.service --no-pager 2>&1 | head -n 20
+	echo "--- journal of fpmod-hub.service ---"
+	journalctl -u fpmod-hub.service -o short-monotonic --no-pager 2>/dev/null | tail -n 30
 	echo "---"
 }
 
@@ -233,6 +237,45 @@ echo "     fpmod status: $(echo "$STATUS_BEFORE" | tr '\n' '|')"
 check "fpmod status: module connected, tamper quiet, locked" status_ok "$STATUS_BEFORE"
 step_done
 
+# --- The fleet hub as the package runs it (fpmod-hub.service, not enabled by the install), on
+# this machine's PostgreSQL: the admin's part as docs/fleet.md says, then the upgrade restarts it.
+step "fleet hub: PostgreSQL, fpmod-hub.service (OLD)"
+hub_prop() { systemctl show -p "$1" --value fpmod-hub.service; }
+hub_active() { [ "$(hub_prop ActiveState)" = active ]; }
+hub_listens() { (exec 3<>/dev/tcp/127.0.0.1/8443) 2>/dev/null; }
+hub_log_has() { journalctl -u fpmod-hub.service -o cat --no-pager | grep -qF -- "$1"; }
+pg_ready() { runuser -u postgres -- psql -qAtc 'SELECT 1' >/dev/null 2>&1; }
+as_hub() { runuser -u fpmod-hub -- "$@"; }
+HUB_OLD_PID=0
+if [ -f /usr/lib/systemd/system/fpmod-hub.service ]; then
+	check "fpmod-hub.service installed, not enabled ($(systemctl is-enabled fpmod-hub.service 2>&1))" not systemctl is-enabled --quiet fpmod-hub.service
+	check "/etc/default/fpmod-hub written by the postinst ($(stat -c '%U:%G %a' /etc/default/fpmod-hub))" \
+		[ "$(stat -c '%U:%G %a' /etc/default/fpmod-hub)" = "root:root 644" ]
+	check "PostgreSQL started" timeout 180 systemctl start postgresql.service
+	must "PostgreSQL answers" wait_for 120 pg_ready
+	check "a role and database for the hub (createuser fpmod-hub, createdb -O fpmod-hub fpmod)" \
+		sh -c 'runuser -u postgres -- createuser fpmod-hub && runuser -u postgres -- createdb -O fpmod-hub fpmod'
+	sed -i 's/^FPMOD_HUB_NAMES=.*/FPMOD_HUB_NAMES=hub.example,127.0.0.1/' /etc/default/fpmod-hub
+	check "systemctl enable --now fpmod-hub" timeout 180 systemctl enable --now fpmod-hub.service
+	must "fpmod-hub.service is active" wait_for 90 hub_active
+	check "the hub listens on 8443" wait_for 90 hub_listens
+	check "the hub printed its authority's fingerprint" wait_for 60 hub_log_has "authority SHA-256"
+	check "/var/lib/fpmod-hub is fpmod-hub's alone ($(stat -c '%U:%G %a' /var/lib/fpmod-hub))" \
+		[ "$(stat -c '%U:%G %a' /var/lib/fpmod-hub)" = "fpmod-hub:fpmod-hub 700" ]
+	check "authority.key is fpmod-hub's alone ($(stat -c '%U %a' /var/lib/fpmod-hub/authority.key 2>&1))" \
+		[ "$(stat -c '%U %a' /var/lib/fpmod-hub/authority.key)" = "fpmod-hub 600" ]
+	ADD_DOOR=$(as_hub fpmod hub add-door garage 2>&1)
+	check "fpmod hub add-door garage as fpmod-hub, the database from /etc/default/fpmod-hub" grep -q "Join code for door garage" <<<"$ADD_DOOR"
+	check "fpmod hub doors lists garage, waiting" sh -c 'runuser -u fpmod-hub -- fpmod hub doors | grep -q garage'
+	EXPOSURE=$(systemd-analyze security fpmod-hub.service 2>/dev/null | sed -n 's/.*Overall exposure level for fpmod-hub.service: \([0-9.]*\).*/\1/p')
+	check "systemd-analyze security fpmod-hub: exposure ${EXPOSURE:-?} (at most 2.0)" awk "BEGIN{exit !(\"${EXPOSURE:-99}\" + 0 <= 2.0)}"
+	HUB_OLD_PID=$(hub_prop MainPID)
+	AUTHORITY_SUM=$(sha256sum </var/lib/fpmod-hub/authority.pem)
+else
+	echo "     the OLD package has no fpmod-hub.service: the hub's checks are skipped"
+fi
+step_done
+
 # --- The upgrade, with the relay sampled throughout: the door must never open by itself.
 step "upgrade: apt-get install ./$(basename "$NEW_DEB")"
 m=$(mark)
@@ -280,6 +323,18 @@ STATUS_AFTER=$(timeout 60 fpmod status 2>&1)
 echo "     fpmod status: $(echo "$STATUS_AFTER" | tr '\n' '|')"
 check "fpmod status (new service): module connected, tamper quiet, locked" status_ok "$STATUS_AFTER"
 step_done
+
+if [ "$HUB_OLD_PID" != 0 ]; then
+	step "after the upgrade: the fleet hub"
+	check "fpmod-hub.service is active after the upgrade" wait_for 90 hub_active
+	HUB_NEW_PID=$(hub_prop MainPID)
+	hub_restarted() { [ "$HUB_NEW_PID" != "$HUB_OLD_PID" ] && [ "$(readlink "/proc/$HUB_NEW_PID/exe")" = /usr/bin/fpmod ]; }
+	check "the hub was restarted on the new binary ($HUB_OLD_PID -> $HUB_NEW_PID, $(readlink "/proc/$HUB_NEW_PID/exe"))" hub_restarted
+	check "the hub listens again" wait_for 90 hub_listens
+	check "the fleet's authority kept (every door pins it)" [ "$(sha256sum </var/lib/fpmod-hub/authority.pem)" = "$AUTHORITY_SUM" ]
+	check "garage still waiting at the hub" sh -c 'runuser -u fpmod-hub -- fpmod hub doors | grep -q garage'
+	step_done
+fi
 
 step "after the upgrade: alice opens, a stranger does not"
 opens_for "new" alice-right-index alice

@@ -15,11 +15,21 @@ import WebConsole
 /// `fpmod hub …`: the fleet hub, whose truth is a PostgreSQL database (`HubStore`), and its
 /// HTTPS API for doors (`HubServer`).
 enum HubCommand {
+    /// The hub's database: `--database`, else `FPMOD_HUB_DATABASE`, else the one the packaged
+    /// hub's settings name (`/etc/default/fpmod-hub`, which `fpmod-hub.service` reads), so
+    /// `sudo -u fpmod-hub fpmod hub add-door garage` on the hub's machine needs neither.
+    static func database(_ invocation: Invocation) throws -> String {
+        if let given = invocation.parsed.string("database") { return given }
+        let path = invocation.environment["FPMOD_HUB_SETTINGS"] ?? HubSettingsFile.path
+        if let database = HubSettingsFile.database(at: path) { return database }
+        throw CommandFailure(.usage, "Name the hub's database: --database CONNINFO, FPMOD_HUB_DATABASE, or FPMOD_HUB_DATABASE in \(path) (what fpmod-hub.service reads).")
+    }
+
     /// `fpmod hub migrate --database CONNINFO`: brings the hub's database to this fpmod's
     /// schema, one migration per transaction; run again it changes nothing. A database a newer
     /// fpmod migrated is refused untouched.
     static func migrate(_ invocation: Invocation) throws -> ExitCode {
-        let conninfo = try invocation.parsed.require("database")
+        let conninfo = try Self.database(invocation)
         let (from, to) = try HubStore.migrate(conninfo: conninfo)
         let text = from == to
             ? "The hub's database is at schema version \(to) already; nothing changed."
@@ -31,7 +41,7 @@ enum HubCommand {
     /// `fpmod hub add-door NAME`: a one-time join code for the door (24 hours), shown once.
     static func addDoor(_ invocation: Invocation) throws -> ExitCode {
         guard let name = invocation.positional(0) else { throw CommandFailure(.usage, "Name the door: fpmod hub add-door NAME.") }
-        let store = try HubStore(conninfo: try invocation.parsed.require("database"))
+        let store = try HubStore(conninfo: try Self.database(invocation))
         let code = try store.joinCode(forDoor: name)
         invocation.emit("""
             Join code for door \(Printable.escaped(name)) (works once, for \(HubStore.joinCodeLifetimeHours) hours): \(code)
@@ -42,7 +52,7 @@ enum HubCommand {
 
     /// `fpmod hub doors`: every door, joined or waiting, revoked or not, and when it was last seen.
     static func doors(_ invocation: Invocation) throws -> ExitCode {
-        let store = try HubStore(conninfo: try invocation.parsed.require("database"))
+        let store = try HubStore(conninfo: try Self.database(invocation))
         let doors = try store.doors()
         let lines = doors.map { door in
             let seen = door.lastSeen.map { "last seen \(Date(timeIntervalSince1970: $0))" } ?? "never seen"
@@ -61,7 +71,7 @@ enum HubCommand {
     /// `fpmod hub revoke-door NAME`: the door's certificate refused from its next request on.
     static func revokeDoor(_ invocation: Invocation) throws -> ExitCode {
         guard let name = invocation.positional(0) else { throw CommandFailure(.usage, "Name the door: fpmod hub revoke-door NAME.") }
-        let store = try HubStore(conninfo: try invocation.parsed.require("database"))
+        let store = try HubStore(conninfo: try Self.database(invocation))
         guard try store.revokeDoor(named: name) else {
             throw CommandFailure(.usage, "No door \(Printable.escaped(name).debugDescription); `fpmod hub doors` lists them.")
         }
@@ -73,7 +83,7 @@ enum HubCommand {
     /// `fpmod hub add-user NAME [--display-name TEXT] [--admin]`: a user every door follows.
     static func addUser(_ invocation: Invocation) throws -> ExitCode {
         guard let name = invocation.positional(0) else { throw CommandFailure(.usage, "Name the user: fpmod hub add-user NAME.") }
-        let store = try HubStore(conninfo: try invocation.parsed.require("database"))
+        let store = try HubStore(conninfo: try Self.database(invocation))
         if try store.hasUser(named: name) {
             throw CommandFailure(.usage, "The hub has a user \(Printable.escaped(name).debugDescription) already; fpmod hub users lists them.")
         }
@@ -90,7 +100,7 @@ enum HubCommand {
     /// `fpmod hub users`: the hub's users, the fingers and cards it holds for each, and for each
     /// finger the joined doors whose reader cannot use it, and why.
     static func users(_ invocation: Invocation) throws -> ExitCode {
-        let store = try HubStore(conninfo: try invocation.parsed.require("database"))
+        let store = try HubStore(conninfo: try Self.database(invocation))
         let users = try store.users()
         let doors = try FleetListing.workingDoors(store)
         var lines: [String] = [], listed: [JSONValue] = []
@@ -113,7 +123,7 @@ enum HubCommand {
     /// `fpmod hub remove-user NAME`: gone, with their fingers, from every door at its next sync.
     static func removeUser(_ invocation: Invocation) throws -> ExitCode {
         guard let name = invocation.positional(0) else { throw CommandFailure(.usage, "Name the user: fpmod hub remove-user NAME.") }
-        let store = try HubStore(conninfo: try invocation.parsed.require("database"))
+        let store = try HubStore(conninfo: try Self.database(invocation))
         guard let revision = try store.deleteUser(named: name) else {
             throw CommandFailure(.usage, "No user \(Printable.escaped(name).debugDescription) on the hub; fpmod hub users lists them.")
         }
@@ -138,7 +148,7 @@ enum HubCommand {
         let directory = invocation.parsed.string("dir") ?? "/var/lib/fpmod-hub"
         let key: FleetTemplateKey
         do { key = try HubFiles.templateKey(directory: directory) } catch { throw CommandFailure(.config, "\(error)") }
-        let store = try HubStore(conninfo: try invocation.parsed.require("database"))
+        let store = try HubStore(conninfo: try Self.database(invocation))
         let put: Result<Int64, HubStoreError>
         do { put = .success(try store.putCard(HubCard(user: name, label: label.text, kind: number.kind, numberHash: key.cardHash(number)))) } catch {
             put = .failure(error)
@@ -160,7 +170,7 @@ enum HubCommand {
         guard let name = invocation.positional(0), let label = invocation.positional(1) else {
             throw CommandFailure(.usage, "Name the user and the card's label: fpmod hub remove-card NAME LABEL.")
         }
-        let store = try HubStore(conninfo: try invocation.parsed.require("database"))
+        let store = try HubStore(conninfo: try Self.database(invocation))
         guard let revision = try store.deleteCard(user: name, label: label) else {
             throw CommandFailure(.usage, "The hub has no card \(Printable.escaped(label).debugDescription) of \(Printable.escaped(name).debugDescription); fpmod hub users lists them.")
         }
@@ -172,7 +182,7 @@ enum HubCommand {
     /// `fpmod hub add-schedule NAME TEXT`: a weekly schedule every door follows.
     static func addSchedule(_ invocation: Invocation) throws -> ExitCode {
         let name = try invocation.parsed.require("name"), text = try invocation.parsed.require("text")
-        let store = try HubStore(conninfo: try invocation.parsed.require("database"))
+        let store = try HubStore(conninfo: try Self.database(invocation))
         let revision = try store.putSchedule(name: name, text: text)
         invocation.emit("Schedule \(Printable.escaped(name)) is \(Printable.escaped(text)) at revision \(revision), on each door's clock.",
                         json: ["schedule": .string(name), "revision": .int(revision)])
@@ -181,7 +191,7 @@ enum HubCommand {
 
     static func removeSchedule(_ invocation: Invocation) throws -> ExitCode {
         let name = try invocation.parsed.require("name")
-        let store = try HubStore(conninfo: try invocation.parsed.require("database"))
+        let store = try HubStore(conninfo: try Self.database(invocation))
         guard let revision = try store.deleteSchedule(named: name) else {
             throw CommandFailure(.usage, "No schedule \(Printable.escaped(name).debugDescription) on the hub.")
         }
@@ -192,7 +202,7 @@ enum HubCommand {
     /// `fpmod hub add-holiday NAME …`: as `fpmod holiday add` takes one, for every door.
     static func addHoliday(_ invocation: Invocation) throws -> ExitCode {
         let (name, first, last, yearly, hours) = try AccessRuleCommands.holidayRequest(invocation.parsed)
-        let store = try HubStore(conninfo: try invocation.parsed.require("database"))
+        let store = try HubStore(conninfo: try Self.database(invocation))
         let revision = try store.putHoliday(name: name.text, first: first, last: last, yearly: yearly, hours: hours?.text)
         let described = AccessAdministration.describe(first: first, last: last, yearly: yearly, hours: hours?.text)
         invocation.emit("Holiday \(name): \(described), at revision \(revision); every door has it at its next sync.",
@@ -202,7 +212,7 @@ enum HubCommand {
 
     static func removeHoliday(_ invocation: Invocation) throws -> ExitCode {
         let name = try invocation.parsed.require("name")
-        let store = try HubStore(conninfo: try invocation.parsed.require("database"))
+        let store = try HubStore(conninfo: try Self.database(invocation))
         guard let revision = try store.deleteHoliday(named: name) else {
             throw CommandFailure(.usage, "No holiday \(Printable.escaped(name).debugDescription) on the hub.")
         }
@@ -216,7 +226,7 @@ enum HubCommand {
         guard let mode = DoorMode(rawValue: modeText) else {
             throw CommandFailure(.usage, "A door mode is one of \(DoorMode.allCases.map(\.rawValue).joined(separator: ", ")), not \(Printable.escaped(modeText).debugDescription).")
         }
-        let store = try HubStore(conninfo: try invocation.parsed.require("database"))
+        let store = try HubStore(conninfo: try Self.database(invocation))
         let revision = try store.setDoorMode(door: door, mode: mode)
         invocation.emit("Door \(Printable.escaped(door)) is set to \(mode.rawValue) at revision \(revision); its service puts it into effect at its next sync.",
                         json: ["door": .string(door), "mode": .string(mode.rawValue), "revision": .int(revision)])
@@ -245,7 +255,7 @@ enum HubCommand {
     /// `fpmod hub serve`: the hub's HTTPS API for doors until SIGTERM or SIGINT.
     static func serve(_ invocation: Invocation) throws -> ExitCode {
         let signals = try SignalWatcher(signals: [SIGTERM, SIGINT])
-        let conninfo = try invocation.parsed.require("database")
+        let conninfo = try Self.database(invocation)
         let listen = invocation.parsed.string("listen") ?? "0.0.0.0:8443"
         guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]), (0...65_535).contains(port) else {
             throw CommandFailure(.usage, "--listen is ADDRESS:PORT, e.g. 0.0.0.0:8443, not \(Printable.escaped(listen).debugDescription).")
