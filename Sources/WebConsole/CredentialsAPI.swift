@@ -74,13 +74,15 @@ struct CredentialsAPI {
         try caller.requireAdmin()
         let body = try JSONBody(request)
         let name = try body.string("name"), label = try body.string("label")
+        let toHub: Bool
         do {
-            try caller.attributed(context.store, user: name, what: { "deleted \(name)'s card \(label)" }) {
+            // A card the fleet's hub has: the removal goes up, and every door follows.
+            toHub = try caller.attributed(context.store, user: name, what: { _ in "deleted \(name)'s card \(label)" }) {
                 try context.store.deleteCard(user: name, label: label, by: "console account \(caller.account)")
             }
         } catch {
             throw ConsoleFailure(404, "\(error)")
         }
-        return Reply.ok
+        return Reply.json(["ok": true, "toHub": .bool(toHub)])
     }
 }
