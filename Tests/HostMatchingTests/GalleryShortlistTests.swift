@@ -107,4 +107,51 @@ import Testing
             #expect(GalleryShortlist.templateScores(probe: probe, gallery: shrunk) == GalleryShortlist.templateScores(probe: probe, gallery: freshShrunk))
         }
     }
+
+    /// Enrollments into an indexed library wait in the recent list, which is laid into the
+    /// buckets when it grows past its limit; removals reach both. At every step the index votes
+    /// exactly as one built afresh from the same templates into as many buckets does.
+    @Test(.disabled(if: FVC2002.skipped, FVC2002.skipReason)) func enrollmentsWaitInTheRecentListAndRankAsAFreshIndex() throws {
+        let matcher = MinutiaeMatcher()
+        var templates: [HostTemplate] = [], probes: [Probe] = []
+        for database in ["DB1_B", "DB3_B"] {
+            for finger in 101...110 {
+                let images = try (1...6).map { try FVC2002.crop(database, finger: finger, impression: $0) }
+                templates.append(try matcher.enroll(images: Array(images[0..<5]), minimumUsable: 3))
+                if let probe = try? matcher.probe(images[5]) { probes.append(probe) }
+            }
+        }
+        var gallery = try MinutiaeGallery(Array(templates.prefix(2)))
+        _ = gallery.triplets
+        var kept = Array(templates.prefix(2))
+        var sawRecent = false, sawLaidIn = false
+        func ranksAsFresh(_ step: String) throws {
+            let grown = gallery.triplets
+            let fresh = TripletIndex(try MinutiaeGallery(kept).impressions, buckets: grown.offsets.count - 1)
+            for probe in probes {
+                let keys = MinutiaTriplets.probeKeys(probe.cylinders)
+                #expect(grown.similarities(probeKeys: keys) == fresh.similarities(probeKeys: keys), "\(step)")
+            }
+        }
+        for template in templates.dropFirst(2).dropLast(2) {
+            let before = gallery.triplets.impressions.count
+            gallery = try gallery.appending(template)
+            kept.append(template)
+            let index = try #require(gallery.lazyTriplets.ifBuilt, "an enroll extends a built index")
+            if !index.recentKeys.isEmpty { sawRecent = true }
+            if index.recentKeys.isEmpty && index.impressions.count > before { sawLaidIn = true }
+            try ranksAsFresh("after adding template \(kept.count)")
+        }
+        #expect(sawRecent && sawLaidIn, "both paths taken: recent \(sawRecent), laid in \(sawLaidIn)")
+        gallery = try gallery.appending(templates[templates.count - 2])
+        kept.append(templates[templates.count - 2])
+        try #require(!gallery.triplets.recentKeys.isEmpty, "the removals meet a recent list")
+        // One from the buckets, then the last added (from the recent list), then another.
+        for last in [false, true, false] {
+            let at = last ? kept.count - 1 : (kept.count > 5 ? 5 : 0)
+            gallery = gallery.removing(at: at)
+            kept.remove(at: at)
+            try ranksAsFresh("after removing template \(at)")
+        }
+    }
 }
