@@ -159,8 +159,10 @@ public final class FleetLink {
     public func sync(wait: Int = 0, fromStart: Bool = false) throws(FleetSyncError) -> FleetSyncReport {
         var report = try pull(wait: wait, fromStart: fromStart)
         try uploadFingers(into: &report)
-        try uploadCards(into: &report)
+        // Changes first: a card deleted here and another given its label before this sync must
+        // leave the hub before the new one arrives there, or the hub refuses the label as taken.
         try uploadCardChanges(into: &report)
+        try uploadCards(into: &report)
         try uploadEvents(into: &report)
         return report
     }

@@ -176,8 +176,8 @@ extension TemplateStore {
     }
 }
 
-/// A change made at this door to a card the hub has, as it goes up: the card as it is now (nil:
-/// removed here), and the number's hash that names which card it was.
+/// A change made at this door to a card the hub has, as it goes up: what changed, as the card is
+/// now, and the number's hash that names which card it was.
 public struct CardEditForHub: Sendable, Equatable {
     public var user: String
     public var label: String
