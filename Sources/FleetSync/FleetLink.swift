@@ -240,20 +240,13 @@ public final class FleetLink {
                                      sealedTemplate: replica.templateKey.seal(finger.template, user: finger.user, label: finger.label,
                                                                               family: replica.family),
                                      quality: finger.quality, isDuress: finger.isDuress).json
-                let answer: HubResponse
-                do { answer = try client.send("POST", "/v1/fingers", json: Array(body.encoded.utf8), timeout: .seconds(30)) } catch {
-                    if error == .stopped { throw .stopped }
-                    throw .unreachable(error.description)
-                }
+                let answer = try post("/v1/fingers", body)
                 switch answer.status {
                 case 200:
                     report.fingersSent += 1
                 case 404, 409:
                     report.fingersRefused.append("\(finger.user)'s \(finger.label)")
-                    do {
-                        _ = try store.appendAudit(event: "hub-finger-refused", user: finger.user,
-                                                  detail: "the hub refused \(finger.label): \(answer.refusalMessage)")
-                    } catch { throw .store("\(error)") }
+                    try audit("hub-finger-refused", user: finger.user, "the hub refused \(finger.label): \(answer.refusalMessage)")
                 default:
                     throw .refused(status: answer.status, message: answer.refusalMessage)
                 }
@@ -274,20 +267,13 @@ public final class FleetLink {
             for card in pending {
                 let body = HubCard(user: card.user, label: card.label, kind: card.kind, numberHash: card.numberHash, enabled: card.enabled,
                                    validFrom: card.validFrom, validUntil: card.validUntil).json
-                let answer: HubResponse
-                do { answer = try client.send("POST", "/v1/cards", json: Array(body.encoded.utf8), timeout: .seconds(30)) } catch {
-                    if error == .stopped { throw .stopped }
-                    throw .unreachable(error.description)
-                }
+                let answer = try post("/v1/cards", body)
                 switch answer.status {
                 case 200:
                     report.cardsSent += 1
                 case 404, 409:
                     report.cardsRefused.append("\(card.user)'s \(card.label): \(answer.refusalMessage)")
-                    do {
-                        _ = try store.appendAudit(event: "hub-card-refused", user: card.user,
-                                                  detail: "the hub refused card \(card.label): \(answer.refusalMessage); it opens this door only")
-                    } catch { throw .store("\(error)") }
+                    try audit("hub-card-refused", user: card.user, "the hub refused card \(card.label): \(answer.refusalMessage); it opens this door only")
                 default:
                     throw .refused(status: answer.status, message: answer.refusalMessage)
                 }
@@ -319,11 +305,7 @@ public final class FleetLink {
                     (path, body) = ("/v1/cards/update", HubCardChange(user: edit.user, label: edit.label, numberHash: edit.numberHash,
                                                                      enabled: enabled, validity: validity).json)
                 }
-                let answer: HubResponse
-                do { answer = try client.send("POST", path, json: Array(body.encoded.utf8), timeout: .seconds(30)) } catch {
-                    if error == .stopped { throw .stopped }
-                    throw .unreachable(error.description)
-                }
+                let answer = try post(path, body)
                 switch answer.status {
                 case 200:
                     report.cardChangesSent += 1
@@ -331,16 +313,28 @@ public final class FleetLink {
                     break  // the hub has no such card already: that number opens no door as this user's card
                 case 404, 409:
                     report.cardChangesRefused.append("\(edit.user)'s \(edit.label): \(answer.refusalMessage)")
-                    do {
-                        _ = try store.appendAudit(event: "hub-card-change-refused", user: edit.user,
-                                                  detail: "the hub did not take the change of card \(edit.label): \(answer.refusalMessage); the hub's own card comes down at the next sync")
-                    } catch { throw .store("\(error)") }
+                    try audit("hub-card-change-refused", user: edit.user,
+                              "the hub did not take the change of card \(edit.label): \(answer.refusalMessage); the hub's own card comes down at the next sync")
                 default:
                     throw .refused(status: answer.status, message: answer.refusalMessage)
                 }
                 do { try store.markCardEditAtHub(edit) } catch { throw .store("\(error)") }
             }
         }
+    }
+
+    /// One upload (`POST`, JSON): the hub's answer whatever its status, the connection's failures
+    /// as every sync names them.
+    private func post(_ path: String, _ body: JSONValue) throws(FleetSyncError) -> HubResponse {
+        do { return try client.send("POST", path, json: Array(body.encoded.utf8), timeout: .seconds(30)) } catch {
+            if error == .stopped { throw .stopped }
+            throw .unreachable(error.description)
+        }
+    }
+
+    /// An upload the hub refused for good, in this door's audit log.
+    private func audit(_ event: String, user: String, _ detail: String) throws(FleetSyncError) {
+        do { _ = try store.appendAudit(event: event, user: user, detail: detail) } catch { throw .store("\(error)") }
     }
 
     /// The answer's body for a 200; anything else is the hub's refusal in its words.
