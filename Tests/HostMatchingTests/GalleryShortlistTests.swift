@@ -72,19 +72,26 @@ import Testing
         #expect(narrow.identify(probe: stranger, gallery: door.gallery) == nil)
     }
 
-    /// The triangle index is built only when a search shortlists the gallery: a door's few
-    /// templates never pay for it. Once built it follows an enroll and a removal, ranking as an
-    /// index built afresh from the same templates does.
-    @Test(.disabled(if: FVC2002.skipped, FVC2002.skipReason)) func theTriangleIndexIsBuiltWhenFirstNeededAndFollowsChanges() throws {
-        let matcher = MinutiaeMatcher()
+    /// A template of impressions 1–5 of each finger of `databases` (crops), and the probes of
+    /// impression 6 that are usable.
+    static func fingers(of databases: [String], matcher: MinutiaeMatcher) throws -> (templates: [HostTemplate], probes: [Probe]) {
         var templates: [HostTemplate] = [], probes: [Probe] = []
-        for database in ["DB1_B", "DB2_B"] {
+        for database in databases {
             for finger in 101...110 {
                 let images = try (1...6).map { try FVC2002.crop(database, finger: finger, impression: $0) }
                 templates.append(try matcher.enroll(images: Array(images[0..<5]), minimumUsable: 3))
                 if let probe = try? matcher.probe(images[5]) { probes.append(probe) }
             }
         }
+        return (templates, probes)
+    }
+
+    /// The triangle index is built only when a search shortlists the gallery: a door's few
+    /// templates never pay for it. Once built it follows an enroll and a removal, ranking as an
+    /// index built afresh from the same templates does.
+    @Test(.disabled(if: FVC2002.skipped, FVC2002.skipReason)) func theTriangleIndexIsBuiltWhenFirstNeededAndFollowsChanges() throws {
+        let matcher = MinutiaeMatcher()
+        let (templates, probes) = try Self.fingers(of: ["DB1_B", "DB2_B"], matcher: matcher)
         let gallery = try MinutiaeGallery(Array(templates.dropLast()))
         for probe in probes.prefix(6) { _ = matcher.identify(probe: probe, gallery: gallery) }
         #expect(!gallery.hasTripletIndex, "19 templates are compared whole: no index")
@@ -113,14 +120,7 @@ import Testing
     /// exactly as one built afresh from the same templates into as many buckets does.
     @Test(.disabled(if: FVC2002.skipped, FVC2002.skipReason)) func enrollmentsWaitInTheRecentListAndRankAsAFreshIndex() throws {
         let matcher = MinutiaeMatcher()
-        var templates: [HostTemplate] = [], probes: [Probe] = []
-        for database in ["DB1_B", "DB3_B"] {
-            for finger in 101...110 {
-                let images = try (1...6).map { try FVC2002.crop(database, finger: finger, impression: $0) }
-                templates.append(try matcher.enroll(images: Array(images[0..<5]), minimumUsable: 3))
-                if let probe = try? matcher.probe(images[5]) { probes.append(probe) }
-            }
-        }
+        let (templates, probes) = try Self.fingers(of: ["DB1_B", "DB3_B"], matcher: matcher)
         var gallery = try MinutiaeGallery(Array(templates.prefix(2)))
         _ = gallery.triplets
         var kept = Array(templates.prefix(2))
