@@ -42,15 +42,29 @@ public struct HubCard: Sendable, Equatable {
     }
 
     func check() throws(HubStoreError) {
+        guard Self.travelling.contains(kind) else {
+            throw .invalid("a \(kind.rawValue) card is keyed to the door that enrolled it and cannot travel; add it at that door")
+        }
+        try Self.check(user: user, label: label, numberHash: numberHash, validFrom: validFrom, validUntil: validUntil)
+    }
+
+    /// What a card and a door's change to one both must be: names a door takes, a 32-byte hash,
+    /// a validity that ends after it starts.
+    static func check(user: String, label: String, numberHash: [UInt8], validFrom: Int64?, validUntil: Int64?) throws(HubStoreError) {
         try HubUser.checked { () throws(NameError) in
             _ = try UserName(validating: user)
             _ = try CardLabel(validating: label)
         }
-        guard Self.travelling.contains(kind) else {
-            throw .invalid("a \(kind.rawValue) card is keyed to the door that enrolled it and cannot travel; add it at that door")
-        }
         guard numberHash.count == 32 else { throw .invalid("a card's hash is 32 bytes") }
         if let validFrom, let validUntil, validUntil <= validFrom { throw .invalid("a card's validity ends before it starts") }
+    }
+
+    /// A validity bound as JSON holds it: a number, or null for no bound (`.some(nil)`); `.none`
+    /// when it is missing or of another type.
+    static func bound(_ member: JSONValue?) -> Int64?? {
+        guard let member else { return .none }
+        if member == .null { return .some(nil) }
+        return member.intValue.map { .some(Int64($0)) } ?? .none
     }
 
     /// The card as it travels: the state a door applies from the change log.
@@ -69,13 +83,7 @@ public struct HubCard: Sendable, Equatable {
         guard let user = json["user"]?.stringValue, let label = json["label"]?.stringValue,
               let kind = json["kind"]?.stringValue.flatMap(CardNumber.Kind.init(rawValue:)),
               let hash = json["hash"]?.stringValue.flatMap(HexText.bytes), let enabled = json["enabled"]?.boolValue else { return nil }
-        func bound(_ name: String) -> Int64?? {
-            guard let member = json[name] else { return .none }
-            if member == .null { return .some(nil) }
-            guard let value = member.intValue else { return .none }
-            return .some(Int64(value))
-        }
-        guard let from = bound("validFrom"), let until = bound("validUntil") else { return nil }
+        guard let from = Self.bound(json["validFrom"]), let until = Self.bound(json["validUntil"]) else { return nil }
         self.init(user: user, label: label, kind: kind, numberHash: hash, enabled: enabled, validFrom: from, validUntil: until)
     }
 }

@@ -24,14 +24,7 @@ public struct HubCardChange: Sendable, Equatable {
     }
 
     func check() throws(HubStoreError) {
-        try HubUser.checked { () throws(NameError) in
-            _ = try UserName(validating: user)
-            _ = try CardLabel(validating: label)
-        }
-        guard numberHash.count == 32 else { throw .invalid("a card's hash is 32 bytes") }
-        if let validity, let from = validity.from, let until = validity.until, until <= from {
-            throw .invalid("a card's validity ends before it starts")
-        }
+        try HubCard.check(user: user, label: label, numberHash: numberHash, validFrom: validity?.from, validUntil: validity?.until)
     }
 
     public var json: JSONValue {
@@ -54,12 +47,7 @@ public struct HubCardChange: Sendable, Equatable {
         }
         var validity: CardValidity?
         if let member = json["validity"] {
-            func bound(_ name: String) -> Int64?? {
-                guard let bound = member[name] else { return .none }
-                if bound == .null { return .some(nil) }
-                return bound.intValue.map { .some(Int64($0)) } ?? .none
-            }
-            guard let from = bound("from"), let until = bound("until") else { return nil }
+            guard let from = HubCard.bound(member["from"]), let until = HubCard.bound(member["until"]) else { return nil }
             validity = CardValidity(from: from, until: until)
         }
         self.init(user: user, label: label, numberHash: hash, enabled: enabled, validity: validity)

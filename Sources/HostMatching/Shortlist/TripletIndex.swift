@@ -95,7 +95,7 @@ struct TripletIndex: Sendable {
 
     /// This index with `added` impressions after the others (`all` is every impression, old and
     /// added): only the added ones' triangles are found. They join the recent list (merged in
-    /// order, a copy of that list only); when it would hold more than an eighth of the postings,
+    /// order, a copy of that list only); when it would hold more than its limit (`recentLimit`),
     /// it and they are laid into the buckets (the postings copied once). The buckets stay as they
     /// were until they hold eight times the keys they were sized for; then the index is rebuilt.
     func appending(_ added: [CylinderTemplate], all: [CylinderTemplate]) -> TripletIndex {

@@ -22,7 +22,7 @@ enum HubCommand {
         if let given = invocation.parsed.string("database") { return given }
         let path = invocation.environment["FPMOD_HUB_SETTINGS"] ?? HubSettingsFile.path
         if let database = HubSettingsFile.database(at: path) { return database }
-        throw CommandFailure(.usage, "Name the hub's database: --database CONNINFO, FPMOD_HUB_DATABASE, or FPMOD_HUB_DATABASE in \(path) (what fpmod-hub.service reads).")
+        throw CommandFailure(.usage, "Name the hub's database: --database CONNINFO, FPMOD_HUB_DATABASE, or FPMOD_HUB_DATABASE in \(Printable.escaped(path)) (what fpmod-hub.service reads).")
     }
 
     /// `fpmod hub migrate --database CONNINFO`: brings the hub's database to this fpmod's
