@@ -34,8 +34,9 @@ public enum AccuracyBench {
         var reports: [JSONValue] = []
         var failed: [String] = []
         var allScores: [(folder: FVCFolder, ours: PairScores, theirs: PairScores?)] = []
+        var ourDraws: [[Double]] = []
         var nbisTooHot = false
-        for folder in databases {
+        for (index, folder) in databases.enumerated() {
             let name = (folder.path as NSString).lastPathComponent
             progress("fpmod bench accuracy: \(name)…")
             var ours = FpmodScorer(matcher: matcher)
@@ -57,8 +58,10 @@ public enum AccuracyBench {
             }
             allScores.append((folder, ourScores, theirScores))
             let ourRates = ErrorRates(genuine: ourScores.genuine, impostor: ourScores.allImpostor)
-            let report = AccuracyReport(name: name, folder: folder, ours: ourScores, theirs: theirScores)
+            let report = AccuracyReport(name: name, folder: folder, ours: ourScores, theirs: theirScores,
+                                        seed: 2002 + UInt64(index))
             text += report.table()
+            if let intervals = report.ourIntervals { ourDraws.append(intervals.equalErrorRates) }
             var json = report.json()
             if options.door {
                 let door = try DoorRun.run(folder: folder, window: options.window, matcher: matcher, ours: ourScores,
@@ -80,6 +83,18 @@ public enum AccuracyBench {
                               + "(bounds \(bounds.eer) %, \(bounds.fmr1000) %)")
             }
         }
+        var top: [String: JSONValue] = ["window": .string(options.window == .full ? "full" : "fpc1020"), "databases": .array(reports)]
+        if ourDraws.count > 1, ourDraws.count == allScores.count {
+            // Each database's fingers drawn apart, the draws averaged one by one: the mean's interval.
+            let mean = allScores.map { ErrorRates(genuine: $0.ours.genuine, impostor: $0.ours.allImpostor).equalErrorRate }
+                .reduce(0, +) / Double(allScores.count)
+            let means = ourDraws[0].indices.map { draw in ourDraws.reduce(0) { $0 + $1[draw] } / Double(ourDraws.count) }
+            let interval = FingerResampling.central(means)
+            text += "\nfpmod's mean EER over the \(allScores.count) databases: \(AccuracyReport.percent(mean)) "
+                + "(95 % interval over fingers \(AccuracyReport.range(interval)))\n"
+            top["meanEER"] = .double(mean)
+            top["meanEERInterval"] = AccuracyReport.json(interval)
+        }
         if let det = options.det {
             for (index, entry) in allScores.enumerated() {
                 let name = (entry.folder.path as NSString).lastPathComponent
@@ -95,7 +110,6 @@ public enum AccuracyBench {
             }
         }
         text += "FVC2002 (if that is what was measured): D. Maio, D. Maltoni, R. Cappelli, J.L. Wayman, A.K. Jain, Proc. 16th ICPR, 2002.\n"
-        return Result(text: text, json: .object(["window": .string(options.window == .full ? "full" : "fpc1020"), "databases": .array(reports)]),
-                      failed: failed)
+        return Result(text: text, json: .object(top), failed: failed)
     }
 }

@@ -35,8 +35,12 @@ public struct PairScores: Sendable {
     /// Images the matcher refused (failure to extract), of all it was given.
     public var refused = 0
     public var images = 0
+    /// Impressions per finger (the matrix's images are finger-major).
+    public var impressions = 0
     /// scores[a][b] for a < b (image indices finger-major), nil where one was refused.
     public var matrix: [[Double?]] = []
+
+    public init() {}
 
     /// Image index of (finger position, impression position).
     public static func index(finger: Int, impression: Int, impressions: Int) -> Int { finger * impressions + impression }
@@ -47,6 +51,7 @@ public struct PairScores: Sendable {
         let fingers = folder.fingers.count, impressions = folder.impressions.count, count = fingers * impressions
         var result = PairScores()
         result.images = count
+        result.impressions = impressions
         var ready = [Bool](repeating: false, count: count)
         for (f, finger) in folder.fingers.enumerated() {
             for (k, impression) in folder.impressions.enumerated() {

@@ -35,7 +35,12 @@ import TestSupport
             #expect(rates["images"] as? Int == 9)
             let eer = try #require((rates["eer"] as? NSNumber)?.doubleValue)
             #expect((0...1).contains(eer))
+            let interval = try #require(rates["eerInterval"] as? [Double], "no interval in \(rates)")
+            #expect(interval.count == 2 && interval.allSatisfy { (0...1).contains($0) })
+            #expect(interval.first ?? 1 <= interval.last ?? 0)
         }
+        // One database: no mean over databases.
+        #expect(json["meanEER"] == nil)
         let svg = try String(contentsOfFile: picture, encoding: .utf8)
         #expect(svg.hasPrefix("<svg") && svg.contains("fpmod") && svg.contains("NBIS"))
     }
@@ -50,7 +55,28 @@ import TestSupport
         #expect(result.stdout.contains("EER (27 impostor pairs)"))
         #expect(result.stdout.contains("FMR1000"))
         #expect(result.stdout.contains("ZeroFMR"))
+        #expect(result.stdout.contains("EER, 95 % interval over fingers"))
         #expect(!result.stdout.contains("NBIS "))
+    }
+
+    /// Two databases: each its rates, and the mean EER with its interval (each database's
+    /// fingers drawn apart).
+    @Test func severalDatabasesGiveTheMeanEERAndItsInterval() throws {
+        let parent = NSTemporaryDirectory() + "fpmod-accuracy-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: parent) }
+        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        for database in ["DB2_B", "DB3_B"] {
+            try FileManager.default.moveItem(atPath: try smallSet(database), toPath: "\(parent)/\(database)")
+        }
+        let result = try CLI().run(["bench", "accuracy", parent, "--no-baseline", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(result.json, "not JSON: \(result.stdout)")
+        #expect((json["databases"] as? [Any])?.count == 2)
+        let mean = try #require((json["meanEER"] as? NSNumber)?.doubleValue)
+        let interval = try #require(json["meanEERInterval"] as? [Double])
+        #expect((0...1).contains(mean) && interval.count == 2)
+        let text = try CLI().run(["bench", "accuracy", parent, "--no-baseline"])
+        #expect(text.stdout.contains("mean EER over the 2 databases"))
     }
 
     @Test func checkFailsWhenTheBoundsAreNotMet() throws {

@@ -1,0 +1,64 @@
+import MatcherAccuracy
+import Testing
+
+/// The bootstrap over fingers: fingers drawn with replacement, their pairs kept together, two
+/// draws of one finger never an impostor pair, the same interval from the same seed.
+@Suite struct FingerResamplingTests {
+    /// `fingers` × `impressions` images: genuine pairs score `genuine(finger)`, impostors 1.
+    func scores(fingers: Int, impressions: Int, genuine: (Int) -> Double) -> PairScores {
+        var scores = PairScores()
+        scores.images = fingers * impressions
+        scores.impressions = impressions
+        scores.matrix = Array(repeating: Array(repeating: nil, count: scores.images), count: scores.images)
+        for a in 0..<scores.images {
+            for b in (a + 1)..<scores.images {
+                let score = a / impressions == b / impressions ? genuine(a / impressions) : 1
+                scores.matrix[a][b] = score
+                if a / impressions == b / impressions { scores.genuine.append(score) } else { scores.allImpostor.append(score) }
+            }
+        }
+        return scores
+    }
+
+    @Test func separatedFingersHaveNoErrorInAnyDraw() throws {
+        let intervals = try #require(FingerResampling.intervals(scores(fingers: 10, impressions: 4) { _ in 10 }, draws: 200))
+        #expect(intervals.equalErrorRate == 0...0)
+        #expect(intervals.fmr1000 == 0...0)
+        #expect(intervals.equalErrorRates.count == 200)
+    }
+
+    /// One finger that never matches itself: draws without it have no error, draws with it twice
+    /// or more have more than the set itself. The interval spans both.
+    @Test func oneBadFingerWidensTheIntervalAroundTheSetsOwnRate() throws {
+        let set = scores(fingers: 10, impressions: 4) { $0 == 0 ? 0 : 10 }
+        let own = ErrorRates(genuine: set.genuine, impostor: set.allImpostor)
+        #expect(own.fmr1000 > 0.09 && own.fmr1000 < 0.11)
+        let intervals = try #require(FingerResampling.intervals(set, draws: 400))
+        #expect(intervals.fmr1000.lowerBound == 0)
+        #expect(intervals.fmr1000.upperBound > own.fmr1000)
+        #expect(intervals.equalErrorRate.lowerBound == 0)
+        #expect(intervals.equalErrorRate.upperBound > own.equalErrorRate)
+    }
+
+    @Test func theSameSeedGivesTheSameDrawsAndAnotherSeedOthers() throws {
+        let set = scores(fingers: 6, impressions: 3) { Double($0 % 3) }
+        let first = try #require(FingerResampling.intervals(set, draws: 50, seed: 7))
+        let again = try #require(FingerResampling.intervals(set, draws: 50, seed: 7))
+        let other = try #require(FingerResampling.intervals(set, draws: 50, seed: 8))
+        #expect(first == again)
+        #expect(first.equalErrorRates != other.equalErrorRates)
+    }
+
+    @Test func oneFingerOrAnUnknownLayoutHasNoInterval() {
+        #expect(FingerResampling.intervals(scores(fingers: 1, impressions: 4) { _ in 10 }) == nil)
+        var unknown = scores(fingers: 3, impressions: 2) { _ in 10 }
+        unknown.impressions = 0
+        #expect(FingerResampling.intervals(unknown) == nil)
+    }
+
+    @Test func theCentralIntervalCutsEqualTails() {
+        let values = (0...100).map(Double.init)
+        #expect(FingerResampling.central(values, level: 0.9) == 5...95)
+        #expect(FingerResampling.central([3], level: 0.95) == 3...3)
+    }
+}
