@@ -35,6 +35,7 @@ public enum AccuracyBench {
         var failed: [String] = []
         var allScores: [(folder: FVCFolder, ours: PairScores, theirs: PairScores?)] = []
         var ourDraws: [[Double]] = []
+        var doorMissed: [[(count: Int, of: Int)]] = []
         var nbisTooHot = false
         for (index, folder) in databases.enumerated() {
             let name = (folder.path as NSString).lastPathComponent
@@ -68,6 +69,7 @@ public enum AccuracyBench {
                                            theirs: theirScores, strangers: databases.filter { $0.path != folder.path })
                 text += door.text
                 json["door"] = door.json
+                doorMissed.append(door.missedPerFinger)
                 if let bound = options.bounds?.doorMissed {
                     let missed = 100 * Double(door.missedAtProduct) / Double(max(1, door.genuineTouches))
                     if missed > bound || door.strangersAtProduct > 0 {
@@ -94,6 +96,15 @@ public enum AccuracyBench {
                 + "(95 % interval over fingers \(AccuracyReport.range(interval)))\n"
             top["meanEER"] = .double(mean)
             top["meanEERInterval"] = AccuracyReport.json(interval)
+        }
+        if doorMissed.count > 1, let interval = FingerResampling.shareInterval(doorMissed) {
+            // Each database's fingers drawn again within it, the missed touches summed over all.
+            let missed = doorMissed.joined().reduce(0) { $0 + $1.count }, touches = doorMissed.joined().reduce(0) { $0 + $1.of }
+            text += "fpmod at the door over the \(doorMissed.count) databases: missed \(missed)/\(touches) later touches at the product's thresholds "
+                + "(95 % interval over fingers \(AccuracyReport.range(interval)))\n"
+            top["doorMissed"] = .int(Int64(missed))
+            top["doorTouches"] = .int(Int64(touches))
+            top["doorMissedInterval"] = AccuracyReport.json(interval)
         }
         if let det = options.det {
             for (index, entry) in allScores.enumerated() {

@@ -20,6 +20,8 @@ public enum DoorRun {
         /// At the product's thresholds: later touches missed (of `genuineTouches`), strangers let in.
         public var missedAtProduct = 0
         public var genuineTouches = 0
+        /// Per enrolled finger: later touches missed at the product's thresholds, of how many.
+        public var missedPerFinger: [(count: Int, of: Int)] = []
         public var strangersAtProduct = 0
     }
 
@@ -51,7 +53,9 @@ public enum DoorRun {
         // A later touch the extractor refused is a miss as FVC counts it, but not one the matcher
         // made: at a door the user is asked to place the finger again. Counted apart as well.
         var genuine = 0, missedAtPairs = 0, missedAtProduct = 0, wrong = 0, refused = 0
+        var missedPerFinger: [(count: Int, of: Int)] = []
         for (f, row) in probes.enumerated() where owners.contains(f) {
+            let before = missedAtProduct
             for k in enrolled.upperBound..<impressions {
                 genuine += 1
                 guard let probe = row[k] else { missedAtPairs += 1; missedAtProduct += 1; refused += 1; continue }
@@ -60,6 +64,7 @@ public enum DoorRun {
                 if atPairs.map({ owners[$0.index] }) != f { missedAtPairs += 1 }
                 if matcher.identify(probe: probe, gallery: gallery).map({ owners[$0.index] }) != f { missedAtProduct += 1 }
             }
+            missedPerFinger.append((missedAtProduct - before, impressions - enrolled.upperBound))
         }
         var strangerTouches = 0, strangerMatchedAtPairs = 0, strangerMatchedAtProduct = 0
         for other in strangers {
@@ -76,8 +81,10 @@ public enum DoorRun {
         var text = "door (enroll impressions 1–5, identify 6–\(impressions) 1:N among \(templates.count); strangers: \(strangerTouches) touches of other databases' fingers)\n"
         text += "  fpmod: not enrolled \(notEnrolled)/\(folder.fingers.count); at 1 in 1,000 per comparison (scores \(perComparison.single) alone, \(perComparison.pair) two): missed \(missedAtPairs)/\(genuine), "
             + "taken for another \(wrong), strangers matched \(strangerMatchedAtPairs)/\(strangerTouches)\n"
-        text += "         at the product's threshold (1 in 10,000 per attempt, scores \(product.single) alone, \(product.pair) two): missed \(missedAtProduct)/\(genuine), "
-            + "strangers matched \(strangerMatchedAtProduct)/\(strangerTouches)\n"
+        let missedInterval = FingerResampling.shareInterval([missedPerFinger])
+        text += "         at the product's threshold (1 in 10,000 per attempt, scores \(product.single) alone, \(product.pair) two): missed \(missedAtProduct)/\(genuine)"
+            + (missedInterval.map { " (95 % interval over fingers \(AccuracyReport.range($0)))" } ?? "")
+            + ", strangers matched \(strangerMatchedAtProduct)/\(strangerTouches)\n"
         text += "         (both miss counts include \(refused) later touch\(refused == 1 ? "" : "es") the extractor refused as unusable; a door asks for such a touch again)\n"
         var json: [String: JSONValue] = [
             "notEnrolled": .int(Int64(notEnrolled)), "genuineTouches": .int(Int64(genuine)),
@@ -85,6 +92,7 @@ public enum DoorRun {
             "takenForAnother": .int(Int64(wrong)), "refusedAsUnusable": .int(Int64(refused)), "strangerTouches": .int(Int64(strangerTouches)),
             "strangersMatchedAtFMR1000": .int(Int64(strangerMatchedAtPairs)), "strangersMatchedAtProductThreshold": .int(Int64(strangerMatchedAtProduct)),
         ]
+        if let missedInterval { json["missedAtProductThresholdInterval"] = AccuracyReport.json(missedInterval) }
         if let theirs {
             let threshold = ErrorRates.threshold(impostor: theirs.allImpostor, atMostFMR: 0.001)
             func score(_ a: Int, _ b: Int) -> Double { theirs.matrix[min(a, b)][max(a, b)] ?? -1 }
@@ -106,7 +114,7 @@ public enum DoorRun {
             json["nbisMissedAt40"] = .int(Int64(missed40))
         }
         return Result(text: text, json: .object(json), missedAtProduct: missedAtProduct, genuineTouches: genuine,
-                      strangersAtProduct: strangerMatchedAtProduct)
+                      missedPerFinger: missedPerFinger, strangersAtProduct: strangerMatchedAtProduct)
     }
 
     /// 1 in 1,000 per comparison measured on this database alone: its all-pairs impostor scores

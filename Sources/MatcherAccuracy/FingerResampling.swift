@@ -61,6 +61,27 @@ public enum FingerResampling {
         return RateIntervals(equalErrorRate: central(eers, level: level), fmr1000: central(fmr1000s, level: level), equalErrorRates: eers)
     }
 
+    /// A share of touches (a door's later touches missed) counted per finger, `strata` of them
+    /// (databases) each drawn again within itself: the central `level` of the drawn shares of
+    /// all strata together; nil when there are no touches.
+    public static func shareInterval(_ strata: [[(count: Int, of: Int)]], draws: Int = 1000, level: Double = 0.95,
+                                     seed: UInt64 = 2002) -> ClosedRange<Double>? {
+        guard strata.contains(where: { $0.contains { $0.of > 0 } }), draws > 0 else { return nil }
+        var random = SeededGenerator(seed: seed)
+        let shares = (0..<draws).map { _ -> Double in
+            var count = 0, of = 0
+            for fingers in strata where !fingers.isEmpty {
+                for _ in fingers.indices {
+                    let finger = fingers[Int.random(in: 0..<fingers.count, using: &random)]
+                    count += finger.count
+                    of += finger.of
+                }
+            }
+            return of == 0 ? 0 : Double(count) / Double(of)
+        }
+        return central(shares, level: level)
+    }
+
     /// The central `level` of `values` (percentile interval).
     public static func central(_ values: [Double], level: Double = 0.95) -> ClosedRange<Double> {
         precondition(!values.isEmpty, "an interval needs values")

@@ -56,6 +56,20 @@ import Testing
         #expect(FingerResampling.intervals(unknown) == nil)
     }
 
+    @Test func aDoorsMissedShareIsDrawnFingerByFingerWithinEachDatabase() throws {
+        let clean = Array(repeating: (count: 0, of: 3), count: 10)
+        #expect(FingerResampling.shareInterval([clean]) == 0...0)
+        var oneBad = clean
+        oneBad[0] = (count: 3, of: 3)
+        let interval = try #require(FingerResampling.shareInterval([oneBad], draws: 400))
+        #expect(interval.lowerBound == 0 && interval.upperBound > 0.1)
+        // Every finger of one database missed, none of the other's: drawn within each database,
+        // every draw has half its touches missed; drawn from both pooled, most would not.
+        let missedAll = Array(repeating: (count: 3, of: 3), count: 10)
+        #expect(FingerResampling.shareInterval([missedAll, clean]) == 0.5...0.5)
+        #expect(FingerResampling.shareInterval([]) == nil)
+    }
+
     @Test func theCentralIntervalCutsEqualTails() {
         let values = (0...100).map(Double.init)
         #expect(FingerResampling.central(values, level: 0.9) == 5...95)

@@ -107,8 +107,13 @@ import TestSupport
         }
         let strict = try CLI().run(["bench", "accuracy", folder, "--no-baseline", "--door", "--check", "100,100,0"])
         #expect(strict.status == 1 && strict.stderr.contains("door missed"), "\(strict.stdout)\(strict.stderr)")
-        let lenient = try CLI().run(["bench", "accuracy", folder, "--no-baseline", "--door", "--check", "100,100,100"])
+        let lenient = try CLI().run(["bench", "accuracy", folder, "--no-baseline", "--door", "--check", "100,100,100", "--json"])
         #expect(lenient.status == 0, "\(lenient.stderr)")
+        // The missed share comes with its interval over fingers, within 0…1.
+        let json = try #require(lenient.json, "not JSON: \(lenient.stdout)")
+        let door = try #require((json["databases"] as? [[String: Any]])?.first?["door"] as? [String: Any])
+        let interval = try #require(door["missedAtProductThresholdInterval"] as? [Double], "no interval in \(door)")
+        #expect(interval.count == 2 && interval.allSatisfy { (0...1).contains($0) })
     }
 
     /// A later touch the extractor refuses is a door miss as FVC counts it, and is said apart.
