@@ -16,6 +16,10 @@ public enum AccuracyBench {
         /// --check EER,FMR1000[,DOOR] (percent): fail when fpmod does worse on any database; DOOR
         /// (with `door`): later touches missed at the product's thresholds, and any stranger let in.
         public var bounds: (eer: Double, fmr1000: Double, doorMissed: Double?)?
+        /// --save-scores FILE: every pair's score kept for a later --against.
+        public var saveScores: String?
+        /// --against FILE: an earlier run (read before this one starts) to compare with pair by pair.
+        public var against: AccuracyScoresFile.Run?
 
         public init() {}
     }
@@ -36,6 +40,7 @@ public enum AccuracyBench {
         var allScores: [(folder: FVCFolder, ours: PairScores, theirs: PairScores?)] = []
         var ourDraws: [[Double]] = []
         var doorMissed: [[(count: Int, of: Int)]] = []
+        var changeDraws: [[Double]] = [], changes: [Double] = []
         var nbisTooHot = false
         for (index, folder) in databases.enumerated() {
             let name = (folder.path as NSString).lastPathComponent
@@ -64,6 +69,17 @@ public enum AccuracyBench {
             text += report.table()
             if let intervals = report.ourIntervals { ourDraws.append(intervals.equalErrorRates) }
             var json = report.json()
+            if let against = options.against {
+                if let before = against.databases[name], let change = FingerResampling.change(from: before, to: ourScores, seed: 2002 + UInt64(index)) {
+                    text += Self.changeLine(change)
+                    changeDraws.append(change.equalErrorRateDraws)
+                    changes.append(change.equalErrorRate)
+                    json["change"] = .object(["eer": .double(change.equalErrorRate), "eerInterval": AccuracyReport.json(change.equalErrorRateInterval),
+                                              "fmr1000": .double(change.fmr1000), "fmr1000Interval": AccuracyReport.json(change.fmr1000Interval)])
+                } else {
+                    text += "against the earlier run: it has no \(name) of \(ourScores.images) images, nothing to compare\n"
+                }
+            }
             if options.door {
                 let door = try DoorRun.run(folder: folder, window: options.window, matcher: matcher, ours: ourScores,
                                            theirs: theirScores, strangers: databases.filter { $0.path != folder.path })
@@ -97,6 +113,15 @@ public enum AccuracyBench {
             top["meanEER"] = .double(mean)
             top["meanEERInterval"] = AccuracyReport.json(interval)
         }
+        if changeDraws.count > 1 {
+            let means = changeDraws[0].indices.map { draw in changeDraws.reduce(0) { $0 + $1[draw] } / Double(changeDraws.count) }
+            let interval = FingerResampling.central(means)
+            let mean = changes.reduce(0, +) / Double(changes.count)
+            text += "fpmod's mean EER against the earlier run: \(Self.points(mean)) (95 % interval over fingers \(Self.bound(interval.lowerBound))…\(Self.bound(interval.upperBound)))"
+                + "\(Self.verdict(interval))\n"
+            top["meanEERChange"] = .double(mean)
+            top["meanEERChangeInterval"] = AccuracyReport.json(interval)
+        }
         if doorMissed.count > 1, let interval = FingerResampling.shareInterval(doorMissed) {
             // Each database's fingers drawn again within it, the missed touches summed over all.
             let missed = doorMissed.joined().reduce(0) { $0 + $1.count }, touches = doorMissed.joined().reduce(0) { $0 + $1.of }
@@ -121,6 +146,38 @@ public enum AccuracyBench {
             }
         }
         text += "FVC2002 (if that is what was measured): D. Maio, D. Maltoni, R. Cappelli, J.L. Wayman, A.K. Jain, Proc. 16th ICPR, 2002.\n"
+        if let path = options.saveScores {
+            let run = AccuracyScoresFile.json(window: options.window == .full ? "full" : "fpc1020",
+                                              databases: allScores.map { (($0.folder.path as NSString).lastPathComponent, $0.ours) })
+            do {
+                try run.encoded.write(toFile: path, atomically: true, encoding: .utf8)
+            } catch {
+                throw BenchError(.io, "cannot write the scores to \(path): \(error.localizedDescription)")
+            }
+            text += "Every pair's score: \(path) (compare a later run with it: --against \(path))\n"
+        }
         return Result(text: text, json: .object(top), failed: failed)
     }
+
+    /// "against the earlier run: EER −0.4 points (…), FMR1000 +1.1 points (…)".
+    static func changeLine(_ change: RateChange) -> String {
+        let eer = change.equalErrorRateInterval, fmr = change.fmr1000Interval
+        return "against the earlier run: EER \(points(change.equalErrorRate)) (95 % interval over fingers \(bound(eer.lowerBound))…\(bound(eer.upperBound)))"
+            + "\(verdict(eer)), FMR1000 \(points(change.fmr1000)) (\(bound(fmr.lowerBound))…\(bound(fmr.upperBound)))\(verdict(fmr))\n"
+    }
+
+    /// "+0.4 points", "−1.2 points": percentage points of a rate.
+    static func points(_ change: Double) -> String { bound(change) + " points" }
+
+    /// "+0.4", "−1.2" (a true minus sign; a change that rounds to 0 is "+0.0").
+    static func bound(_ change: Double) -> String {
+        let tenths = (1000 * change).rounded()
+        return (tenths < 0 ? "−" : "+") + String(format: "%.1f", abs(tenths) / 10)
+    }
+
+    /// Lower rates are better: an interval wholly below 0 shows a gain, wholly above a loss.
+    static func verdict(_ interval: ClosedRange<Double>) -> String {
+        interval.upperBound < 0 ? ": better" : interval.lowerBound > 0 ? ": worse" : ": not shown either way"
+    }
 }
+

@@ -81,3 +81,31 @@ public struct PairScores: Sendable {
         return result
     }
 }
+
+extension PairScores {
+    /// The protocol's scores again from a matrix a run kept (`matrix[a][b]` for a < b, nil where
+    /// an image was refused), so that two runs can be compared pair by pair; nil when the matrix
+    /// is not square or its images are not whole fingers of `impressions`.
+    public init?(matrix: [[Double?]], impressions: Int) {
+        let count = matrix.count
+        guard impressions >= 2, count >= 2 * impressions, count % impressions == 0, matrix.allSatisfy({ $0.count == count }) else { return nil }
+        self.init()
+        self.matrix = matrix
+        self.impressions = impressions
+        images = count
+        let refusedScore = -Double.greatestFiniteMagnitude
+        // An image refused has no score with any other.
+        refused = (0..<count).filter { a in (0..<count).allSatisfy { b in a == b || matrix[min(a, b)][max(a, b)] == nil } }.count
+        for a in 0..<count {
+            for b in (a + 1)..<count {
+                let score = matrix[a][b] ?? refusedScore
+                if a / impressions == b / impressions {
+                    genuine.append(score)
+                } else {
+                    allImpostor.append(score)
+                    if a % impressions == 0 && b % impressions == 0 { fvcImpostor.append(score) }
+                }
+            }
+        }
+    }
+}

@@ -9,9 +9,23 @@ import Imaging
 public struct RateIntervals: Sendable, Equatable {
     public let equalErrorRate: ClosedRange<Double>
     public let fmr1000: ClosedRange<Double>
-    /// Each draw's equal error rate, in draw order: several databases' draws averaged draw by
-    /// draw give the interval of their mean.
+    /// Each draw's equal error rate and FMR1000, in draw order: several databases' draws
+    /// averaged draw by draw give the interval of their mean, and two runs' draws with one seed
+    /// draw the same fingers, so their differences give the interval of a change.
     public let equalErrorRates: [Double]
+    public let fmr1000Rates: [Double]
+}
+
+/// How a change moved a database's rates (after − before), with the central interval of the
+/// change over the same fingers drawn again for both: a change whose interval holds 0 has not
+/// been shown better or worse.
+public struct RateChange: Sendable, Equatable {
+    public let equalErrorRate: Double
+    public let equalErrorRateInterval: ClosedRange<Double>
+    public let fmr1000: Double
+    public let fmr1000Interval: ClosedRange<Double>
+    /// Each draw's EER change, for the change of a mean over databases.
+    public let equalErrorRateDraws: [Double]
 }
 
 public enum FingerResampling {
@@ -58,7 +72,23 @@ public enum FingerResampling {
             eers.append(rates.equalErrorRate)
             fmr1000s.append(rates.fmr1000)
         }
-        return RateIntervals(equalErrorRate: central(eers, level: level), fmr1000: central(fmr1000s, level: level), equalErrorRates: eers)
+        return RateIntervals(equalErrorRate: central(eers, level: level), fmr1000: central(fmr1000s, level: level), equalErrorRates: eers,
+                             fmr1000Rates: fmr1000s)
+    }
+
+    /// The paired bootstrap of two runs on one set: each draw's fingers are the same for both
+    /// (one seed), so what differs is the matcher alone. nil when the runs are not of the same
+    /// fingers and impressions.
+    public static func change(from before: PairScores, to after: PairScores, draws: Int = 1000, level: Double = 0.95,
+                              seed: UInt64 = 2002) -> RateChange? {
+        guard before.images == after.images, before.impressions == after.impressions,
+              let old = intervals(before, draws: draws, level: level, seed: seed),
+              let new = intervals(after, draws: draws, level: level, seed: seed) else { return nil }
+        let rates = (ErrorRates(genuine: before.genuine, impostor: before.allImpostor), ErrorRates(genuine: after.genuine, impostor: after.allImpostor))
+        let eer = zip(new.equalErrorRates, old.equalErrorRates).map { $0 - $1 }
+        let fmr1000 = zip(new.fmr1000Rates, old.fmr1000Rates).map { $0 - $1 }
+        return RateChange(equalErrorRate: rates.1.equalErrorRate - rates.0.equalErrorRate, equalErrorRateInterval: central(eer, level: level),
+                          fmr1000: rates.1.fmr1000 - rates.0.fmr1000, fmr1000Interval: central(fmr1000, level: level), equalErrorRateDraws: eer)
     }
 
     /// A share of touches (a door's later touches missed) counted per finger, `strata` of them

@@ -237,6 +237,8 @@ enum Program {
                     .flag("door", help: "accuracy: also enroll impressions 1–5 of each finger and identify the rest 1:N, with the other databases' fingers as strangers."),
                     .flag("no-baseline", help: "accuracy: skip NBIS (libfprint's bozorth3), which takes minutes per database."),
                     .option("det", valueName: "FILE.svg", help: "accuracy: write the DET curves (fpmod and NBIS) as SVG; one file per database, suffixed with its name, when there are several."),
+                    .option("save-scores", valueName: "FILE.json", help: "accuracy: keep every pair's score, to compare a later run of a changed matcher with (--against)."),
+                    .option("against", valueName: "FILE.json", help: "accuracy: compare with an earlier run's --save-scores pair by pair: each rate's change with its 95 % interval over the same fingers drawn again for both, and whether it shows a gain, a loss or neither."),
                     .option("check", valueName: "EER,FMR1000[,DOOR]", help: "accuracy: exit 1 when fpmod's EER or FMR1000 (percent, all-pairs impostors) is above these on any database (the CI's regression check); with --door, DOOR bounds the later touches missed (percent) at the product's thresholds, and any stranger let in fails."),
                 ]),
             CommandSpec(

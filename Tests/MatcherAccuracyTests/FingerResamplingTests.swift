@@ -70,6 +70,35 @@ import Testing
         #expect(FingerResampling.shareInterval([]) == nil)
     }
 
+    /// Two runs compared over the same fingers drawn again for both: a run against itself moves
+    /// nothing in any draw; mending the one bad finger is a gain the interval shows.
+    @Test func aChangeIsMeasuredOverTheSameFingersForBothRuns() throws {
+        let bad = scores(fingers: 10, impressions: 4) { $0 == 0 ? 0 : 10 }
+        let mended = scores(fingers: 10, impressions: 4) { _ in 10 }
+        let none = try #require(FingerResampling.change(from: bad, to: bad, draws: 300))
+        #expect(none.equalErrorRate == 0 && none.equalErrorRateInterval == 0...0 && none.fmr1000Interval == 0...0)
+        let gain = try #require(FingerResampling.change(from: bad, to: mended, draws: 300))
+        #expect(gain.equalErrorRate < 0 && gain.fmr1000 < 0)
+        // Draws without finger 0 change nothing (about a third of them); the rest gain.
+        #expect(gain.fmr1000Interval.upperBound == 0 && gain.fmr1000Interval.lowerBound < -0.1)
+        #expect(gain.equalErrorRateDraws.allSatisfy { $0 <= 0 })
+        #expect(FingerResampling.change(from: bad, to: scores(fingers: 5, impressions: 4) { _ in 10 }) == nil)
+    }
+
+    @Test func scoresAreRebuiltFromTheirMatrixWithTheRefusedImage() throws {
+        var measured = scores(fingers: 3, impressions: 3) { Double($0) + 5 }
+        // Image 4 refused: no score with any other, its pairs the lowest score, as the protocol has it.
+        for a in 0..<measured.images {
+            for b in (a + 1)..<measured.images where a == 4 || b == 4 { measured.matrix[a][b] = nil }
+        }
+        let rebuilt = try #require(PairScores(matrix: measured.matrix, impressions: 3))
+        #expect(rebuilt.refused == 1 && rebuilt.images == 9 && rebuilt.impressions == 3)
+        #expect(rebuilt.genuine.count == 9 && rebuilt.allImpostor.count == 27 && rebuilt.fvcImpostor.count == 3)
+        #expect(rebuilt.genuine.filter { $0 == -.greatestFiniteMagnitude }.count == 2)
+        #expect(PairScores(matrix: measured.matrix, impressions: 4) == nil)
+        #expect(PairScores(matrix: [[nil, 1], [nil, nil]], impressions: 2) == nil)
+    }
+
     @Test func theCentralIntervalCutsEqualTails() {
         let values = (0...100).map(Double.init)
         #expect(FingerResampling.central(values, level: 0.9) == 5...95)

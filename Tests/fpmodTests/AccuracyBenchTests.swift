@@ -79,6 +79,38 @@ import TestSupport
         #expect(text.stdout.contains("mean EER over the 2 databases"))
     }
 
+    /// A run's scores kept, and a later run compared with them pair by pair: the same matcher
+    /// changes nothing; a file that is not a run's scores, or of another window, is refused
+    /// before anything is measured, naming the fix.
+    @Test func aLaterRunIsComparedWithTheScoresAnEarlierOneKept() throws {
+        let folder = try smallSet()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let cli = CLI()
+        let kept = cli.directory + "/scores.json"
+        let first = try cli.run(["bench", "accuracy", folder, "--no-baseline", "--save-scores", kept])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("--against \(kept)"))
+        let again = try cli.run(["bench", "accuracy", folder, "--no-baseline", "--against", kept, "--json"])
+        #expect(again.status == 0, "\(again.stderr)")
+        let json = try #require(again.json, "not JSON: \(again.stdout)")
+        let change = try #require((json["databases"] as? [[String: Any]])?.first?["change"] as? [String: Any])
+        #expect((change["eer"] as? NSNumber)?.doubleValue == 0)
+        #expect(change["eerInterval"] as? [Double] == [0, 0])
+        let text = try cli.run(["bench", "accuracy", folder, "--no-baseline", "--against", kept])
+        #expect(text.stdout.contains("against the earlier run: EER +0.0 points") && text.stdout.contains("not shown either way"))
+
+        let whole = try cli.run(["bench", "accuracy", folder, "--no-baseline", "--full", "--against", kept])
+        #expect(whole.status == 64 && whole.stderr.contains("drop --full"), "\(whole.stderr)")
+        let garbage = cli.directory + "/garbage.json"
+        try "{\"format\": \"something else\"}".write(toFile: garbage, atomically: true, encoding: .utf8)
+        for file in [garbage, cli.directory + "/absent.json"] {
+            let refused = try cli.run(["bench", "accuracy", folder, "--no-baseline", "--against", file])
+            #expect(refused.status == 64 && refused.stderr.contains("--save-scores") && refused.stdout.isEmpty, "\(refused.stderr)")
+        }
+        let misplaced = try cli.run(["bench", "--against", kept])
+        #expect(misplaced.status == 64 && misplaced.stderr.contains("belongs to `fpmod bench accuracy DIR`"))
+    }
+
     @Test func checkFailsWhenTheBoundsAreNotMet() throws {
         // DB2_B's crops are the hardest set (the window sees least of a 569 dpi print): no matcher
         // separates even three of its fingers perfectly, so bounds of 0 cannot be met.

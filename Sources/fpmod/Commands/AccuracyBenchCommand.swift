@@ -41,6 +41,24 @@ enum AccuracyBenchCommand {
             throw CommandFailure(.usage, "--door enrolls impressions 1–\(DoorRun.enrolled.count) and identifies the later ones, but \(short.path) holds "
                                  + "\(short.impressions.count) impressions per finger; use a set with at least \(DoorRun.enrolled.count + 1) (the FVC sets have 8).")
         }
+        // Both files checked before minutes of measuring: the earlier run read whole, the new
+        // file's folder writable.
+        if let path = parsed.string("against") {
+            let earlier = try AccuracyScoresFile.read(path)
+            let window = options.window == .full ? "full" : "fpc1020"
+            guard earlier.window == window else {
+                throw CommandFailure(.usage, "--against \(path) holds a run on \(earlier.window == "full" ? "whole images" : "the sensor's window"); "
+                                     + "compare like with like: \(earlier.window == "full" ? "add" : "drop") --full.")
+            }
+            options.against = earlier
+        }
+        if let save = parsed.string("save-scores") {
+            let folder = (save as NSString).deletingLastPathComponent
+            guard FileManager.default.isWritableFile(atPath: folder.isEmpty ? "." : folder) else {
+                throw CommandFailure(.usage, "--save-scores \(save): its folder is not writable; give a path where the scores can be written.")
+            }
+            options.saveScores = save
+        }
         if let det = options.det, !FileManager.default.isWritableFile(atPath: (det as NSString).deletingLastPathComponent.isEmpty ? "." : (det as NSString).deletingLastPathComponent) {
             throw CommandFailure(.usage, "--det \(det): its folder is not writable; give a path where the SVG can be written.")
         }

@@ -34,7 +34,7 @@ enum BenchCommand {
             }
             return try AccuracyBenchCommand.run(invocation, folder: folder)
         }
-        for option in ["sensor", "full", "door", "no-baseline", "det", "check"] where parsed.isExplicit(option) {
+        for option in ["sensor", "full", "door", "no-baseline", "det", "check", "save-scores", "against"] where parsed.isExplicit(option) {
             throw CommandFailure(.usage, "--\(option) belongs to `fpmod bench accuracy DIR`.")
         }
         var output = BenchOutput(json: invocation.json, write: StandardStreams.writeOutput)
