@@ -33,7 +33,7 @@ struct CardStateAPI {
             guard let text = try body.optionalString(key) else { return nil }
             guard let moment = ValidityBounds.moment(text, in: zone, endOfDay: endOfDay) else {
                 throw ConsoleFailure.badRequest("\"\(key)\" is not a day or time.",
-                                                fix: "Write \(ValidityBounds.howToWrite(in: zone)), or null for no bound on that side.")
+                                                fix: "Write \(ValidityBounds.howToWrite(in: zone)), or leave it out (null) for no bound on that side.")
             }
             return moment
         }
