@@ -6,7 +6,8 @@ console enabled (a fresh store: the console must still need its setup) and a sim
 
   first-run setup -> dashboard, logout, login, a live enrollment (the simulated sensor touched once
   per prompt), a grant arriving in the dashboard's event list, the audit log and its CSV export,
-  settings saved and a broken config refused with its line and column, users, plots, accounts,
+  settings saved and a broken config refused with its line and column, users (a card added, switched
+  off and given dates in the editor), plots, accounts,
   then the lock screen: the PIN pad, cancel, wrong PINs until the lockout counts down.
   Every page is photographed at phone (390x844) and desktop (1280x900) size into --screenshots.
 
@@ -112,6 +113,17 @@ class Run:
                 return
             except StaleElementReferenceException:
                 # The page re-rendered the field between finding and typing: find it again.
+                if attempt == 2:
+                    raise
+
+    def type_into_css(self, selector, text):
+        for attempt in range(3):
+            try:
+                field = self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, selector), selector)[0]
+                field.clear()
+                field.send_keys(text)
+                return
+            except StaleElementReferenceException:
                 if attempt == 2:
                     raise
 
@@ -353,6 +365,31 @@ class Run:
         visitor = '#user-table tbody tr[data-user="visitor"]'
         self.wait(lambda d: "1 card" in (d.find_elements(By.CSS_SELECTOR, visitor) or [None])[0].text
                   if d.find_elements(By.CSS_SELECTOR, visitor) else False, "visitor's card in #user-table")
+        self.step("users: the card switched off by its switch, given dates, and a date the door cannot read refused")
+        card = '#credential-list li[data-card="card"] '
+        switch = self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, card + "input.card-switch"), "the card's switch")[0]
+        if not switch.is_selected():
+            raise StepFailed("a new card's switch shows it off")
+        switch.click()
+        self.wait(lambda d: "card card off." in self.text_of("user-count"), "the switch's answer in #user-count")
+        self.wait(lambda d: "switched off" in self.text_of("credential-list")
+                  and not d.find_element(By.CSS_SELECTOR, card + "input.card-switch").is_selected(), "the card listed as switched off")
+        self.wait(lambda d: "card (off)" in d.find_element(By.CSS_SELECTOR, visitor).text, "the card off in #user-table")
+        self.type_into_css(card + "input.card-until", "2099-12-31")
+        self.driver.find_element(By.CSS_SELECTOR, card + "button.card-dates-save").click()
+        self.wait(lambda d: "valid until 2100-01-01 00:00" in self.text_of("credential-list"), "the card's end, through 2099-12-31")
+        self.type_into_css(card + "input.card-from", "next week")
+        self.driver.find_element(By.CSS_SELECTOR, card + "button.card-dates-save").click()
+        self.wait(lambda d: "is not a day or time" in self.alert_text(), "the bad date refused in #alert")
+        print("     " + self.text_of("credential-list").splitlines()[0], flush=True)
+        for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
+            self.set_size(size)
+            self.driver.execute_script("document.getElementById('credential-list').scrollIntoView();")
+            self.settle()
+            overflow = self.driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            if overflow > 1:
+                raise StepFailed("the editor's cards are %d px wider than a %s's screen" % (overflow, label))
+            self.screenshot("users-card-" + label)
         self.step("plots: three pictures with summaries")
         self.open_page("/plots", "plots")
         for name in ("latency", "identify", "hourly"):

@@ -90,32 +90,11 @@ public struct ReportMoment: Sendable, Equatable {
         date = today.adding(days: -((today.weekday - weekday + 7) % 7))
     }
 
-    /// A validity bound as `fpmod user set` and the console take it: `YYYY-MM-DD` (from its start;
-    /// with `endOfDay`, through its end) or `YYYY-MM-DD HH:MM`, on the door's clock; nil for
-    /// anything else (no "today" here: a bound is a date the admin means, not a relative one).
-    public static func validityBound(_ text: String, in zone: TimeZoneRules, endOfDay: Bool) -> Int64? {
-        guard text.first?.isNumber == true, let moment = ReportMoment(parsing: text, today: CivilDate(year: 1970, month: 1, day: 1)) else {
-            return nil
-        }
-        return endOfDay ? moment.end(in: zone) : moment.start(in: zone)
-    }
-
     /// The first moment it names (a day: its first minute that happens).
-    public func start(in zone: TimeZoneRules) -> Int64 { Self.firstMoment(date, minuteOfDay ?? 0, zone) }
+    public func start(in zone: TimeZoneRules) -> Int64 { zone.firstUTCSeconds(forLocal: date, minuteOfDay: minuteOfDay ?? 0) }
 
     /// The moment a period ending with it ends (exclusive): a day ends at the next day's start.
     public func end(in zone: TimeZoneRules) -> Int64 {
-        minuteOfDay.map { Self.firstMoment(date, $0, zone) } ?? Self.firstMoment(date.adding(days: 1), 0, zone)
-    }
-
-    /// A wall-clock minute the clocks skip starts when they land (the next minute that happens).
-    static func firstMoment(_ date: CivilDate, _ minute: Int, _ zone: TimeZoneRules) -> Int64 {
-        var day = date, at = minute
-        for _ in 0..<(24 * 60) {
-            if let first = zone.utcSeconds(forLocal: day, minuteOfDay: at).first { return first }
-            at += 1
-            if at == 24 * 60 { at = 0; day = day.adding(days: 1) }
-        }
-        return Int64(date.daysSinceEpoch) * 86_400 + Int64(minute) * 60
+        minuteOfDay.map { zone.firstUTCSeconds(forLocal: date, minuteOfDay: $0) } ?? zone.firstUTCSeconds(forLocal: date.adding(days: 1), minuteOfDay: 0)
     }
 }

@@ -58,6 +58,18 @@ public struct ConsoleContext: Sendable {
         guard user != nil else { throw ConsoleFailure(404, "There is no user named \(name).", fix: "See the users page for the names.") }
     }
 
+    /// 404 for a card the user does not have, or for no such user (before anything is changed).
+    func requireCard(user name: String, label: String) throws(ConsoleFailure) {
+        try requireUser(name)
+        let cards: [Card]
+        do { cards = try store.cards(of: name) } catch { throw ConsoleFailure(500, "The store could not be read: \(error)") }
+        guard cards.contains(where: { $0.label == label }) else { throw Self.noSuchCard(user: name, label: label) }
+    }
+
+    static func noSuchCard(user: String, label: String) -> ConsoleFailure {
+        ConsoleFailure(404, "\(user) has no card named \(label).", fix: "See the user's cards on the users page.")
+    }
+
     /// One control request and its reply, refusals turned into the API's errors.
     func ask(_ request: ControlRequest, for what: String, lineTimeout: Duration = .seconds(30)) throws(ConsoleFailure) -> [String: JSONValue] {
         let service = try requireService(for: what)

@@ -92,6 +92,8 @@ public final class ConsoleRoutes: HTTPHandler, Sendable {
         case ("POST", "/users/pin"): return try CredentialsAPI(context: context).setPIN(request, caller)
         case ("POST", "/cards"): return try CredentialsAPI(context: context).addCard(request, caller)
         case ("POST", "/cards/delete"): return try CredentialsAPI(context: context).deleteCard(request, caller)
+        case ("POST", "/cards/switch"): return try CardStateAPI(context: context).setEnabled(request, caller)
+        case ("POST", "/cards/validity"): return try CardStateAPI(context: context).setValidity(request, caller)
         case ("GET", "/schedules"): return try users.schedules()
         case ("POST", "/schedules"): return try users.addSchedule(request, caller)
         case ("POST", "/schedules/delete"): return try users.deleteSchedule(request, caller)

@@ -40,6 +40,11 @@ struct JSONBody {
         }
     }
 
+    func bool(_ key: String) throws(ConsoleFailure) -> Bool {
+        guard has(key) else { throw ConsoleFailure.badRequest("\"\(key)\" is missing.") }
+        return try bool(key, default: false)
+    }
+
     func bool(_ key: String, default value: Bool) throws(ConsoleFailure) -> Bool {
         switch members[key] {
         case nil: return value

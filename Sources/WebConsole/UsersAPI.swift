@@ -103,8 +103,8 @@ struct UsersAPI {
         func moment(_ key: String, endOfDay: Bool) throws(ConsoleFailure) -> AccessChange<Int64>? {
             guard body.has(key) else { return nil }
             guard let text = try body.optionalString(key) else { return .clear }
-            guard let value = ReportMoment.validityBound(text, in: zone, endOfDay: endOfDay) else {
-                throw ConsoleFailure.badRequest("\"\(key)\" is not a day or time.", fix: "Write YYYY-MM-DD or 'YYYY-MM-DD HH:MM' on the door's clock (\(zone.name)).")
+            guard let value = ValidityBounds.moment(text, in: zone, endOfDay: endOfDay) else {
+                throw ConsoleFailure.badRequest("\"\(key)\" is not a day or time.", fix: "Write \(ValidityBounds.howToWrite(in: zone)).")
             }
             return .set(value)
         }

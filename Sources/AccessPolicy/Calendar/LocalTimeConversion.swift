@@ -10,6 +10,19 @@ extension TimeZoneRules {
         let offsets = Set([offset(atUTC: local - 86_400), offset(atUTC: local), offset(atUTC: local + 86_400)])
         return offsets.map { local - Int64($0) }.filter { offset(atUTC: $0) == Int(local - $0) }.sorted()
     }
+
+    /// The first moment the wall clock shows `minuteOfDay` on `date`; a minute the clocks skip
+    /// starts when they land (the next minute that happens), so "from 02:30" on the night clocks
+    /// go forward still means that night.
+    public func firstUTCSeconds(forLocal date: CivilDate, minuteOfDay: Int) -> Int64 {
+        var day = date, at = minuteOfDay
+        for _ in 0..<(24 * 60) {
+            if let first = utcSeconds(forLocal: day, minuteOfDay: at).first { return first }
+            at += 1
+            if at == 24 * 60 { at = 0; day = day.adding(days: 1) }
+        }
+        return Int64(date.daysSinceEpoch) * 86_400 + Int64(minuteOfDay) * 60
+    }
 }
 
 extension TimeZoneRules {

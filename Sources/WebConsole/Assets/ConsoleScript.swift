@@ -305,7 +305,7 @@ enum ConsoleScript {
       body.textContent = '';
       for (const user of users) {
         const fingers = (user.fingers || []).map((finger) => text(finger.label) || 'finger');
-        const cards = (user.cards || []).map((card) => text(card.label) || 'card');
+        const cards = (user.cards || []).map((card) => (text(card.label) || 'card') + (card.enabled === false ? ' (off)' : ''));
         const credentials = [];
         if (fingers.length) credentials.push(fingers.length + ' finger' + (fingers.length === 1 ? '' : 's') + ' (' + fingers.join(', ') + ')');
         if (cards.length) credentials.push(cards.length + ' card' + (cards.length === 1 ? '' : 's') + ' (' + cards.join(', ') + ')');
@@ -357,11 +357,60 @@ enum ConsoleScript {
         list.append(el('li', null, el('span', null, 'Finger ' + (text(finger.label) || '(no label)')),
           el('button', { type: 'button', className: 'danger', onclick: () => removeCredential(user.name, finger.label, 'finger') }, 'Delete finger')));
       }
-      for (const card of user.cards || []) {
-        list.append(el('li', null, el('span', null, 'Card ' + (text(card.label) || '(no label)') + ' — ' + validity(card.validFrom, card.validUntil)),
-          el('button', { type: 'button', className: 'danger', onclick: () => removeCard(user.name, card.label) }, 'Delete card')));
-      }
+      for (const card of user.cards || []) list.append(cardItem(user.name, card));
       if (!list.children.length) list.append(el('li', null, 'No credentials yet.'));
+    }
+
+    // A card with its switch and its own dates as the list gives them (the door's clock), which
+    // the dates form takes back unchanged; an empty date is no bound on that side.
+    let cardFields = 0;
+    function cardItem(name, card) {
+      const label = text(card.label) || '(no label)';
+      const on = card.enabled !== false;
+      const id = 'card-field-' + (cardFields += 1);
+      const toggle = el('input', { id: id + '-on', type: 'checkbox', role: 'switch', className: 'card-switch', checked: on,
+        'aria-label': 'Card ' + label + ' on' });
+      toggle.addEventListener('change', () => switchCard(name, card.label, toggle));
+      const from = el('input', { id: id + '-from', type: 'text', className: 'card-from', value: card.validFrom ? text(card.validFrom) : '',
+        placeholder: '2026-12-01 or 2026-12-01 08:00', autocomplete: 'off' });
+      const until = el('input', { id: id + '-until', type: 'text', className: 'card-until', value: card.validUntil ? text(card.validUntil) : '',
+        placeholder: '2026-12-31', autocomplete: 'off' });
+      const dates = el('form', { className: 'inline card-dates', 'aria-label': 'Dates of card ' + label },
+        el('div', { className: 'field' }, el('label', { for: from.id }, 'Valid from'), from),
+        el('div', { className: 'field' }, el('label', { for: until.id }, 'Valid until'), until),
+        el('button', { type: 'submit', className: 'card-dates-save' }, 'Save dates'));
+      onSubmit(dates, async () => {
+        const reply = await api('POST', '/api/v1/cards/validity',
+          { name, label: card.label, validFrom: from.value.trim() || null, validUntil: until.value.trim() || null });
+        await loadUsers();
+        byId('user-count').textContent = text(name) + '’s card ' + label + ': ' + text(reply && reply.described) + '.' + fleetNote(reply);
+      });
+      return el('li', { dataset: { card: text(card.label) } },
+        el('span', { className: 'card-state' }, 'Card ' + label + ' — ' + (on ? 'on' : 'switched off') + ', valid ' + validity(card.validFrom, card.validUntil)),
+        el('span', { className: 'check' }, toggle, el('label', { for: toggle.id }, 'On')),
+        dates,
+        el('button', { type: 'button', className: 'danger', onclick: () => removeCard(name, card.label) }, 'Delete card'));
+    }
+
+    function fleetNote(reply) {
+      return reply && reply.toHub ? ' The fleet’s hub has this card: every door follows at this door’s next sync.' : '';
+    }
+
+    // The switch shows what the store holds: put back when the change is refused.
+    async function switchCard(name, label, toggle) {
+      const on = toggle.checked;
+      clearAlert();
+      toggle.disabled = true;
+      let reply;
+      try {
+        reply = await api('POST', '/api/v1/cards/switch', { name, label, enabled: on });
+      } catch (_) {
+        toggle.checked = !on;
+        toggle.disabled = false;
+        return;
+      }
+      try { await loadUsers(); } catch (_) { return; }
+      byId('user-count').textContent = 'Switched ' + text(name) + '’s card ' + text(label) + ' ' + (on ? 'on' : 'off') + '.' + fleetNote(reply);
     }
 
     function openEditor(name) {

@@ -91,6 +91,7 @@ td.actions button { margin: 0 0.25rem 0.25rem 0; }
 .events time { color: var(--muted); font-variant-numeric: tabular-nums; }
 .plain { list-style: none; padding: 0; margin: 0 0 1rem; }
 .plain li { padding: 0.35rem 0; border-bottom: 1px solid var(--line); display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; }
+.plain li .check { margin: 0; }
 .prompt { font-size: 1.35rem; font-weight: 600; }
 .result { font-size: 1.15rem; font-weight: 600; }
 .steps { padding-left: 1.5rem; }

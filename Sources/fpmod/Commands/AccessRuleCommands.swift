@@ -159,8 +159,8 @@ enum AccessRuleCommands {
     /// `YYYY-MM-DD` (from its start; with `endOfDay`, through its end) or `YYYY-MM-DD HH:MM`, on
     /// the door's clock.
     static func readMoment(_ text: String, option: String, zone: TimeZoneRules, endOfDay: Bool) throws -> Int64 {
-        guard let moment = ReportMoment.validityBound(text, in: zone, endOfDay: endOfDay) else {
-            throw CommandFailure(.usage, "\(option) \"\(Printable.escaped(text))\" is not a day or time; write YYYY-MM-DD or 'YYYY-MM-DD HH:MM' on the door's clock (\(zone.name)).")
+        guard let moment = ValidityBounds.moment(text, in: zone, endOfDay: endOfDay) else {
+            throw CommandFailure(.usage, "\(option) \"\(Printable.escaped(text))\" is not a day or time; write \(ValidityBounds.howToWrite(in: zone)).")
         }
         return moment
     }

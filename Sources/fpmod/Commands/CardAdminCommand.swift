@@ -130,11 +130,10 @@ enum CardAdminCommand {
 
     /// `  valid until 2026-12-07 00:00 Europe/Berlin (expired)` for a card with dates of its own.
     static func validityText(_ card: Card, _ zone: TimeZoneRules) -> String {
-        let parts = [card.validFrom.map { "valid from \(zone.wallClockText(atUTC: $0))" }, card.validUntil.map { "valid until \(zone.wallClockText(atUTC: $0))" }]
-            .compactMap { $0 }
-        guard !parts.isEmpty else { return "" }
+        let described = ValidityBounds.describe(from: card.validFrom, until: card.validUntil, in: zone)
+        guard !described.isEmpty else { return "" }
         let now = Int64(Date().timeIntervalSince1970)
-        return "  " + parts.joined(separator: ", ") + (card.isValid(atUTC: now) ? "" : card.validUntil.map { now >= $0 } == true ? " (expired)" : " (not yet valid)")
+        return "  " + described + (card.isValid(atUTC: now) ? "" : card.validUntil.map { now >= $0 } == true ? " (expired)" : " (not yet valid)")
     }
 
     /// `fpmod card validity NAME LABEL [--valid-from WHEN] [--valid-until WHEN]`: the card's own
@@ -145,9 +144,7 @@ enum CardAdminCommand {
         let zone = invocation.doorTimeZone
         let from = try parsed.string("valid-from").map { try AccessRuleCommands.readMoment($0, option: "--valid-from", zone: zone, endOfDay: false) }
         let until = try parsed.string("valid-until").map { try AccessRuleCommands.readMoment($0, option: "--valid-until", zone: zone, endOfDay: true) }
-        let described = [from.map { "valid from \(zone.wallClockText(atUTC: $0))" }, until.map { "valid until \(zone.wallClockText(atUTC: $0))" }]
-            .compactMap { $0 }.joined(separator: ", ")
-        let text = described.isEmpty ? "no dates of its own" : described
+        let text = ValidityBounds.describeCard(from: from, until: until, in: zone)
         let toHub = try invocation.openStore().setCardValidity(user: name, label: label, from: from, until: until, described: text,
                                                                by: "fpmod card validity")
         invocation.emit("\(Printable.escaped(name))'s card \(Printable.escaped(label)): \(text).\(toHub ? Self.fleetFollows : "")",
