@@ -105,25 +105,20 @@ class Run:
         return found[0].text.strip() if found else ""
 
     def type_into(self, element_id, text):
+        self.type_retrying(lambda: self.present(element_id), text)
+
+    def type_into_css(self, selector, text):
+        self.type_retrying(lambda: self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, selector), selector)[0], text)
+
+    def type_retrying(self, find, text):
         for attempt in range(3):
             try:
-                field = self.present(element_id)
+                field = find()
                 field.clear()
                 field.send_keys(text)
                 return
             except StaleElementReferenceException:
                 # The page re-rendered the field between finding and typing: find it again.
-                if attempt == 2:
-                    raise
-
-    def type_into_css(self, selector, text):
-        for attempt in range(3):
-            try:
-                field = self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, selector), selector)[0]
-                field.clear()
-                field.send_keys(text)
-                return
-            except StaleElementReferenceException:
                 if attempt == 2:
                     raise
 
