@@ -179,7 +179,7 @@ let package = Package(
         .target(name: "Benchmarks", dependencies: [
             "ReaderSessions", "FingerprintModule", "FingerprintProtocol", "ModuleSimulator", "Administration", "HostMatching",
             "HostReader", "ImageSensor", "ImageSensorSimulator", "Imaging", "JSONValue", "MatcherAccuracy", "MinutiaeExtraction",
-            "Posix", "SerialPort", "ServiceClient", "TemplateStore", "ConsoleAuth",
+            "Posix", "SerialPort", "ServiceClient", "TemplateStore", "ConsoleAuth", "PrintableText",
         ]),
         // One way to ask a person (questions as data, secrets and their rules, finger steps) apart
         // from how: the CLI asks on a terminal, a console on a page, a kiosk on its screen. Its own

@@ -4,6 +4,7 @@ import Imaging
 import JSONValue
 import MatcherAccuracy
 import MinutiaeExtraction
+import PrintableText
 
 /// The FVC protocol on real impressions, fpmod's matcher and NBIS side by side
 /// (docs/accuracy.md), over FVC folders (`FVCFolder.databases(under:)`).
@@ -77,7 +78,7 @@ public enum AccuracyBench {
                     json["change"] = .object(["eer": .double(change.equalErrorRate), "eerInterval": AccuracyReport.json(change.equalErrorRateInterval),
                                               "fmr1000": .double(change.fmr1000), "fmr1000Interval": AccuracyReport.json(change.fmr1000Interval)])
                 } else {
-                    text += "against the earlier run: it has no \(name) of \(ourScores.images) images, nothing to compare\n"
+                    text += "against the earlier run: it has no \(Printable.escaped(name)) of \(ourScores.images) images, nothing to compare\n"
                 }
             }
             if options.door {
@@ -142,7 +143,7 @@ public enum AccuracyBench {
                 } catch {
                     throw BenchError(.io, "cannot write the DET picture \(file): \(error.localizedDescription)")
                 }
-                text += "DET curve of \(name): \(file)\n"
+                text += "DET curve of \(Printable.escaped(name)): \(Printable.escaped(file))\n"
             }
         }
         text += "FVC2002 (if that is what was measured): D. Maio, D. Maltoni, R. Cappelli, J.L. Wayman, A.K. Jain, Proc. 16th ICPR, 2002.\n"
@@ -152,9 +153,9 @@ public enum AccuracyBench {
             do {
                 try run.encoded.write(toFile: path, atomically: true, encoding: .utf8)
             } catch {
-                throw BenchError(.io, "cannot write the scores to \(path): \(error.localizedDescription)")
+                throw BenchError(.io, "cannot write the scores to \(Printable.escaped(path)): \(error.localizedDescription)")
             }
-            text += "Every pair's score: \(path) (compare a later run with it: --against \(path))\n"
+            text += "Every pair's score: \(Printable.escaped(path)) (compare a later run with it: --against \(Printable.escaped(path)))\n"
         }
         return Result(text: text, json: .object(top), failed: failed)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import JSONValue
 import MatcherAccuracy
+import PrintableText
 
 /// Every pair's score of an accuracy run, kept (`--save-scores`) so that a later run of a changed
 /// matcher can be compared with it pair by pair (`--against`): the same fingers drawn again for
@@ -36,7 +37,7 @@ public enum AccuracyScoresFile {
     /// Refuses before any measuring: a file that is not there, not this format, or not whole.
     public static func read(_ path: String) throws(BenchError) -> Run {
         func refused(_ why: String) -> BenchError {
-            BenchError(.usage, "--against \(path): \(why); give a file an earlier `fpmod bench accuracy … --save-scores FILE` wrote.")
+            BenchError(.usage, "--against \(Printable.escaped(path)): \(why); give a file an earlier `fpmod bench accuracy … --save-scores FILE` wrote.")
         }
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         guard let size = attributes?[.size] as? Int else { throw refused("cannot read it") }
@@ -59,14 +60,14 @@ public enum AccuracyScoresFile {
             for a in 0..<images {
                 for b in (a + 1)..<images {
                     if case .null = flat[next] {} else {
-                        guard let score = flat[next].numberValue else { throw refused("\(name) has a score that is not a number") }
+                        guard let score = flat[next].numberValue else { throw refused("\(Printable.escaped(name)) has a score that is not a number") }
                         matrix[a][b] = score
                     }
                     next += 1
                 }
             }
             guard let scores = PairScores(matrix: matrix, impressions: impressions) else {
-                throw refused("\(name)'s \(images) images are not whole fingers of \(impressions) impressions")
+                throw refused("\(Printable.escaped(name))'s \(images) images are not whole fingers of \(impressions) impressions")
             }
             databases[name] = scores
         }

@@ -95,7 +95,14 @@ extension PairScores {
         images = count
         let refusedScore = -Double.greatestFiniteMagnitude
         // An image refused has no score with any other.
-        refused = (0..<count).filter { a in (0..<count).allSatisfy { b in a == b || matrix[min(a, b)][max(a, b)] == nil } }.count
+        var scored = [Bool](repeating: false, count: count)
+        for a in 0..<count {
+            for b in (a + 1)..<count where matrix[a][b] != nil {
+                scored[a] = true
+                scored[b] = true
+            }
+        }
+        refused = scored.count { !$0 }
         for a in 0..<count {
             for b in (a + 1)..<count {
                 let score = matrix[a][b] ?? refusedScore

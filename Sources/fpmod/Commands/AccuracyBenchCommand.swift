@@ -6,6 +6,7 @@ import Imaging
 import JSONValue
 import MatcherAccuracy
 import MinutiaeExtraction
+import PrintableText
 
 /// `fpmod bench accuracy DIR`: the FVC protocol on real impressions, fpmod's matcher and NBIS
 /// side by side (docs/accuracy.md). DIR is a folder of NNN_K.png images, or a folder of such
@@ -47,7 +48,7 @@ enum AccuracyBenchCommand {
             let earlier = try AccuracyScoresFile.read(path)
             let window = options.window == .full ? "full" : "fpc1020"
             guard earlier.window == window else {
-                throw CommandFailure(.usage, "--against \(path) holds a run on \(earlier.window == "full" ? "whole images" : "the sensor's window"); "
+                throw CommandFailure(.usage, "--against \(Printable.escaped(path)) holds a run on \(earlier.window == "full" ? "whole images" : "the sensor's window"); "
                                      + "compare like with like: \(earlier.window == "full" ? "add" : "drop") --full.")
             }
             options.against = earlier
@@ -55,7 +56,7 @@ enum AccuracyBenchCommand {
         if let save = parsed.string("save-scores") {
             let folder = (save as NSString).deletingLastPathComponent
             guard FileManager.default.isWritableFile(atPath: folder.isEmpty ? "." : folder) else {
-                throw CommandFailure(.usage, "--save-scores \(save): its folder is not writable; give a path where the scores can be written.")
+                throw CommandFailure(.usage, "--save-scores \(Printable.escaped(save)): its folder is not writable; give a path where the scores can be written.")
             }
             options.saveScores = save
         }
