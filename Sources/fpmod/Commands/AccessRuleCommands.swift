@@ -54,26 +54,28 @@ enum AccessRuleCommands {
     /// A holiday as `holiday add` and `hub add-holiday` take it, every part checked.
     static func holidayRequest(_ parsed: ParsedCommand) throws -> (name: RuleName, first: CivilDate, last: CivilDate, yearly: Bool, hours: WeeklySchedule?) {
         let name = try RuleName(validating: try parsed.require("name"))
-        let date = try parsed.string("date").map { try readDate($0, option: "--date") }
-        let from = try parsed.string("from").map { try readDate($0, option: "--from") }
-        let until = try parsed.string("until").map { try readDate($0, option: "--until") }
-        let first: CivilDate, last: CivilDate
-        switch (date, from, until) {
-        case let (date?, nil, nil): (first, last) = (date, date)
-        case let (nil, from?, until?): (first, last) = (from, until)
-        case (nil, nil, nil): throw CommandFailure(.usage, "Say which days: --date YYYY-MM-DD for one day, or --from YYYY-MM-DD --until YYYY-MM-DD.")
-        case (_?, _, _): throw CommandFailure(.usage, "--date is one day; --from and --until a range: give one or the other.")
-        default: throw CommandFailure(.usage, "A range needs both --from and --until.")
+        let request: HolidayRequest
+        do {
+            request = try HolidayRequest(date: parsed.string("date"), from: parsed.string("from"), until: parsed.string("until"),
+                                         yearly: parsed.flag("yearly"), closed: parsed.flag("closed"), hours: parsed.string("hours"))
+        } catch {
+            throw CommandFailure(.usage, holidayProblem(error))
         }
-        let yearly = parsed.flag("yearly")
-        if let problem = HolidayDays.problem(first: first, last: last, yearly: yearly) {
-            throw CommandFailure(.usage, "The holiday's days: \(problem) (--from, --until).")
+        return (name, request.first, request.last, request.yearly, request.hours)
+    }
+
+    /// A holiday's problem in the options' words.
+    static func holidayProblem(_ problem: HolidayRequest.Problem) -> String {
+        switch problem {
+        case .notADate(let field, let text): notADate(text, option: "--" + field.rawValue)
+        case .noDays: "Say which days: --date YYYY-MM-DD for one day, or --from YYYY-MM-DD --until YYYY-MM-DD."
+        case .dateAndRange: "--date is one day; --from and --until a range: give one or the other."
+        case .halfRange: "A range needs both --from and --until."
+        case .days(let problem): "The holiday's days: \(problem) (--from, --until)."
+        case .closedOrHours:
+            "Say what the door does that day: --closed (nobody with a schedule comes in) or --hours 'daily 10:00-14:00' (those hours instead of their schedules)."
+        case .hours(let error): scheduleProblem(error, what: "--hours")
         }
-        let hoursText = parsed.string("hours")
-        guard (hoursText != nil) != parsed.flag("closed") else {
-            throw CommandFailure(.usage, "Say what the door does that day: --closed (nobody with a schedule comes in) or --hours 'daily 10:00-14:00' (those hours instead of their schedules).")
-        }
-        return (name, first, last, yearly, try hoursText.map { try readSchedule($0, what: "--hours") })
     }
 
     static func addHoliday(_ invocation: Invocation) throws -> ExitCode {
@@ -145,15 +147,16 @@ enum AccessRuleCommands {
 
     static func readSchedule(_ text: String, what: String) throws -> WeeklySchedule {
         do { return try WeeklySchedule(parsing: text) } catch {
-            throw CommandFailure(.usage, "\(what), column \(error.column): \(error.message). Nothing was changed.")
+            throw CommandFailure(.usage, scheduleProblem(error, what: what))
         }
     }
 
-    static func readDate(_ text: String, option: String) throws -> CivilDate {
-        guard let date = CivilDate(parsing: Substring(text)) else {
-            throw CommandFailure(.usage, "\(option) \"\(Printable.escaped(text))\" is not a date; write YYYY-MM-DD (a day that exists), e.g. 2026-12-24.")
-        }
-        return date
+    static func scheduleProblem(_ error: WeeklySchedule.ParseError, what: String) -> String {
+        "\(what), column \(error.column): \(error.message). Nothing was changed."
+    }
+
+    static func notADate(_ text: String, option: String) -> String {
+        "\(option) \"\(Printable.escaped(text))\" is not a date; write YYYY-MM-DD (a day that exists), e.g. 2026-12-24."
     }
 
     /// `YYYY-MM-DD` (from its start; with `endOfDay`, through its end) or `YYYY-MM-DD HH:MM`, on
