@@ -38,3 +38,30 @@ extension HubStore {
         }
     }
 }
+
+extension HubStore {
+    /// A holiday as the hub holds it: its days as the doors take them (YYYY-MM-DD), and its
+    /// hours (nil: closed).
+    public struct HolidayListing: Sendable, Equatable {
+        public var name: String
+        public var first: String
+        public var last: String
+        public var yearly: Bool
+        public var hours: String?
+    }
+
+    /// Every holiday, by name.
+    public func holidays() throws(HubStoreError) -> [HolidayListing] {
+        try locked { connection throws(HubStoreError) in
+            let rows = try connection.execute("SELECT name, first, last, yearly, hours FROM holidays ORDER BY name")
+            var holidays: [HolidayListing] = []
+            for row in rows {
+                guard row.count == 5, let name = row[0], let first = row[1], let last = row[2], let yearly = row[3] else {
+                    throw .unexpectedReply("a holiday row")
+                }
+                holidays.append(HolidayListing(name: name, first: first, last: last, yearly: yearly == "t", hours: row[4]))
+            }
+            return holidays
+        }
+    }
+}

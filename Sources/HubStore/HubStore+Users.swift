@@ -7,6 +7,8 @@ extension HubStore {
         public var role: HubUser.Role
         public var fingers: [String]
         public var cards: [String] = []
+        /// The weekly schedule they may come in by; nil: none of their own.
+        public var schedule: String? = nil
     }
 
     /// Every user, by name, with their fingers and cards; `named`: that user alone (none or one).
@@ -17,17 +19,18 @@ extension HubStore {
                     coalesce((SELECT string_agg(f.label || ' (' || f.module_family || ')', E'\\n' ORDER BY f.label, f.module_family)
                               FROM fingers f WHERE f.user_name = u.name), ''),
                     coalesce((SELECT string_agg(c.label || ' (' || c.kind || CASE WHEN c.enabled THEN '' ELSE ', off' END || ')', E'\\n' ORDER BY c.label)
-                              FROM cards c WHERE c.user_name = u.name), '')
+                              FROM cards c WHERE c.user_name = u.name), ''),
+                    u.schedule
                 FROM users u WHERE $1::text IS NULL OR u.name = $1 ORDER BY u.name
                 """, [name])
             var users: [UserListing] = []
             for row in rows {
-                guard row.count == 5, let name = row[0], let display = row[1], let role = row[2].flatMap(HubUser.Role.init(rawValue:)) else {
+                guard row.count == 6, let name = row[0], let display = row[1], let role = row[2].flatMap(HubUser.Role.init(rawValue:)) else {
                     throw .unexpectedReply("a user row")
                 }
                 let fingers = (row[3] ?? "").split(separator: "\n").map(String.init)
                 let cards = (row[4] ?? "").split(separator: "\n").map(String.init)
-                users.append(UserListing(name: name, displayName: display, role: role, fingers: fingers, cards: cards))
+                users.append(UserListing(name: name, displayName: display, role: role, fingers: fingers, cards: cards, schedule: row[5]))
             }
             return users
         }

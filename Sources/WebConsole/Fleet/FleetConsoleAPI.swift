@@ -55,7 +55,7 @@ struct FleetConsoleAPI {
         guard query.utf8.count <= 64 else { throw ConsoleFailure.badRequest("The search is at most 64 bytes.") }
         let all = try read { () throws(HubStoreError) in try hub.users() }
         let matching = query.isEmpty ? all : all.filter { $0.name.lowercased().contains(query) || $0.displayName.lowercased().contains(query) }
-        return Reply.json(["users": .array(matching.prefix(Self.usersPerPage).map { FleetListing.json($0, reach: nil) }),
+        return Reply.json(["users": .array(matching.prefix(Self.usersPerPage).map { Self.json($0, reach: nil) }),
                            "total": .int(Int64(all.count)), "matching": .int(Int64(matching.count))])
     }
 
@@ -66,7 +66,7 @@ struct FleetConsoleAPI {
             (try hub.users(named: name).first, try FleetListing.reach(of: name, in: hub, doors: try FleetListing.workingDoors(hub)))
         }
         guard let listing else { throw ConsoleFailure(404, "There is no user named \(name) on the hub.") }
-        return Reply.json(["user": FleetListing.json(listing, reach: reach)])
+        return Reply.json(["user": Self.json(listing, reach: reach)])
     }
 
     func removeUser(_ request: HTTPRequest, _ caller: Caller) throws(ConsoleFailure) -> HTTPResponse {
@@ -174,6 +174,13 @@ struct FleetConsoleAPI {
         })])
     }
 
+    /// A user as `fpmod hub users --json` lists one, with their schedule, which the console edits.
+    static func json(_ user: HubStore.UserListing, reach: [FleetListing.FingerReach]?) -> JSONValue {
+        guard case .object(var object) = FleetListing.json(user, reach: reach) else { return FleetListing.json(user, reach: reach) }
+        object["schedule"] = user.schedule.map(JSONValue.string) ?? .null
+        return .object(object)
+    }
+
     /// A door's or user's name as typed: bounded before anything reads it.
     static func name(_ text: String, of kind: String) throws(ConsoleFailure) -> String {
         guard !text.isEmpty, text.utf8.count <= 64 else {
@@ -182,7 +189,7 @@ struct FleetConsoleAPI {
         return text
     }
 
-    private func read<T>(_ body: () throws(HubStoreError) -> T) throws(ConsoleFailure) -> T {
+    func read<T>(_ body: () throws(HubStoreError) -> T) throws(ConsoleFailure) -> T {
         do { return try body() } catch { throw Self.unavailable(error) }
     }
 

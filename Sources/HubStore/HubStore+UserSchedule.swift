@@ -1,0 +1,41 @@
+import TemplateStore
+
+extension HubStore {
+    /// Gives a user a schedule, or takes theirs away (nil: no schedule of their own); the
+    /// change's revision, or nil when the hub has no such user. The user's whole state is
+    /// recorded again, as `putUser` records it, since a door replaces a user with what a change
+    /// carries.
+    @discardableResult
+    public func setSchedule(ofUser name: String, to schedule: String?) throws(HubStoreError) -> Int64? {
+        if let schedule { try HubUser.checked { () throws(NameError) in _ = try RuleName(validating: schedule) } }
+        return try locked { connection throws(HubStoreError) in
+            try connection.transaction { () throws(HubStoreError) -> Int64? in
+                let rows = try connection.execute("""
+                    UPDATE users SET schedule = $2 WHERE name = $1
+                    RETURNING name, display_name, role, fingerprint_unlock, pin_hash, verify_mode, schedule, valid_from, valid_until, uses_left
+                    """, [name, schedule])
+                guard let row = rows.first else { return nil }
+                // Checked inside the transaction: a schedule removed meanwhile would leave doors with a user they refuse.
+                if let schedule, try connection.execute("SELECT 1 FROM schedules WHERE name = $1", [schedule]).isEmpty {
+                    throw .invalid("no schedule \(schedule.debugDescription) on the hub; add it first")
+                }
+                return try Self.recordChange(connection, kind: .user, key: name, state: try Self.user(row).state)
+            }
+        }
+    }
+
+    /// A `users` row in `setSchedule`'s column order.
+    private static func user(_ row: [String?]) throws(HubStoreError) -> HubUser {
+        guard row.count == 10, let name = row[0], let display = row[1], let role = row[2].flatMap(HubUser.Role.init(rawValue:)),
+              let unlock = row[3] else {
+            throw .unexpectedReply("a user row")
+        }
+        func number(_ text: String?) throws(HubStoreError) -> Int64? {
+            guard let text else { return nil }
+            guard let value = Int64(text) else { throw .unexpectedReply("a user's number \(text)") }
+            return value
+        }
+        return HubUser(name: name, displayName: display, role: role, fingerprintUnlock: unlock == "t", pinHash: row[4], verifyMode: row[5],
+                       schedule: row[6], validFrom: try number(row[7]), validUntil: try number(row[8]), usesLeft: try number(row[9]).map { Int($0) })
+    }
+}
