@@ -5,6 +5,7 @@ whose console still needs its first admin.
 
   first admin with the setup code -> the doors and users -> where alice's fingers work ->
   a user added, a card given and removed, a door set to lockdown ->
+  a schedule added and given to a user, a holiday refused, added and removed ->
   the stolen door revoked with a click (confirmed) -> a join code for its replacement ->
   the audit log names the admin for each -> logout -> a wrong password refused -> sign in.
 
@@ -129,6 +130,41 @@ class Run:
         self.wait(lambda d: d.switch_to.alert, "the confirmation").accept()
         self.wait(lambda d: "card badge of bob removed" in self.text("audit"), "the card's removal in the audit log")
         self.wait(lambda d: "badge" not in self.row_text("users", "user", "bob"), "bob without the card")
+
+        self.step("a schedule added and given to bob, from their forms")
+        self.type_into("add-schedule-name", "office")
+        self.type_into("add-schedule-text", "mon-fri 07:00-19:00; sat 09:00-12:00")
+        d.find_element(By.CSS_SELECTOR, "#add-schedule-form button[type='submit']").click()
+        self.wait(lambda d: "mon-fri 07:00-19:00; sat 09:00-12:00" in self.row_text("schedules", "schedule", "office"), "schedule office listed")
+        self.type_into("user-schedule-user", "bob")
+        self.type_into("user-schedule-name", "office")
+        d.find_element(By.CSS_SELECTOR, "#user-schedule-form button[type='submit']").click()
+        self.wait(lambda d: "bob" in self.row_text("schedules", "schedule", "office"), "bob listed under schedule office")
+        self.wait(lambda d: "office" in self.row_text("users", "user", "bob"), "bob's schedule in the users")
+
+        self.step("a holiday refused in the alert (its name shown as text, never markup), then added")
+        self.type_into("add-holiday-name", "<b>x</b>")
+        self.type_into("add-holiday-date", "2026-12-25")
+        d.find_element(By.CSS_SELECTOR, "#add-holiday-form button[type='submit']").click()
+        self.wait(lambda d: "<b>" in self.text("alert"), "the refusal of a name with markup")
+        if d.find_elements(By.CSS_SELECTOR, "#alert b"):
+            raise StepFailed("the alert took a typed name as markup")
+        self.type_into("add-holiday-name", "christmas")
+        self.type_into("add-holiday-date", "2026-02-30")
+        d.find_element(By.CSS_SELECTOR, "#add-holiday-form button[type='submit']").click()
+        self.wait(lambda d: "not a date" in self.text("alert"), "the refusal of a day that does not exist")
+        self.type_into("add-holiday-date", "")
+        self.type_into("add-holiday-from", "2026-12-24")
+        self.type_into("add-holiday-until", "2026-12-26")
+        self.click("add-holiday-yearly")
+        d.find_element(By.CSS_SELECTOR, "#add-holiday-form button[type='submit']").click()
+        self.wait(lambda d: "12-24 to 12-26, every year, closed" in self.row_text("holidays", "holiday", "christmas"), "holiday christmas listed")
+        self.wait(lambda d: "holiday christmas set to" in self.text("audit") and "schedule office set to" in self.text("audit"),
+                  "the schedule and the holiday in the audit log")
+        d.save_screenshot(os.path.join(self.args.screenshots, "fleet-rules.png"))
+        d.find_element(By.CSS_SELECTOR, "#holidays tr[data-holiday='christmas'] button").click()
+        self.wait(lambda d: d.switch_to.alert, "the confirmation").accept()
+        self.wait(lambda d: not self.row_text("holidays", "holiday", "christmas"), "holiday christmas gone")
 
         self.step("the stolen door revoked: a click, confirmed")
         buttons = [b for b in d.find_elements(By.CSS_SELECTOR, "#doors tr[data-door='front'] button") if b.text == "Revoke"]

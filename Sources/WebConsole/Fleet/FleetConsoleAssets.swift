@@ -87,9 +87,40 @@ enum FleetConsoleAssets {
 <button type="submit">Give the card</button>
 </form>
 <p id="users-count" class="status"></p>
-<table class="table"><thead><tr><th scope="col">User</th><th scope="col">Fingers</th><th scope="col">Cards</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+<table class="table"><thead><tr><th scope="col">User</th><th scope="col">Fingers</th><th scope="col">Cards</th><th scope="col">Schedule</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
 <tbody id="users"></tbody></table>
 <div id="reach" class="notice" hidden="hidden"></div>
+</section>
+<section class="card" aria-labelledby="schedules-title">
+<h2 id="schedules-title">Schedules</h2>
+<p class="status">When a user with a schedule may come in, on each door's clock; a user without one comes in any time.</p>
+<table class="table"><thead><tr><th scope="col">Schedule</th><th scope="col">When</th><th scope="col">Users</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+<tbody id="schedules"></tbody></table>
+<form id="add-schedule-form" class="row admin-only">
+<div class="field"><label for="add-schedule-name">Schedule</label><input id="add-schedule-name" type="text" spellcheck="false" required="required" /></div>
+<div class="field"><label for="add-schedule-text">When (mon-fri 07:00-19:00; sat 09:00-12:00)</label><input id="add-schedule-text" type="text" spellcheck="false" required="required" /></div>
+<button type="submit">Add or replace the schedule</button>
+</form>
+<form id="user-schedule-form" class="row admin-only">
+<div class="field"><label for="user-schedule-user">User</label><input id="user-schedule-user" type="text" spellcheck="false" required="required" /></div>
+<div class="field"><label for="user-schedule-name">Their schedule (empty: none)</label><input id="user-schedule-name" type="text" spellcheck="false" /></div>
+<button type="submit">Set their schedule</button>
+</form>
+</section>
+<section class="card" aria-labelledby="holidays-title">
+<h2 id="holidays-title">Holidays</h2>
+<p class="status">Days when the doors are closed to users with a schedule, or open by other hours.</p>
+<table class="table"><thead><tr><th scope="col">Holiday</th><th scope="col">Days</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+<tbody id="holidays"></tbody></table>
+<form id="add-holiday-form" class="row admin-only">
+<div class="field"><label for="add-holiday-name">Holiday</label><input id="add-holiday-name" type="text" spellcheck="false" required="required" /></div>
+<div class="field"><label for="add-holiday-date">One day (YYYY-MM-DD)</label><input id="add-holiday-date" type="text" spellcheck="false" /></div>
+<div class="field"><label for="add-holiday-from">Or from</label><input id="add-holiday-from" type="text" spellcheck="false" /></div>
+<div class="field"><label for="add-holiday-until">until</label><input id="add-holiday-until" type="text" spellcheck="false" /></div>
+<div class="check"><input id="add-holiday-yearly" type="checkbox" /><label for="add-holiday-yearly">Every year</label></div>
+<div class="field"><label for="add-holiday-hours">Hours instead (empty: closed)</label><input id="add-holiday-hours" type="text" spellcheck="false" /></div>
+<button type="submit">Add or replace the holiday</button>
+</form>
 </section>
 <section class="card" aria-labelledby="audit-title">
 <h2 id="audit-title">Audit log</h2>
@@ -192,6 +223,7 @@ enum FleetConsoleAssets {
       cell(row, user.name + (user.displayName && user.displayName !== user.name ? ' (' + user.displayName + ')' : '') + (user.role === 'admin' ? ', admin' : ''));
       cell(row, user.fingers.join(', ') || 'none');
       cell(row, user.cards.join(', ') || 'none');
+      cell(row, user.schedule || 'any time');
       const actions = cell(row, '');
       actions.appendChild(button('Where', user.name, () => showReach(user.name)));
       if (admin) {
@@ -239,6 +271,46 @@ enum FleetConsoleAssets {
     }
     box.appendChild(cards);
     box.hidden = false;
+  }
+
+  async function loadSchedules() {
+    const data = await api('GET', '/schedules');
+    const body = byId('schedules');
+    body.replaceChildren();
+    for (const schedule of data.schedules) {
+      const row = document.createElement('tr');
+      row.dataset.schedule = schedule.name;
+      cell(row, schedule.name); cell(row, schedule.text); cell(row, schedule.users.join(', ') || 'nobody');
+      const actions = cell(row, '');
+      if (admin) {
+        actions.appendChild(button('Remove', schedule.name, async () => {
+          if (!confirm('Remove schedule ' + schedule.name + ' from every door?')) return;
+          await api('POST', '/schedules/remove', { name: schedule.name });
+          await Promise.all([loadSchedules(), loadAudit()]);
+        }));
+      }
+      body.appendChild(row);
+    }
+  }
+
+  async function loadHolidays() {
+    const data = await api('GET', '/holidays');
+    const body = byId('holidays');
+    body.replaceChildren();
+    for (const holiday of data.holidays) {
+      const row = document.createElement('tr');
+      row.dataset.holiday = holiday.name;
+      cell(row, holiday.name); cell(row, holiday.description);
+      const actions = cell(row, '');
+      if (admin) {
+        actions.appendChild(button('Remove', holiday.name, async () => {
+          if (!confirm('Remove holiday ' + holiday.name + ' from every door?')) return;
+          await api('POST', '/holidays/remove', { name: holiday.name });
+          await Promise.all([loadHolidays(), loadAudit()]);
+        }));
+      }
+      body.appendChild(row);
+    }
   }
 
   async function loadAudit() {
@@ -301,10 +373,33 @@ enum FleetConsoleAssets {
       }
       await Promise.all([loadUsers(), loadAudit()]);
     });
+    byId('add-schedule-form').addEventListener('submit', async (event) => {
+      event.preventDefault();
+      await api('POST', '/schedules', { name: byId('add-schedule-name').value.trim(), text: byId('add-schedule-text').value.trim() });
+      byId('add-schedule-name').value = ''; byId('add-schedule-text').value = '';
+      await Promise.all([loadSchedules(), loadAudit()]);
+    });
+    byId('user-schedule-form').addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const schedule = byId('user-schedule-name').value.trim();
+      await api('POST', '/users/schedule', { user: byId('user-schedule-user').value.trim(), schedule: schedule || null });
+      byId('user-schedule-user').value = ''; byId('user-schedule-name').value = '';
+      await Promise.all([loadUsers(), loadSchedules(), loadAudit()]);
+    });
+    byId('add-holiday-form').addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const field = (id) => byId('add-holiday-' + id).value.trim();
+      const hours = field('hours');
+      await api('POST', '/holidays', { name: field('name'), date: field('date'), from: field('from'), until: field('until'),
+                                      yearly: byId('add-holiday-yearly').checked, closed: hours === '', hours });
+      for (const id of ['name', 'date', 'from', 'until', 'hours']) byId('add-holiday-' + id).value = '';
+      byId('add-holiday-yearly').checked = false;
+      await Promise.all([loadHolidays(), loadAudit()]);
+    });
     let searchTimer = null;
     byId('user-query').addEventListener('input', () => { clearTimeout(searchTimer); searchTimer = setTimeout(loadUsers, 250); });
     byId('user-search').addEventListener('submit', (event) => { event.preventDefault(); loadUsers(); });
-    Promise.all([loadDoors(), loadUsers(), loadAudit()]).catch(() => {});
+    Promise.all([loadDoors(), loadUsers(), loadSchedules(), loadHolidays(), loadAudit()]).catch(() => {});
     setInterval(() => { loadDoors().catch(() => {}); }, 15000);
   }
 })();
