@@ -416,6 +416,13 @@ enum Program {
                                     .flag("admin", help: "An admin: let in during lockdown and when a silent hub lets only admins in."),
                                     .option("schedule", valueName: "NAME", help: "When they may come in: a schedule the hub has (fpmod hub add-schedule)."),
                                 ]),
+                    CommandSpec(name: "set-user", abstract: "Give a user of the hub a schedule every door follows, or take theirs away.",
+                                arguments: [.positional("name", help: "The user's name, as fpmod hub users lists it.")],
+                                options: [
+                                    hubDatabase,
+                                    .option("schedule", valueName: "NAME", help: "When they may come in: a schedule the hub has (fpmod hub add-schedule)."),
+                                    .flag("no-schedule", help: "No schedule of their own: any time."),
+                                ]),
                     CommandSpec(name: "users", abstract: "The hub's users and the fingers (by reader family) and cards it holds for them.",
                                 options: [hubDatabase]),
                     CommandSpec(name: "remove-user", abstract: "Remove a user and their fingers and cards from every door at its next sync.",

@@ -58,6 +58,29 @@ struct HubCommandTests {
         #expect(none.status == 64)
         #expect(none.stderr.contains("--database") && none.stderr.contains("no-such-settings"), "\(none.stderr)")
     }
+
+    @Test func aUsersScheduleIsSetAndTakenAwayAtTheHub() throws {
+        let server = try TemporaryPostgres()
+        let cli = CLI()
+        cli.environment["FPMOD_HUB_DATABASE"] = try server.newDatabase("fleet")
+        try #require(try cli.run(["hub", "migrate"]).status == 0)
+        #expect(try cli.run(["hub", "add-user", "bob", "--display-name", "Bob B."]).status == 0)
+        #expect(try cli.run(["hub", "add-schedule", "office", "mon-fri 07:00-19:00"]).status == 0)
+        let hub = try HubStore(conninfo: cli.environment["FPMOD_HUB_DATABASE"] ?? "")
+        let before = try hub.latestRevision()
+        #expect(try cli.run(["hub", "set-user", "bob"]).status == 64, "nothing to set")
+        #expect(try cli.run(["hub", "set-user", "bob", "--schedule", "office", "--no-schedule"]).status == 64)
+        #expect(try cli.run(["hub", "set-user", "bob", "--schedule", "nights"]).status == 64, "no such schedule")
+        #expect(try cli.run(["hub", "set-user", "nobody", "--schedule", "office"]).status == 64)
+        #expect(try hub.latestRevision() == before)
+        let set = try cli.run(["hub", "set-user", "bob", "--schedule", "office"])
+        #expect(set.status == 0 && set.stdout.contains("User bob has schedule office at revision"), "\(set.stdout) \(set.stderr)")
+        let given = try #require(try hub.changes(since: before).first)
+        #expect(given.key == "bob" && given.state?["schedule"]?.stringValue == "office" && given.state?["displayName"]?.stringValue == "Bob B.")
+        #expect(try cli.run(["hub", "remove-schedule", "office"]).status != 0, "bob has it")
+        #expect(try cli.run(["hub", "set-user", "bob", "--no-schedule", "--json"]).json?["schedule"] is NSNull)
+        #expect(try cli.run(["hub", "remove-schedule", "office"]).status == 0)
+    }
 }
 
 /// A hub (`fpmod hub serve`, a real process on a real PostgreSQL) and a door that joins and

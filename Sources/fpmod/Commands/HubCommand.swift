@@ -97,6 +97,23 @@ enum HubCommand {
         return .ok
     }
 
+    /// `fpmod hub set-user NAME --schedule NAME | --no-schedule`: the schedule they come in by, at every door.
+    static func setUser(_ invocation: Invocation) throws -> ExitCode {
+        guard let name = invocation.positional(0) else { throw CommandFailure(.usage, "Name the user: fpmod hub set-user NAME --schedule NAME (or --no-schedule).") }
+        let schedule = invocation.parsed.string("schedule")
+        guard (schedule != nil) != invocation.parsed.flag("no-schedule") else {
+            throw CommandFailure(.usage, "Give one of --schedule NAME (a schedule the hub has) or --no-schedule.")
+        }
+        let store = try HubStore(conninfo: try Self.database(invocation))
+        guard let revision = try store.setSchedule(ofUser: name, to: schedule) else {
+            throw CommandFailure(.usage, "No user \(Printable.escaped(name).debugDescription) on the hub; fpmod hub users lists them.")
+        }
+        let has = schedule.map { "schedule \(Printable.escaped($0))" } ?? "no schedule of their own"
+        invocation.emit("User \(Printable.escaped(name)) has \(has) at revision \(revision): every door has it at its next sync.",
+                        json: ["user": .string(name), "schedule": schedule.map(JSONValue.string) ?? .null, "revision": .int(revision)])
+        return .ok
+    }
+
     /// `fpmod hub users`: the hub's users, the fingers and cards it holds for each, and for each
     /// finger the joined doors whose reader cannot use it, and why.
     static func users(_ invocation: Invocation) throws -> ExitCode {
