@@ -12,6 +12,28 @@ import Testing
         return path
     }
 
+    /// A holiday's options refused in their own words (`HolidayRequest` reads them; the fleet
+    /// console reads its form through the same type), each before the store is opened.
+    @Test(arguments: [
+        (["--date", "2026-02-30", "--closed"], #"--date "2026-02-30" is not a date; write YYYY-MM-DD (a day that exists), e.g. 2026-12-24."#),
+        (["--date", "2026-12-25", "--from", "2026-12-24", "--until", "2026-12-26", "--closed"],
+         "--date is one day; --from and --until a range: give one or the other."),
+        (["--from", "2026-12-24", "--closed"], "A range needs both --from and --until."),
+        (["--closed"], "Say which days: --date YYYY-MM-DD for one day, or --from YYYY-MM-DD --until YYYY-MM-DD."),
+        (["--from", "2026-12-26", "--until", "2026-12-24", "--closed"],
+         "The holiday's days: its last day 2026-12-24 is before its first 2026-12-26; give the days in order (--from, --until)."),
+        (["--date", "2026-12-25", "--closed", "--hours", "daily 10:00-14:00"],
+         "Say what the door does that day: --closed (nobody with a schedule comes in) or --hours 'daily 10:00-14:00' (those hours instead of their schedules)."),
+        (["--date", "2026-12-25", "--hours", "daily 10:00-25:00"],
+         #"--hours, column 13: "25:00" is not a time of day; write HH:MM from 00:00 to 23:59 (or 24:00 as an end). Nothing was changed."#),
+    ])
+    func aHolidaysOptionsAreRefusedInTheirOwnWords(options: [String], message: String) throws {
+        let cli = CLI()
+        let refused = try cli.run(["holiday", "add", "christmas"] + options)
+        #expect(refused.status == 64 && refused.stderr == "Error: " + message + "\n", "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: cli.directory + "/store.db"), "refused before the store is opened")
+    }
+
     @Test func schedulesHolidaysAndAUsersRulesFromTheCommandLine() throws {
         let cli = CLI()
         let config = try Self.berlinConfig(cli)
