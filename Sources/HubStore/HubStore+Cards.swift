@@ -73,6 +73,39 @@ extension HubStore {
         }
     }
 
+    /// The hub's own change to a user's card, keyed by user and label (the hub's CLI and the
+    /// fleet console know no number): switched on or off and/or new dates (nil: left as it is;
+    /// `validity` replaces both bounds). The whole card is recorded, as `putCard` records it,
+    /// since a door replaces its card with what a change carries; nil when the hub has no such
+    /// card.
+    @discardableResult
+    public func setCardState(user: String, label: String, enabled: Bool? = nil, validity: CardValidity? = nil) throws(HubStoreError) -> Int64? {
+        try HubUser.checked { () throws(NameError) in
+            _ = try UserName(validating: user)
+            _ = try CardLabel(validating: label)
+        }
+        if let from = validity?.from, let until = validity?.until, until <= from { throw .invalid("a card's validity ends before it starts") }
+        return try locked { connection throws(HubStoreError) in
+            try connection.transaction { () throws(HubStoreError) -> Int64? in
+                let rows = try connection.execute("""
+                    UPDATE cards SET enabled = COALESCE($3::boolean, enabled),
+                        valid_from = CASE WHEN $4::boolean THEN $5::bigint ELSE valid_from END,
+                        valid_until = CASE WHEN $4::boolean THEN $6::bigint ELSE valid_until END
+                    WHERE user_name = $1 AND label = $2
+                    RETURNING kind, number_hash, enabled, valid_from, valid_until
+                    """, [user, label, enabled.map { $0 ? "true" : "false" }, validity == nil ? "false" : "true",
+                          validity?.from.map(String.init), validity?.until.map(String.init)])
+                guard let row = rows.first else { return nil }
+                guard row.count == 5, let kind = row[0].flatMap(CardNumber.Kind.init(rawValue:)), let hash = row[1].flatMap(ByteaText.decode) else {
+                    throw .unexpectedReply("a card row")
+                }
+                let card = HubCard(user: user, label: label, kind: kind, numberHash: hash, enabled: row[2] == "t",
+                                   validFrom: row[3].flatMap { Int64($0) }, validUntil: row[4].flatMap { Int64($0) })
+                return try Self.recordChange(connection, kind: .card, key: card.changeKey, state: card.json)
+            }
+        }
+    }
+
     /// A door's removal of a card: removed (and every door follows) only when the hub's card of
     /// that user and label is still that number; nil when it has no such card now.
     public func deleteCard(user: String, label: String, numberHash: [UInt8]) throws(HubStoreError) -> Int64? {

@@ -72,6 +72,8 @@ enum Commands {
         "hub remove-user": HubCommand.removeUser,
         "hub add-card": HubCommand.addCard,
         "hub remove-card": HubCommand.removeCard,
+        "hub card-switch": HubCommand.cardSwitch,
+        "hub card-validity": HubCommand.cardValidity,
         "hub set-user": HubCommand.setUser,
         "hub add-schedule": HubCommand.addSchedule,
         "hub remove-schedule": HubCommand.removeSchedule,

@@ -81,6 +81,52 @@ struct HubCommandTests {
         #expect(try cli.run(["hub", "set-user", "bob", "--no-schedule", "--json"]).json?["schedule"] is NSNull)
         #expect(try cli.run(["hub", "remove-schedule", "office"]).status == 0)
     }
+
+    /// A card the hub holds switched and given dates from the hub's CLI: each change a revision
+    /// carrying the whole card; WHEN in UTC unless --time-zone says otherwise; a refusal changes
+    /// nothing and an unknown card names `fpmod hub users`.
+    @Test func aCardIsSwitchedAndGivenDatesAtTheHub() throws {
+        let server = try TemporaryPostgres()
+        let cli = CLI()
+        cli.environment["FPMOD_HUB_DATABASE"] = try server.newDatabase("fleet")
+        try #require(try cli.run(["hub", "migrate"]).status == 0)
+        #expect(try cli.run(["hub", "add-user", "bob"]).status == 0)
+        let hub = try HubStore(conninfo: cli.environment["FPMOD_HUB_DATABASE"] ?? "")
+        let hash = [UInt8](repeating: 9, count: 32)
+        try hub.putCard(HubCard(user: "bob", label: "badge", kind: .nfcUID, numberHash: hash))
+        let before = try hub.latestRevision()
+        #expect(try cli.run(["hub", "card-switch", "bob", "badge"]).status == 64)
+        #expect(try cli.run(["hub", "card-switch", "bob", "badge", "maybe"]).status == 64)
+        #expect(try cli.run(["hub", "card-validity", "bob", "badge", "--valid-from", "someday"]).status == 64)
+        #expect(try cli.run(["hub", "card-validity", "bob", "badge", "--valid-from", "2026-12-27", "--valid-until", "2026-12-24"]).status == 64)
+        #expect(try cli.run(["hub", "card-validity", "bob", "badge", "--valid-from", "2026-12-24", "--time-zone", "Mars/Olympus"]).status == 64)
+        let unknown = try cli.run(["hub", "card-switch", "nobody", "badge", "off"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("fpmod hub users"), "\(unknown.stderr)")
+        let lost = try cli.run(["hub", "card-validity", "bob", "lost"])
+        #expect(lost.status == 64 && lost.stderr.contains("no card \"lost\" of \"bob\"; fpmod hub users lists them"), "\(lost.stderr)")
+        // A label no door takes is refused as such, and what was typed comes back escaped.
+        let control = try cli.run(["hub", "card-switch", "bob", "lost\u{1b}[2J", "off"])
+        #expect(control.status == 64 && control.stderr.contains("not changed") && !control.stderr.contains("\u{1b}"), "\(control.stderr)")
+        #expect(try hub.latestRevision() == before)
+
+        let off = try cli.run(["hub", "card-switch", "bob", "badge", "off"])
+        #expect(off.status == 0 && off.stdout.contains("Card badge of bob is off at revision"), "\(off.stdout) \(off.stderr)")
+        #expect(try hub.changes(since: before).first?.state.flatMap(HubCard.init(json:))?.enabled == false)
+
+        let beforeDates = try hub.latestRevision()
+        let dated = try cli.run(["hub", "card-validity", "bob", "badge", "--valid-from", "2026-12-24 08:30", "--valid-until", "2026-12-26"])
+        #expect(dated.status == 0 && dated.stdout.contains("valid from 2026-12-24 08:30 UTC, valid until 2026-12-27 00:00 UTC"), "\(dated.stdout) \(dated.stderr)")
+        let card = try #require(try hub.changes(since: beforeDates).first?.state.flatMap(HubCard.init(json:)))
+        #expect(card.validFrom == 1_798_101_000 && card.validUntil == 1_798_329_600 && !card.enabled, "the switch kept")
+        // In the doors' zone: Berlin is an hour ahead of UTC in December.
+        let berlin = try cli.run(["hub", "card-validity", "bob", "badge", "--valid-from", "2026-12-24", "--time-zone", "Europe/Berlin", "--json"])
+        #expect(berlin.json?["validFrom"] as? Int == 1_798_070_400 - 3_600, "\(berlin.stdout) \(berlin.stderr)")
+        #expect(berlin.json?["validUntil"] is NSNull)
+
+        #expect(try cli.run(["hub", "card-switch", "bob", "badge", "on"]).status == 0)
+        #expect(try cli.run(["hub", "card-validity", "bob", "badge"]).stdout.contains("no dates of its own"))
+        #expect(try hub.cards(of: "bob") == [HubCard(user: "bob", label: "badge", kind: .nfcUID, numberHash: hash)])
+    }
 }
 
 /// A hub (`fpmod hub serve`, a real process on a real PostgreSQL) and a door that joins and

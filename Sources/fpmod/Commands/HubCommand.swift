@@ -3,6 +3,7 @@ import Administration
 import ArgumentParsing
 import ConsoleAuth
 import ConsoleHTTP
+import DoorLock
 import Foundation
 import HubServer
 import HubStore
@@ -194,6 +195,68 @@ enum HubCommand {
         invocation.emit("Card \(Printable.escaped(label)) of \(Printable.escaped(name)) removed at revision \(revision): every door drops it at its next sync.",
                         json: ["user": .string(name), "label": .string(label), "revision": .int(revision)])
         return .ok
+    }
+
+    /// `fpmod hub card-switch NAME LABEL on|off`: the card switched off (a badge left at home)
+    /// or on again at every door, as `fpmod card disable|enable` does at one.
+    static func cardSwitch(_ invocation: Invocation) throws -> ExitCode {
+        guard let name = invocation.positional(0), let label = invocation.positional(1), let state = invocation.positional(2) else {
+            throw CommandFailure(.usage, "Name the user, the card's label and on or off: fpmod hub card-switch NAME LABEL on|off.")
+        }
+        guard state == "on" || state == "off" else {
+            throw CommandFailure(.usage, "A card is switched on or off, not \(Printable.escaped(state).debugDescription).")
+        }
+        let on = state == "on"
+        let store = try HubStore(conninfo: try Self.database(invocation))
+        let revision = try Self.changeCard(name, label) { () throws(HubStoreError) in try store.setCardState(user: name, label: label, enabled: on) }
+        invocation.emit("Card \(Printable.escaped(label)) of \(Printable.escaped(name)) is \(state) at revision \(revision): every door follows at its next sync.",
+                        json: ["user": .string(name), "label": .string(label), "enabled": .bool(on), "revision": .int(revision)])
+        return .ok
+    }
+
+    /// `fpmod hub card-validity NAME LABEL [--valid-from WHEN] [--valid-until WHEN] [--time-zone
+    /// ZONE]`: the card's own dates at every door, as `fpmod card validity` takes them (an option
+    /// left out is no bound on that side). The hub has no door clock: WHEN is read in UTC unless
+    /// --time-zone names the doors' zone.
+    static func cardValidity(_ invocation: Invocation) throws -> ExitCode {
+        guard let name = invocation.positional(0), let label = invocation.positional(1) else {
+            throw CommandFailure(.usage, "Name the user and the card's label: fpmod hub card-validity NAME LABEL [--valid-from WHEN] [--valid-until WHEN].")
+        }
+        let zone: TimeZoneRules
+        if let zoneName = invocation.parsed.string("time-zone") {
+            do { zone = try TimeZoneDatabase.load(zoneName) } catch {
+                throw CommandFailure(.usage, "--time-zone \(Printable.escaped(zoneName).debugDescription) is not a time zone this machine knows (such as Europe/Berlin, or UTC).")
+            }
+        } else {
+            zone = .utc
+        }
+        let parsed = invocation.parsed
+        let from = try parsed.string("valid-from").map { try AccessRuleCommands.readMoment($0, option: "--valid-from", zone: zone, endOfDay: false) }
+        let until = try parsed.string("valid-until").map { try AccessRuleCommands.readMoment($0, option: "--valid-until", zone: zone, endOfDay: true) }
+        if let from, let until, until <= from {
+            throw CommandFailure(.usage, "--valid-until is not after --valid-from: the card could never open. Nothing was changed.")
+        }
+        let store = try HubStore(conninfo: try Self.database(invocation))
+        let revision = try Self.changeCard(name, label) { () throws(HubStoreError) in
+            try store.setCardState(user: name, label: label, validity: CardValidity(from: from, until: until))
+        }
+        let text = ValidityBounds.describeCard(from: from, until: until, in: zone)
+        invocation.emit("Card \(Printable.escaped(label)) of \(Printable.escaped(name)): \(text), at revision \(revision); every door follows at its next sync.",
+                        json: ["user": .string(name), "label": .string(label), "validFrom": from.map { .int($0) } ?? .null,
+                               "validUntil": until.map { .int($0) } ?? .null, "timeZone": .string(zone.name), "revision": .int(revision)])
+        return .ok
+    }
+
+    /// A change of a card the hub has: its revision, or a usage error naming `fpmod hub users`.
+    private static func changeCard(_ name: String, _ label: String, _ change: () throws(HubStoreError) -> Int64?) throws -> Int64 {
+        let revision: Int64?
+        do { revision = try change() } catch .invalid(let problem) {
+            throw CommandFailure(.usage, "The card was not changed: \(Printable.escaped(problem)).")
+        }
+        guard let revision else {
+            throw CommandFailure(.usage, "The hub has no card \(Printable.escaped(label).debugDescription) of \(Printable.escaped(name).debugDescription); fpmod hub users lists them.")
+        }
+        return revision
     }
 
     /// `fpmod hub add-schedule NAME TEXT`: a weekly schedule every door follows.
