@@ -1,6 +1,7 @@
 import Foundation
 import HubStore
 import JSONValue
+import TemplateStore
 import Testing
 import TestSupport
 
@@ -163,6 +164,73 @@ struct FleetConsoleRulesTests {
         #expect(details.contains { $0.contains("console account admin") && $0.contains("holiday christmas set to 12-24 to 12-26, every year, closed") }, "\(details)")
         #expect(details.contains { $0.contains("holiday may-day set to 2026-05-01, hours daily 10:00-14:00") })
         #expect(details.contains { $0.contains("holiday christmas removed") })
+        #expect(running.stop() == 0, "\(running.process.log)")
+    }
+
+    /// A card the hub holds switched off and on and given its own dates from the console: each a
+    /// revision carrying the whole card (a door replaces its card with it), dates read in UTC.
+    @Test func aCardIsSwitchedAndGivenDatesThereAndDoorsFollow() throws {
+        let running = try RunningHub()
+        let hub = try HubStore(conninfo: running.database)
+        try hub.putUser(HubUser(name: "alice"))
+        let hash = [UInt8](repeating: 7, count: 32)
+        try hub.putCard(HubCard(user: "alice", label: "badge", kind: .wiegand, numberHash: hash))
+        let (admin, viewer) = try Self.accounts(running)
+
+        // Refused before anything is written: the hub's revision stays where it was.
+        let before = try hub.latestRevision()
+        let refused: [(String, JSONValue)] = [
+            ("/cards/switch", ["user": "alice", "label": "badge"]),
+            ("/cards/switch", ["user": "alice", "label": "badge", "enabled": "no"]),
+            ("/cards/switch", ["user": "alice", "label": "", "enabled": false]),
+            ("/cards/switch", ["user": "al ice", "label": "badge", "enabled": false]),
+            ("/cards/validity", ["user": "alice", "label": "badge", "validFrom": "tomorrow"]),
+            ("/cards/validity", ["user": "alice", "label": "badge", "validUntil": "2026-02-30"]),
+            ("/cards/validity", ["user": "alice", "label": "badge", "validFrom": "2026-12-27", "validUntil": "2026-12-24"]),
+        ]
+        for (path, body) in refused {
+            let answer = try Self.post(running, path, body, as: admin)
+            #expect(answer.status == 400 && answer.json?["error"]?.stringValue?.isEmpty == false, "\(path) \(body.encoded): \(String(describing: answer.json))")
+        }
+        let unreadable = try Self.post(running, "/cards/validity", ["user": "alice", "label": "badge", "validFrom": "tomorrow"], as: admin)
+        #expect(unreadable.json?["fix"]?.stringValue?.contains("UTC") == true, "\(String(describing: unreadable.json))")
+        for (path, body) in [("/cards/switch", ["user": "alice", "label": "lost", "enabled": false] as JSONValue),
+                             ("/cards/validity", ["user": "nobody", "label": "badge"] as JSONValue)] {
+            let missing = try Self.post(running, path, body, as: admin)
+            #expect(missing.status == 404 && missing.json?["fix"]?.stringValue?.isEmpty == false, "\(path): \(String(describing: missing.json))")
+        }
+        #expect(try Self.post(running, "/cards/switch", ["user": "alice", "label": "badge", "enabled": false], as: viewer).status == 403)
+        #expect(try Self.post(running, "/cards/validity", ["user": "alice", "label": "badge", "validFrom": "2026-12-24"], as: viewer).status == 403)
+        #expect(try hub.latestRevision() == before)
+
+        let off = try Self.post(running, "/cards/switch", ["user": "alice", "label": "badge", "enabled": false], as: admin)
+        #expect(off.status == 200, "\(String(describing: off.json))")
+        let switched = try #require(try hub.changes(since: before).first)
+        let offRevision = try #require(off.json?["revision"]?.intValue)
+        #expect(Int(switched.revision) == offRevision && switched.kind == .card && switched.key == "alice:badge")
+        #expect(switched.state.flatMap(HubCard.init(json:)) == HubCard(user: "alice", label: "badge", kind: .wiegand, numberHash: hash, enabled: false))
+
+        let beforeDates = try hub.latestRevision()
+        let dated = try Self.post(running, "/cards/validity", ["user": "alice", "label": "badge", "validFrom": "2026-12-24", "validUntil": "2026-12-26"],
+                                  as: admin)
+        #expect(dated.status == 200, "\(String(describing: dated.json))")
+        let datedCard = try #require(try hub.changes(since: beforeDates).first?.state.flatMap(HubCard.init(json:)))
+        // 2026-12-24 00:00 UTC to the end of 2026-12-26 UTC; still off, as it was switched.
+        #expect(datedCard.validFrom == 1_798_070_400 && datedCard.validUntil == 1_798_329_600 && !datedCard.enabled)
+        let shown = try #require(try Self.get(running, "/user?name=alice", as: viewer)?["user"]?["cardStates"]?.arrayValue?.first)
+        #expect(shown == ["label": "badge", "kind": "wiegand", "enabled": false, "validFrom": "2026-12-24 00:00", "validUntil": "2026-12-27 00:00"])
+        // Switched on again and its dates taken away (both sides left out): nothing of its own.
+        #expect(try Self.post(running, "/cards/switch", ["user": "alice", "label": "badge", "enabled": true], as: admin).status == 200)
+        let beforeClear = try hub.latestRevision()
+        #expect(try Self.post(running, "/cards/validity", ["user": "alice", "label": "badge", "validFrom": .null], as: admin).status == 200)
+        let cleared = try #require(try hub.changes(since: beforeClear).first?.state.flatMap(HubCard.init(json:)))
+        #expect(cleared == HubCard(user: "alice", label: "badge", kind: .wiegand, numberHash: hash))
+
+        let details = try Self.auditDetails(running, as: admin)
+        #expect(details.contains { $0.contains("console account admin") && $0.contains("card badge of alice switched off at revision") }, "\(details)")
+        #expect(details.contains { $0.contains("card badge of alice: valid from 2026-12-24 00:00 UTC, valid until 2026-12-27 00:00 UTC") }, "\(details)")
+        #expect(details.contains { $0.contains("card badge of alice: no dates of its own") })
+        #expect(!details.contains { $0.contains("lost") || $0.contains("nobody") }, "a refused change is not audited as made")
         #expect(running.stop() == 0, "\(running.process.log)")
     }
 }

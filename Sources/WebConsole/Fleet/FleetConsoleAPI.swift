@@ -62,11 +62,14 @@ struct FleetConsoleAPI {
     /// `?name=NAME`: one user, and for each finger the doors that can and cannot use it.
     func user(_ request: HTTPRequest) throws(ConsoleFailure) -> HTTPResponse {
         let name = try Self.name(request.queryValue("name") ?? "", of: "user")
-        let (listing, reach) = try read { () throws(HubStoreError) in
-            (try hub.users(named: name).first, try FleetListing.reach(of: name, in: hub, doors: try FleetListing.workingDoors(hub)))
+        let (listing, reach, cards) = try read { () throws(HubStoreError) in
+            (try hub.users(named: name).first, try FleetListing.reach(of: name, in: hub, doors: try FleetListing.workingDoors(hub)), try hub.cards(of: name))
         }
         guard let listing else { throw ConsoleFailure(404, "There is no user named \(name) on the hub.") }
-        return Reply.json(["user": Self.json(listing, reach: reach)])
+        guard case .object(var user) = Self.json(listing, reach: reach) else { return Reply.json(["user": Self.json(listing, reach: reach)]) }
+        // Each card's state, for the switch and dates beside it; its dates in UTC (`cardZone`).
+        user["cardStates"] = .array(cards.map(Self.json))
+        return Reply.json(["user": .object(user)])
     }
 
     func removeUser(_ request: HTTPRequest, _ caller: Caller) throws(ConsoleFailure) -> HTTPResponse {

@@ -84,6 +84,8 @@ public final class FleetConsoleRoutes: HTTPHandler, Sendable {
         case ("POST", "/users"): return try fleet.addUser(request, caller)
         case ("POST", "/cards"): return try fleet.addCard(request, caller)
         case ("POST", "/cards/remove"): return try fleet.removeCard(request, caller)
+        case ("POST", "/cards/switch"): return try fleet.switchCard(request, caller)
+        case ("POST", "/cards/validity"): return try fleet.setCardValidity(request, caller)
         case ("POST", "/doors/mode"): return try fleet.setDoorMode(request, caller)
         case ("POST", "/users/schedule"): return try fleet.setUserSchedule(request, caller)
         case ("GET", "/schedules"): return try fleet.schedules()
