@@ -4,7 +4,7 @@ Debian's python3-selenium, against a hub with one joined door ("front") and one 
 whose console still needs its first admin.
 
   first admin with the setup code -> the doors and users -> where alice's fingers work ->
-  a user added, a card given and removed, a door set to lockdown ->
+  a user added, a card given, switched off, given an end and removed, a door set to lockdown ->
   a schedule added and given to a user, a holiday refused, added and removed ->
   the stolen door revoked with a click (confirmed) -> a join code for its replacement ->
   the audit log names the admin for each -> logout -> a wrong password refused -> sign in.
@@ -125,8 +125,14 @@ class Run:
 
         self.step("bob's card removed from where he is shown")
         d.find_element(By.CSS_SELECTOR, "#users tr[data-user='bob'] button[data-name='bob']").click()
-        self.wait(lambda d: "badge (wiegand)" in self.text("reach-cards"), "bob's cards")
-        d.find_element(By.CSS_SELECTOR, "#reach-cards button[data-name='badge']").click()
+        self.wait(lambda d: "badge (wiegand), on" in self.text("reach-cards"), "bob's cards")
+        d.find_element(By.CSS_SELECTOR, "#reach-cards button[data-name='badge'][data-action='switch']").click()
+        self.wait(lambda d: "card badge of bob switched off" in self.text("audit"), "the card switched off in the audit log")
+        self.wait(lambda d: "badge (wiegand), off" in self.text("reach-cards"), "bob's card shown off")
+        d.find_element(By.CSS_SELECTOR, "#reach-cards input[aria-label='badge valid until (UTC)']").send_keys("2026-12-26")
+        d.find_element(By.CSS_SELECTOR, "#reach-cards button[data-name='badge'][data-action='dates']").click()
+        self.wait(lambda d: "until 2026-12-27 00:00 UTC" in self.text("reach-cards"), "bob's card shown with its end")
+        d.find_element(By.CSS_SELECTOR, "#reach-cards button[data-name='badge'][data-action='remove']").click()
         self.wait(lambda d: d.switch_to.alert, "the confirmation").accept()
         self.wait(lambda d: "card badge of bob removed" in self.text("audit"), "the card's removal in the audit log")
         self.wait(lambda d: "badge" not in self.row_text("users", "user", "bob"), "bob without the card")

@@ -256,16 +256,37 @@ enum FleetConsoleAssets {
     box.appendChild(list);
     const cards = document.createElement('ul');
     cards.id = 'reach-cards';
-    for (const card of data.user.cards) {
+    for (const card of data.user.cardStates) {
       const item = document.createElement('li');
-      const label = card.split(' (')[0];
-      item.textContent = 'card ' + card + ' ';
+      const label = card.label;
+      const dates = [card.validFrom ? 'from ' + card.validFrom : '', card.validUntil ? 'until ' + card.validUntil : ''].filter(Boolean).join(' ');
+      item.textContent = 'card ' + label + ' (' + card.kind + '), ' + (card.enabled ? 'on' : 'off') + (dates ? ', ' + dates + ' UTC' : '') + ' ';
       if (admin) {
-        item.appendChild(button('Remove card', label, async () => {
+        const after = () => Promise.all([loadUsers(), loadAudit(), showReach(name)]);
+        const switcher = button(card.enabled ? 'Switch off' : 'Switch on', label, async () => {
+          await api('POST', '/cards/switch', { user: name, label, enabled: !card.enabled });
+          await after();
+        });
+        switcher.dataset.action = 'switch';
+        item.appendChild(switcher);
+        // Dates in UTC (the hub has no door clock), as fpmod hub card-validity reads them by default.
+        const from = document.createElement('input'), until = document.createElement('input');
+        from.placeholder = 'from YYYY-MM-DD'; until.placeholder = 'until YYYY-MM-DD';
+        from.value = card.validFrom || ''; until.value = card.validUntil || '';
+        from.setAttribute('aria-label', label + ' valid from (UTC)'); until.setAttribute('aria-label', label + ' valid until (UTC)');
+        item.append(from, until);
+        const dater = button('Set dates', label, async () => {
+          await api('POST', '/cards/validity', { user: name, label, validFrom: from.value.trim() || null, validUntil: until.value.trim() || null });
+          await after();
+        });
+        dater.dataset.action = 'dates';
+        const remover = button('Remove card', label, async () => {
           if (!confirm('Remove ' + name + "'s card " + label + ' from every door?')) return;
           await api('POST', '/cards/remove', { user: name, label });
-          await Promise.all([loadUsers(), loadAudit(), showReach(name)]);
-        }));
+          await after();
+        });
+        remover.dataset.action = 'remove';
+        item.append(dater, remover);
       }
       cards.appendChild(item);
     }
