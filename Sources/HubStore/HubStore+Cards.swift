@@ -51,26 +51,8 @@ extension HubStore {
     /// number, there: the door hears of that at its next pull).
     public func updateCard(_ change: HubCardChange) throws(HubStoreError) -> Int64? {
         try change.check()
-        return try locked { connection throws(HubStoreError) in
-            try connection.transaction { () throws(HubStoreError) -> Int64? in
-                let rows = try connection.execute("""
-                    UPDATE cards SET enabled = COALESCE($4::boolean, enabled),
-                        valid_from = CASE WHEN $5::boolean THEN $6::bigint ELSE valid_from END,
-                        valid_until = CASE WHEN $5::boolean THEN $7::bigint ELSE valid_until END
-                    WHERE user_name = $1 AND label = $2 AND number_hash = $3
-                    RETURNING kind, enabled, valid_from, valid_until
-                    """, [change.user, change.label, ByteaText.encode(change.numberHash), change.enabled.map { $0 ? "true" : "false" },
-                          change.validity == nil ? "false" : "true", change.validity?.from.map(String.init), change.validity?.until.map(String.init)])
-                guard let row = rows.first, row.count == 4 else { return nil }
-                guard let kind = row[0].flatMap(CardNumber.Kind.init(rawValue:)) else { throw .unexpectedReply("a card row") }
-                let card = HubCard(user: change.user, label: change.label, kind: kind, numberHash: change.numberHash, enabled: row[1] == "t",
-                                   validFrom: row[2].flatMap { Int64($0) }, validUntil: row[3].flatMap { Int64($0) })
-                if let from = card.validFrom, let until = card.validUntil, until <= from {
-                    throw .invalid("that card's validity would end before it starts; nothing was changed")
-                }
-                return try Self.recordChange(connection, kind: .card, key: card.changeKey, state: card.json)
-            }
-        }
+        return try changeCardState(user: change.user, label: change.label, numberHash: change.numberHash, enabled: change.enabled,
+                                   validity: change.validity)
     }
 
     /// The hub's own change to a user's card, keyed by user and label (the hub's CLI and the
@@ -85,22 +67,33 @@ extension HubStore {
             _ = try CardLabel(validating: label)
         }
         if let from = validity?.from, let until = validity?.until, until <= from { throw .invalid("a card's validity ends before it starts") }
-        return try locked { connection throws(HubStoreError) in
+        return try changeCardState(user: user, label: label, numberHash: nil, enabled: enabled, validity: validity)
+    }
+
+    /// Switches and/or dates the card of that user and label (and, from a door, only while it is
+    /// still that number), then records the whole card; nil when there is no such card. Bounds
+    /// that would cross (the hub dated one side, a door the other) roll the change back.
+    private func changeCardState(user: String, label: String, numberHash: [UInt8]?, enabled: Bool?,
+                                 validity: CardValidity?) throws(HubStoreError) -> Int64? {
+        try locked { connection throws(HubStoreError) in
             try connection.transaction { () throws(HubStoreError) -> Int64? in
                 let rows = try connection.execute("""
-                    UPDATE cards SET enabled = COALESCE($3::boolean, enabled),
-                        valid_from = CASE WHEN $4::boolean THEN $5::bigint ELSE valid_from END,
-                        valid_until = CASE WHEN $4::boolean THEN $6::bigint ELSE valid_until END
-                    WHERE user_name = $1 AND label = $2
+                    UPDATE cards SET enabled = COALESCE($4::boolean, enabled),
+                        valid_from = CASE WHEN $5::boolean THEN $6::bigint ELSE valid_from END,
+                        valid_until = CASE WHEN $5::boolean THEN $7::bigint ELSE valid_until END
+                    WHERE user_name = $1 AND label = $2 AND ($3::bytea IS NULL OR number_hash = $3::bytea)
                     RETURNING kind, number_hash, enabled, valid_from, valid_until
-                    """, [user, label, enabled.map { $0 ? "true" : "false" }, validity == nil ? "false" : "true",
-                          validity?.from.map(String.init), validity?.until.map(String.init)])
+                    """, [user, label, numberHash.map(ByteaText.encode), enabled.map { $0 ? "true" : "false" },
+                          validity == nil ? "false" : "true", validity?.from.map(String.init), validity?.until.map(String.init)])
                 guard let row = rows.first else { return nil }
                 guard row.count == 5, let kind = row[0].flatMap(CardNumber.Kind.init(rawValue:)), let hash = row[1].flatMap(ByteaText.decode) else {
                     throw .unexpectedReply("a card row")
                 }
                 let card = HubCard(user: user, label: label, kind: kind, numberHash: hash, enabled: row[2] == "t",
                                    validFrom: row[3].flatMap { Int64($0) }, validUntil: row[4].flatMap { Int64($0) })
+                if let from = card.validFrom, let until = card.validUntil, until <= from {
+                    throw .invalid("that card's validity would end before it starts; nothing was changed")
+                }
                 return try Self.recordChange(connection, kind: .card, key: card.changeKey, state: card.json)
             }
         }

@@ -29,19 +29,7 @@ struct CardStateAPI {
         let body = try JSONBody(request)
         let name = try body.string("name"), label = try body.string("label")
         let zone = context.timeZone
-        func bound(_ key: String, endOfDay: Bool) throws(ConsoleFailure) -> Int64? {
-            guard let text = try body.optionalString(key) else { return nil }
-            guard let moment = ValidityBounds.moment(text, in: zone, endOfDay: endOfDay) else {
-                throw ConsoleFailure.badRequest("\"\(key)\" is not a day or time.",
-                                                fix: "Write \(ValidityBounds.howToWrite(in: zone)), or leave it out (null) for no bound on that side.")
-            }
-            return moment
-        }
-        let from = try bound("validFrom", endOfDay: false), until = try bound("validUntil", endOfDay: true)
-        if let from, let until, until <= from {
-            throw ConsoleFailure.badRequest("\"validUntil\" is not after \"validFrom\"; the card could never open.",
-                                            fix: "Give an end after the start, or leave one side out.")
-        }
+        let (from, until) = try body.validityBounds(in: zone)
         try context.requireCard(user: name, label: label)
         let described = ValidityBounds.describeCard(from: from, until: until, in: zone)
         let toHub = try write {

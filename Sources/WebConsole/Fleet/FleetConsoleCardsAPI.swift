@@ -30,19 +30,7 @@ extension FleetConsoleAPI {
         let body = try JSONBody(request)
         let user = try Self.name(try body.string("user"), of: "user"), label = try Self.name(try body.string("label"), of: "card")
         let zone = Self.cardZone
-        func bound(_ key: String, endOfDay: Bool) throws(ConsoleFailure) -> Int64? {
-            guard let text = try body.optionalString(key), !text.isEmpty else { return nil }
-            guard text.utf8.count <= 32, let moment = ValidityBounds.moment(text, in: zone, endOfDay: endOfDay) else {
-                throw ConsoleFailure.badRequest("\"\(key)\" is not a day or time.",
-                                                fix: "Write \(ValidityBounds.howToWrite(in: zone)), or leave it out (null) for no bound on that side.")
-            }
-            return moment
-        }
-        let from = try bound("validFrom", endOfDay: false), until = try bound("validUntil", endOfDay: true)
-        if let from, let until, until <= from {
-            throw ConsoleFailure.badRequest("\"validUntil\" is not after \"validFrom\"; the card could never open.",
-                                            fix: "Give an end after the start, or leave one side out.")
-        }
+        let (from, until) = try body.validityBounds(in: zone)
         let revision = try changeCard(user, label) { () throws(HubStoreError) in
             try hub.setCardState(user: user, label: label, validity: CardValidity(from: from, until: until))
         }
