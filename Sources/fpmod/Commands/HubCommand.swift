@@ -250,8 +250,10 @@ enum HubCommand {
     /// A change of a card the hub has: its revision, or a usage error naming `fpmod hub users`.
     private static func changeCard(_ name: String, _ label: String, _ change: () throws(HubStoreError) -> Int64?) throws -> Int64 {
         let revision: Int64?
-        do { revision = try change() } catch .invalid(let problem) {
-            throw CommandFailure(.usage, "The card was not changed: \(Printable.escaped(problem)).")
+        // One catch-all clause: Swift 6.0.3's SIL verifier crashes on a typed catch that is not exhaustive.
+        do { revision = try change() } catch {
+            if case .invalid(let problem) = error { throw CommandFailure(.usage, "The card was not changed: \(Printable.escaped(problem)).") }
+            throw error
         }
         guard let revision else {
             throw CommandFailure(.usage, "The hub has no card \(Printable.escaped(label).debugDescription) of \(Printable.escaped(name).debugDescription); fpmod hub users lists them.")
