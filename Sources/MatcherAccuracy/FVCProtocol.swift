@@ -63,22 +63,29 @@ public struct PairScores: Sendable {
         }
         progress("\(scorer.name): \(count - result.refused) of \(count) images ready, comparing…")
         result.matrix = Array(repeating: Array(repeating: nil, count: count), count: count)
-        // A refused image takes part as a score below any real one (FVC counts it a non-match).
-        let refusedScore = -Double.greatestFiniteMagnitude
         for a in 0..<count {
-            for b in (a + 1)..<count {
-                let score: Double = ready[a] && ready[b] ? try scorer.score(a, b) : refusedScore
-                result.matrix[a][b] = ready[a] && ready[b] ? score : nil
-                let sameFinger = a / impressions == b / impressions
-                if sameFinger {
-                    result.genuine.append(score)
+            for b in (a + 1)..<count where ready[a] && ready[b] { result.matrix[a][b] = try scorer.score(a, b) }
+        }
+        result.sortPairs()
+        return result
+    }
+
+    /// The matrix's pairs into genuine, FVC's impostor and all-pairs impostor scores, in the
+    /// matrix's order; a refused image takes part as a score below any real one (FVC counts it a
+    /// non-match).
+    mutating func sortPairs() {
+        let refusedScore = -Double.greatestFiniteMagnitude
+        for a in 0..<images {
+            for b in (a + 1)..<images {
+                let score = matrix[a][b] ?? refusedScore
+                if a / impressions == b / impressions {
+                    genuine.append(score)
                 } else {
-                    result.allImpostor.append(score)
-                    if a % impressions == 0 && b % impressions == 0 { result.fvcImpostor.append(score) }
+                    allImpostor.append(score)
+                    if a % impressions == 0 && b % impressions == 0 { fvcImpostor.append(score) }
                 }
             }
         }
-        return result
     }
 }
 
@@ -93,7 +100,6 @@ extension PairScores {
         self.matrix = matrix
         self.impressions = impressions
         images = count
-        let refusedScore = -Double.greatestFiniteMagnitude
         // An image refused has no score with any other.
         var scored = [Bool](repeating: false, count: count)
         for a in 0..<count {
@@ -103,16 +109,6 @@ extension PairScores {
             }
         }
         refused = scored.count { !$0 }
-        for a in 0..<count {
-            for b in (a + 1)..<count {
-                let score = matrix[a][b] ?? refusedScore
-                if a / impressions == b / impressions {
-                    genuine.append(score)
-                } else {
-                    allImpostor.append(score)
-                    if a % impressions == 0 && b % impressions == 0 { fvcImpostor.append(score) }
-                }
-            }
-        }
+        sortPairs()
     }
 }

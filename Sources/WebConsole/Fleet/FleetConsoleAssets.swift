@@ -304,14 +304,19 @@ enum FleetConsoleAssets {
       cell(row, schedule.name); cell(row, schedule.text); cell(row, schedule.users.join(', ') || 'nobody');
       const actions = cell(row, '');
       if (admin) {
-        actions.appendChild(button('Remove', schedule.name, async () => {
-          if (!confirm('Remove schedule ' + schedule.name + ' from every door?')) return;
-          await api('POST', '/schedules/remove', { name: schedule.name });
-          await Promise.all([loadSchedules(), loadAudit()]);
-        }));
+        actions.appendChild(removeButton('schedule', schedule.name, loadSchedules));
       }
       body.appendChild(row);
     }
+  }
+
+  // Remove a schedule or holiday from every door, after asking; then the list and the audit again.
+  function removeButton(kind, name, reload) {
+    return button('Remove', name, async () => {
+      if (!confirm('Remove ' + kind + ' ' + name + ' from every door?')) return;
+      await api('POST', '/' + kind + 's/remove', { name });
+      await Promise.all([reload(), loadAudit()]);
+    });
   }
 
   async function loadHolidays() {
@@ -324,11 +329,7 @@ enum FleetConsoleAssets {
       cell(row, holiday.name); cell(row, holiday.description);
       const actions = cell(row, '');
       if (admin) {
-        actions.appendChild(button('Remove', holiday.name, async () => {
-          if (!confirm('Remove holiday ' + holiday.name + ' from every door?')) return;
-          await api('POST', '/holidays/remove', { name: holiday.name });
-          await Promise.all([loadHolidays(), loadAudit()]);
-        }));
+        actions.appendChild(removeButton('holiday', holiday.name, loadHolidays));
       }
       body.appendChild(row);
     }
