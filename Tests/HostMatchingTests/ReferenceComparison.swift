@@ -58,7 +58,7 @@ enum ReferenceCylinderComparison {
             let selected = min(kept, count)
             partialSortDescending(pairs, count: count, first: selected)
             let local = relaxed(pairs, count: selected, a, b, pairsToAverage: pairsToAverage(countA, countB, p), p)
-            let proposals = (0..<min(selected, 6)).map { (i: Int(pairs[$0].i), j: Int(pairs[$0].j)) }
+            let proposals = (0..<selected).map { (i: Int(pairs[$0].i), j: Int(pairs[$0].j)) }
             // Under each placement that pairs a minutia: the geometric mean (both must agree, so a
             // chance resemblance of cylinders without a consistent placement, or the reverse, stays
             // low), times the ridges' flow under it; the best of them.

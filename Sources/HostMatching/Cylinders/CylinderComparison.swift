@@ -55,7 +55,7 @@ public enum CylinderComparison {
                     // resemblance of cylinders without a consistent placement, or the reverse, stays
                     // low), times the ridges' flow there (`OrientationAgreement`, at most 1, so √local
                     // stays a bound); the best of them (`GlobalConsistency.best`).
-                    return GlobalConsistency.best(a, b, proposals: UnsafeBufferPointer(rebasing: pairs.prefix(6)), local: local,
+                    return GlobalConsistency.best(a, b, proposals: pairs, local: local,
                                                   skippingWhen: cannotReach)
                 }
             }
