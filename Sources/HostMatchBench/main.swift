@@ -30,6 +30,10 @@
 //                                        whole images; a window found there lies on the finger
 //                                        outside every enrolled window (it shares little with any
 //                                        of them), one found nowhere is the matcher's to win
+//   HostMatchBench lowest [FVC-DIR] [full]  where a database's errors come from: each image the
+//                                        matcher refuses, and why; then every genuine pair scoring at
+//                                        or below the highest impostor score, lowest first, with both
+//                                        images' minutiae and quality (crops, or whole images)
 //   HostMatchBench dump [FVC-DIR]        every ordered pair's score, one line each: all usable crops
 //                                        of the four databases against each other, then each
 //                                        database's whole images against each other; two builds'
@@ -63,8 +67,8 @@ func seconds(_ duration: Duration) -> Double {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 2, ["speed", "compare", "calibrate", "pairs", "dump", "extractors", "fusion", "shortlist", "coverage"].contains(arguments[1]) else {
-    fail("usage: HostMatchBench speed|compare|calibrate|pairs|dump|extractors|fusion|shortlist|coverage [FVC-DIR] [ROUNDS|full]")
+guard arguments.count >= 2, ["speed", "compare", "calibrate", "pairs", "dump", "extractors", "fusion", "shortlist", "coverage", "lowest"].contains(arguments[1]) else {
+    fail("usage: HostMatchBench speed|compare|calibrate|pairs|dump|extractors|fusion|shortlist|coverage|lowest [FVC-DIR] [ROUNDS|full]")
 }
 let mode = arguments[1]
 let root = arguments.count > 2 ? arguments[2] : getenv("FPMOD_FVC2002").map { String(cString: $0) } ?? "../shared/data/fvc2002"
@@ -246,6 +250,47 @@ if mode == "extractors" {
                 + "\(genuine.count { $0 < fmr1000 })/\(genuine.count) genuine missed at 1 in 1,000, \(probes.joined().count { $0 == nil }) refused")
         }
         print("  minutiae per image: fpmod \(found.ours / 80), mindtct \(found.theirs / 80)")
+    }
+    exit(0)
+}
+
+if mode == "lowest" {
+    // Found this way on 2026-12-07: DB3_B 108_1, a small finger on a large image, refused as "no
+    // finger" (its seven genuine pairs all misses), and DB2_B 109 / DB4_B 110 carrying most of
+    // the rest (docs/accuracy.md).
+    let whole = arguments.count > 3 && arguments[3] == "full"
+    for database in databases {
+        var probes: [[Probe?]] = []
+        for finger in 101...110 {
+            var row: [Probe?] = []
+            for impression in 1...8 {
+                let path = "\(root)/\(database)/\(finger)_\(impression).png"
+                guard var image = try? PNGFile.read(path) else { fail("cannot read \(path); give the folder that holds DB1_B … DB4_B") }
+                if !whole { image = image.centreCropped(width: 192, height: 192) }
+                do { row.append(try matcher.probe(image)) } catch {
+                    print("\(database) \(finger)_\(impression) refused: \(error)")
+                    row.append(nil)
+                }
+            }
+            probes.append(row)
+        }
+        let (genuine, impostor) = fvcScores(probes)
+        let highest = impostor.max() ?? 0
+        print("\(database) \(whole ? "whole" : "192 × 192"): EER \(fixed(100 * equalErrorRate(genuine, impostor), 1)) %, "
+            + "impostor scores highest \(impostor.sorted(by: >).prefix(5).map(String.init).joined(separator: ", "))")
+        var low: [(score: Int, line: String)] = []
+        for finger in 0..<10 {
+            for i in 0..<8 {
+                for j in (i + 1)..<8 {
+                    guard let p = probes[finger][i], let q = probes[finger][j] else { continue }
+                    let score = matcher.score(p, q)
+                    guard score <= highest else { continue }
+                    low.append((score, "\(101 + finger)_\(i + 1) and _\(j + 1): minutiae \(p.print.minutiae.count) / "
+                        + "\(q.print.minutiae.count), quality \(p.print.quality.score) / \(q.print.quality.score)"))
+                }
+            }
+        }
+        for pair in low.sorted(by: { $0.score < $1.score }) { print("  \(pair.score)  \(pair.line)") }
     }
     exit(0)
 }
