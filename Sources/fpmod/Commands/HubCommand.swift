@@ -222,14 +222,7 @@ enum HubCommand {
         guard let name = invocation.positional(0), let label = invocation.positional(1) else {
             throw CommandFailure(.usage, "Name the user and the card's label: fpmod hub card-validity NAME LABEL [--valid-from WHEN] [--valid-until WHEN].")
         }
-        let zone: TimeZoneRules
-        if let zoneName = invocation.parsed.string("time-zone") {
-            do { zone = try TimeZoneDatabase.load(zoneName) } catch {
-                throw CommandFailure(.usage, "--time-zone \(Printable.escaped(zoneName).debugDescription) is not a time zone this machine knows (such as Europe/Berlin, or UTC).")
-            }
-        } else {
-            zone = .utc
-        }
+        let zone = try Self.timeZone(invocation)
         let parsed = invocation.parsed
         let from = try parsed.string("valid-from").map { try AccessRuleCommands.readMoment($0, option: "--valid-from", zone: zone, endOfDay: false) }
         let until = try parsed.string("valid-until").map { try AccessRuleCommands.readMoment($0, option: "--valid-until", zone: zone, endOfDay: true) }
@@ -245,6 +238,14 @@ enum HubCommand {
                         json: ["user": .string(name), "label": .string(label), "validFrom": from.map { .int($0) } ?? .null,
                                "validUntil": until.map { .int($0) } ?? .null, "timeZone": .string(zone.name), "revision": .int(revision)])
         return .ok
+    }
+
+    /// The zone a hub command reads WHEN in: --time-zone's, else UTC (the hub has no door clock).
+    static func timeZone(_ invocation: Invocation) throws -> TimeZoneRules {
+        guard let zoneName = invocation.parsed.string("time-zone") else { return .utc }
+        do { return try TimeZoneDatabase.load(zoneName) } catch {
+            throw CommandFailure(.usage, "--time-zone \(Printable.escaped(zoneName).debugDescription) is not a time zone this machine knows (such as Europe/Berlin, or UTC).")
+        }
     }
 
     /// A change of a card the hub has: its revision, or a usage error naming `fpmod hub users`.
