@@ -167,6 +167,11 @@ struct HubCommandTests {
         #expect(change.state?["validFrom"]?.intValue == 1_798_101_000 && change.state?["validUntil"]?.intValue == 1_798_329_600)
         #expect(change.state?["usesLeft"]?.intValue == 3)
 
+        let listing = try cli.run(["hub", "users"]).stdout
+        #expect(listing.contains("bob  no finger yet; valid from 2026-12-24 08:30 UTC, valid until 2026-12-27 00:00 UTC, 3 uses left at each door"), "\(listing)")
+        let listedJSON = try cli.run(["hub", "users", "--json"]).json?["users"] as? [[String: Any]]
+        #expect(listedJSON?.first?["usesLeft"] as? Int == 3, "\(String(describing: listedJSON))")
+
         // An end before the start the hub has: refused, nothing changed.
         let beforeEnd = try hub.latestRevision()
         let early = try cli.run(["hub", "user-validity", "bob", "--valid-until", "2026-12-20"])

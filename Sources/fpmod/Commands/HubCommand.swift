@@ -125,14 +125,24 @@ enum HubCommand {
         for user in users {
             let fingers = user.fingers.isEmpty ? "no finger yet" : user.fingers.map { Printable.escaped($0) }.joined(separator: ", ")
             let cards = user.cards.isEmpty ? "" : "; cards " + user.cards.map { Printable.escaped($0) }.joined(separator: ", ")
-            lines.append("\(Printable.escaped(user.name))\(user.role == .admin ? " (admin)" : "")  \(fingers)\(cards)")
+            // Their validity, only when they have one, in UTC as fpmod hub user-validity reads it by default.
+            let bounded = user.validFrom != nil || user.validUntil != nil || user.usesLeft != nil
+            let validity = bounded ? "; " + ValidityBounds.describeUser(from: user.validFrom, until: user.validUntil, usesLeft: user.usesLeft, in: .utc) : ""
+            lines.append("\(Printable.escaped(user.name))\(user.role == .admin ? " (admin)" : "")  \(fingers)\(cards)\(validity)")
             let reach = user.fingers.isEmpty ? [] : try FleetListing.reach(of: user.name, in: store, doors: doors)
             for finger in reach {
                 for (door, why) in finger.notUsableAt {
                     lines.append("  \(Printable.escaped(finger.label)) (\(Printable.escaped(finger.family))) not at \(Printable.escaped(door)): \(why)")
                 }
             }
-            listed.append(FleetListing.json(user, reach: reach))
+            var entry = FleetListing.json(user, reach: reach)
+            if case .object(var object) = entry {
+                object["validFrom"] = user.validFrom.map { .int($0) } ?? .null
+                object["validUntil"] = user.validUntil.map { .int($0) } ?? .null
+                object["usesLeft"] = user.usesLeft.map { .int(Int64($0)) } ?? .null
+                entry = .object(object)
+            }
+            listed.append(entry)
         }
         invocation.emit(users.isEmpty ? "No users yet: fpmod hub add-user NAME." : lines.joined(separator: "\n"), json: ["users": .array(listed)])
         return .ok
