@@ -4,7 +4,8 @@ Debian's python3-selenium, against a hub with one joined door ("front") and one 
 whose console still needs its first admin.
 
   first admin with the setup code -> the doors and users -> where alice's fingers work ->
-  a user added, a card given, switched off, given an end and removed, a door set to lockdown ->
+  a user added, a card given, switched off, given an end and removed, the user given an end
+  and a number of uses, a door set to lockdown ->
   a schedule added and given to a user, a holiday refused, added and removed ->
   the stolen door revoked with a click (confirmed) -> a join code for its replacement ->
   the audit log names the admin for each -> logout -> a wrong password refused -> sign in.
@@ -136,6 +137,14 @@ class Run:
         self.wait(lambda d: d.switch_to.alert, "the confirmation").accept()
         self.wait(lambda d: "card badge of bob removed" in self.text("audit"), "the card's removal in the audit log")
         self.wait(lambda d: "badge" not in self.row_text("users", "user", "bob"), "bob without the card")
+
+        self.step("bob given an end and three uses beside where he is shown")
+        self.wait(lambda d: "no limit on uses" in self.text("reach-validity"), "bob's validity shown")
+        d.find_element(By.CSS_SELECTOR, "#reach-validity input[aria-label='bob valid until (UTC)']").send_keys("2026-12-26")
+        d.find_element(By.CSS_SELECTOR, "#reach-validity input[aria-label='bob uses left at each door']").send_keys("3")
+        d.find_element(By.CSS_SELECTOR, "#reach-validity button[data-name='bob'][data-action='validity']").click()
+        self.wait(lambda d: "user bob: valid until 2026-12-27 00:00 UTC, 3 uses left at each door" in self.text("audit"), "bob's validity in the audit log")
+        self.wait(lambda d: "until 2026-12-27 00:00 UTC, 3 uses left at each door" in self.text("reach-validity"), "bob shown with his end and uses")
 
         self.step("a schedule added and given to bob, from their forms")
         self.type_into("add-schedule-name", "office")

@@ -12,7 +12,7 @@ extension HubStore {
             try connection.transaction { () throws(HubStoreError) -> Int64? in
                 let rows = try connection.execute("""
                     UPDATE users SET schedule = $2 WHERE name = $1
-                    RETURNING name, display_name, role, fingerprint_unlock, pin_hash, verify_mode, schedule, valid_from, valid_until, uses_left
+                    RETURNING \(Self.userColumns)
                     """, [name, schedule])
                 guard let row = rows.first else { return nil }
                 // Checked inside the transaction: a schedule removed meanwhile would leave doors with a user they refuse.
@@ -22,20 +22,5 @@ extension HubStore {
                 return try Self.recordChange(connection, kind: .user, key: name, state: try Self.user(row).state)
             }
         }
-    }
-
-    /// A `users` row in `setSchedule`'s column order.
-    private static func user(_ row: [String?]) throws(HubStoreError) -> HubUser {
-        guard row.count == 10, let name = row[0], let display = row[1], let role = row[2].flatMap(HubUser.Role.init(rawValue:)),
-              let unlock = row[3] else {
-            throw .unexpectedReply("a user row")
-        }
-        func number(_ text: String?) throws(HubStoreError) -> Int64? {
-            guard let text else { return nil }
-            guard let value = Int64(text) else { throw .unexpectedReply("a user's number \(text)") }
-            return value
-        }
-        return HubUser(name: name, displayName: display, role: role, fingerprintUnlock: unlock == "t", pinHash: row[4], verifyMode: row[5],
-                       schedule: row[6], validFrom: try number(row[7]), validUntil: try number(row[8]), usesLeft: try number(row[9]).map { Int($0) })
     }
 }

@@ -9,6 +9,11 @@ extension HubStore {
         public var cards: [String] = []
         /// The weekly schedule they may come in by; nil: none of their own.
         public var schedule: String? = nil
+        /// When they may first and last come in (UTC seconds, `validUntil` exclusive) and the
+        /// grants each door gives them; nil: no bound, no limit.
+        public var validFrom: Int64? = nil
+        public var validUntil: Int64? = nil
+        public var usesLeft: Int? = nil
     }
 
     /// Every user, by name, with their fingers and cards; `named`: that user alone (none or one).
@@ -20,17 +25,19 @@ extension HubStore {
                               FROM fingers f WHERE f.user_name = u.name), ''),
                     coalesce((SELECT string_agg(c.label || ' (' || c.kind || CASE WHEN c.enabled THEN '' ELSE ', off' END || ')', E'\\n' ORDER BY c.label)
                               FROM cards c WHERE c.user_name = u.name), ''),
-                    u.schedule
+                    u.schedule, u.valid_from, u.valid_until, u.uses_left
                 FROM users u WHERE $1::text IS NULL OR u.name = $1 ORDER BY u.name
                 """, [name])
             var users: [UserListing] = []
             for row in rows {
-                guard row.count == 6, let name = row[0], let display = row[1], let role = row[2].flatMap(HubUser.Role.init(rawValue:)) else {
+                guard row.count == 9, let name = row[0], let display = row[1], let role = row[2].flatMap(HubUser.Role.init(rawValue:)) else {
                     throw .unexpectedReply("a user row")
                 }
                 let fingers = (row[3] ?? "").split(separator: "\n").map(String.init)
                 let cards = (row[4] ?? "").split(separator: "\n").map(String.init)
-                users.append(UserListing(name: name, displayName: display, role: role, fingers: fingers, cards: cards, schedule: row[5]))
+                users.append(UserListing(name: name, displayName: display, role: role, fingers: fingers, cards: cards, schedule: row[5],
+                                         validFrom: row[6].flatMap { Int64($0) }, validUntil: row[7].flatMap { Int64($0) },
+                                         usesLeft: row[8].flatMap { Int($0) }))
             }
             return users
         }

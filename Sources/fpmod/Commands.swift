@@ -75,6 +75,7 @@ enum Commands {
         "hub card-switch": HubCommand.cardSwitch,
         "hub card-validity": HubCommand.cardValidity,
         "hub set-user": HubCommand.setUser,
+        "hub user-validity": HubCommand.userValidity,
         "hub add-schedule": HubCommand.addSchedule,
         "hub remove-schedule": HubCommand.removeSchedule,
         "hub add-holiday": HubCommand.addHoliday,
@@ -92,7 +93,7 @@ enum Commands {
 
     /// The commands that never open the store at the store path (the simulator, demo and bench
     /// make their own), so --sim asks nothing of it.
-    static let ownStores: Set<String> = ["sim", "demo", "bench", "config check", "keypad list", "keypad test", "keypad type", "wiegand listen", "wiegand send", "card read", "hub migrate", "hub add-door", "hub doors", "hub revoke-door", "hub serve", "hub console-setup-code", "hub add-user", "hub set-user", "hub users", "hub remove-user", "hub add-schedule", "hub remove-schedule", "hub add-holiday", "hub remove-holiday", "hub door-mode"]
+    static let ownStores: Set<String> = ["sim", "demo", "bench", "config check", "keypad list", "keypad test", "keypad type", "wiegand listen", "wiegand send", "card read", "hub migrate", "hub add-door", "hub doors", "hub revoke-door", "hub serve", "hub console-setup-code", "hub add-user", "hub set-user", "hub user-validity", "hub users", "hub remove-user", "hub add-schedule", "hub remove-schedule", "hub add-holiday", "hub remove-holiday", "hub door-mode"]
 
     static func run(_ invocation: Invocation) -> ExitCode {
         let name = invocation.parsed.path.joined(separator: " ")

@@ -127,6 +127,67 @@ struct HubCommandTests {
         #expect(try cli.run(["hub", "card-validity", "bob", "badge"]).stdout.contains("no dates of its own"))
         #expect(try hub.cards(of: "bob") == [HubCard(user: "bob", label: "badge", kind: .nfcUID, numberHash: hash)])
     }
+
+    /// A user's validity set from the hub's CLI with `fpmod user set`'s options: each change a
+    /// revision carrying the whole user; what is not named stays; WHEN in UTC unless --time-zone
+    /// says otherwise; every refusal before the hub is written to, an unknown user naming
+    /// `fpmod hub users`, and what was typed never printed raw.
+    @Test func aUsersValidityIsSetAtTheHub() throws {
+        let server = try TemporaryPostgres()
+        let cli = CLI()
+        cli.environment["FPMOD_HUB_DATABASE"] = try server.newDatabase("fleet")
+        try #require(try cli.run(["hub", "migrate"]).status == 0)
+        #expect(try cli.run(["hub", "add-user", "bob", "--display-name", "Bob B."]).status == 0)
+        let hub = try HubStore(conninfo: cli.environment["FPMOD_HUB_DATABASE"] ?? "")
+        let before = try hub.latestRevision()
+        let nothing = try cli.run(["hub", "user-validity", "bob"])
+        #expect(nothing.status == 64 && nothing.stderr.contains("Nothing to set"), "\(nothing.stderr)")
+        #expect(try cli.run(["hub", "user-validity"]).status == 64)
+        #expect(try cli.run(["hub", "user-validity", "bob", "--uses", "3", "--unlimited-uses"]).status == 64)
+        #expect(try cli.run(["hub", "user-validity", "bob", "--valid-from", "2026-12-24", "--no-valid-from"]).status == 64)
+        #expect(try cli.run(["hub", "user-validity", "bob", "--uses", "-1"]).status == 64)
+        #expect(try cli.run(["hub", "user-validity", "bob", "--uses", "many"]).status == 64)
+        let typed = try cli.run(["hub", "user-validity", "bob", "--valid-from", "someday\u{1b}[2J"])
+        #expect(typed.status == 64 && typed.stderr.contains("--valid-from") && !typed.stderr.contains("\u{1b}"), "\(typed.stderr)")
+        let crossed = try cli.run(["hub", "user-validity", "bob", "--valid-from", "2026-12-27", "--valid-until", "2026-12-24"])
+        #expect(crossed.status == 64 && crossed.stderr.contains("could never come in"), "\(crossed.stderr)")
+        #expect(try cli.run(["hub", "user-validity", "bob", "--uses", "1", "--time-zone", "Mars/Olympus"]).status == 64)
+        let unknown = try cli.run(["hub", "user-validity", "nobody", "--uses", "1"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("No user \"nobody\" on the hub; fpmod hub users lists them"), "\(unknown.stderr)")
+        // A name no door takes is refused as such, and what was typed comes back escaped.
+        let control = try cli.run(["hub", "user-validity", "bob\u{1b}[2J", "--uses", "1"])
+        #expect(control.status == 64 && control.stderr.contains("not changed") && !control.stderr.contains("\u{1b}"), "\(control.stderr)")
+        #expect(try hub.latestRevision() == before)
+
+        let dated = try cli.run(["hub", "user-validity", "bob", "--valid-from", "2026-12-24 08:30", "--valid-until", "2026-12-26", "--uses", "3"])
+        #expect(dated.status == 0 && dated.stdout.contains("User bob: valid from 2026-12-24 08:30 UTC, valid until 2026-12-27 00:00 UTC, 3 uses left at each door, at revision"),
+                "\(dated.stdout) \(dated.stderr)")
+        let change = try #require(try hub.changes(since: before).first)
+        #expect(change.kind == .user && change.key == "bob" && change.state?["displayName"]?.stringValue == "Bob B.", "the whole user recorded")
+        #expect(change.state?["validFrom"]?.intValue == 1_798_101_000 && change.state?["validUntil"]?.intValue == 1_798_329_600)
+        #expect(change.state?["usesLeft"]?.intValue == 3)
+
+        let listing = try cli.run(["hub", "users"]).stdout
+        #expect(listing.contains("bob  no finger yet; valid from 2026-12-24 08:30 UTC, valid until 2026-12-27 00:00 UTC, 3 uses left at each door"), "\(listing)")
+        let listedJSON = try cli.run(["hub", "users", "--json"]).json?["users"] as? [[String: Any]]
+        #expect(listedJSON?.first?["usesLeft"] as? Int == 3, "\(String(describing: listedJSON))")
+
+        // An end before the start the hub has: refused, nothing changed.
+        let beforeEnd = try hub.latestRevision()
+        let early = try cli.run(["hub", "user-validity", "bob", "--valid-until", "2026-12-20"])
+        #expect(early.status == 64 && early.stderr.contains("not changed"), "\(early.stderr)")
+        #expect(try hub.latestRevision() == beforeEnd)
+
+        // In the doors' zone, and only the start changes: Berlin is an hour ahead of UTC in December.
+        let berlin = try cli.run(["hub", "user-validity", "bob", "--valid-from", "2026-12-24", "--time-zone", "Europe/Berlin", "--json"])
+        #expect(berlin.json?["validFrom"] as? Int == 1_798_070_400 - 3_600, "\(berlin.stdout) \(berlin.stderr)")
+        #expect(berlin.json?["validUntil"] as? Int == 1_798_329_600 && berlin.json?["usesLeft"] as? Int == 3)
+
+        let cleared = try cli.run(["hub", "user-validity", "bob", "--no-valid-from", "--no-valid-until", "--unlimited-uses"])
+        #expect(cleared.status == 0 && cleared.stdout.contains("no dates and no limit on uses"), "\(cleared.stdout) \(cleared.stderr)")
+        let listed = try #require(try hub.users(named: "bob").first)
+        #expect(listed.validFrom == nil && listed.validUntil == nil && listed.usesLeft == nil && listed.displayName == "Bob B.")
+    }
 }
 
 /// A hub (`fpmod hub serve`, a real process on a real PostgreSQL) and a door that joins and

@@ -30,4 +30,12 @@ public enum ValidityBounds {
         let described = describe(from: from, until: until, in: zone)
         return described.isEmpty ? "no dates of its own" : described
     }
+
+    /// A user's validity as the hub's change to it is said and audited: the bounds and the uses
+    /// left at each door, or that there are none.
+    public static func describeUser(from: Int64?, until: Int64?, usesLeft: Int?, in zone: TimeZoneRules) -> String {
+        let parts = [describe(from: from, until: until, in: zone), usesLeft.map { "\($0) use\($0 == 1 ? "" : "s") left at each door" } ?? ""]
+            .filter { !$0.isEmpty }
+        return parts.isEmpty ? "no dates and no limit on uses" : parts.joined(separator: ", ")
+    }
 }

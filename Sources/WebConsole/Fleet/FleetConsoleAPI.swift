@@ -177,10 +177,11 @@ struct FleetConsoleAPI {
         })])
     }
 
-    /// A user as `fpmod hub users --json` lists one, with their schedule, which the console edits.
+    /// A user as `fpmod hub users --json` lists one, with their schedule and validity, which the console edits.
     static func json(_ user: HubStore.UserListing, reach: [FleetListing.FingerReach]?) -> JSONValue {
         guard case .object(var object) = FleetListing.json(user, reach: reach) else { return FleetListing.json(user, reach: reach) }
         object["schedule"] = user.schedule.map(JSONValue.string) ?? .null
+        object.merge(validityJSON(user)) { _, validity in validity }
         return .object(object)
     }
 

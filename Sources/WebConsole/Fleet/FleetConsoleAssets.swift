@@ -244,6 +244,7 @@ enum FleetConsoleAssets {
     const title = document.createElement('strong');
     title.textContent = name + "'s fingers";
     box.appendChild(title);
+    box.appendChild(validityLine(name, data.user));
     const list = document.createElement('ul');
     for (const finger of data.user.fingerReach) {
       const item = document.createElement('li');
@@ -292,6 +293,33 @@ enum FleetConsoleAssets {
     }
     box.appendChild(cards);
     box.hidden = false;
+  }
+
+  // The user's validity (dates in UTC, uses left at each door) and, for an admin, its inputs:
+  // all three are sent, as fpmod hub user-validity would set each, an empty one meaning none.
+  function validityLine(name, user) {
+    const line = document.createElement('p');
+    line.id = 'reach-validity';
+    const dates = [user.validFrom ? 'from ' + user.validFrom : '', user.validUntil ? 'until ' + user.validUntil : ''].filter(Boolean).join(' ');
+    const uses = user.usesLeft === null || user.usesLeft === undefined ? 'no limit on uses' : user.usesLeft + ' uses left at each door';
+    line.textContent = 'valid ' + (dates ? dates + ' UTC' : 'at any date') + ', ' + uses + ' ';
+    if (!admin) return line;
+    const from = document.createElement('input'), until = document.createElement('input'), count = document.createElement('input');
+    from.placeholder = 'from YYYY-MM-DD'; until.placeholder = 'until YYYY-MM-DD'; count.placeholder = 'uses (none: no limit)';
+    count.type = 'number'; count.min = '0'; count.step = '1';
+    from.value = user.validFrom || ''; until.value = user.validUntil || '';
+    count.value = user.usesLeft === null || user.usesLeft === undefined ? '' : String(user.usesLeft);
+    from.setAttribute('aria-label', name + ' valid from (UTC)'); until.setAttribute('aria-label', name + ' valid until (UTC)');
+    count.setAttribute('aria-label', name + ' uses left at each door');
+    const setter = button('Set validity', name, async () => {
+      const text = count.value.trim();
+      await api('POST', '/users/validity', { user: name, validFrom: from.value.trim() || null, validUntil: until.value.trim() || null,
+                                             uses: text === '' ? null : Number(text) });
+      await Promise.all([loadUsers(), loadAudit(), showReach(name)]);
+    });
+    setter.dataset.action = 'validity';
+    line.append(from, until, count, setter);
+    return line;
   }
 
   async function loadSchedules() {

@@ -88,6 +88,7 @@ public final class FleetConsoleRoutes: HTTPHandler, Sendable {
         case ("POST", "/cards/validity"): return try fleet.setCardValidity(request, caller)
         case ("POST", "/doors/mode"): return try fleet.setDoorMode(request, caller)
         case ("POST", "/users/schedule"): return try fleet.setUserSchedule(request, caller)
+        case ("POST", "/users/validity"): return try fleet.setUserValidity(request, caller)
         case ("GET", "/schedules"): return try fleet.schedules()
         case ("POST", "/schedules"): return try fleet.putSchedule(request, caller)
         case ("POST", "/schedules/remove"): return try fleet.removeSchedule(request, caller)

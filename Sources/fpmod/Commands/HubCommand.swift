@@ -125,14 +125,24 @@ enum HubCommand {
         for user in users {
             let fingers = user.fingers.isEmpty ? "no finger yet" : user.fingers.map { Printable.escaped($0) }.joined(separator: ", ")
             let cards = user.cards.isEmpty ? "" : "; cards " + user.cards.map { Printable.escaped($0) }.joined(separator: ", ")
-            lines.append("\(Printable.escaped(user.name))\(user.role == .admin ? " (admin)" : "")  \(fingers)\(cards)")
+            // Their validity, only when they have one, in UTC as fpmod hub user-validity reads it by default.
+            let bounded = user.validFrom != nil || user.validUntil != nil || user.usesLeft != nil
+            let validity = bounded ? "; " + ValidityBounds.describeUser(from: user.validFrom, until: user.validUntil, usesLeft: user.usesLeft, in: .utc) : ""
+            lines.append("\(Printable.escaped(user.name))\(user.role == .admin ? " (admin)" : "")  \(fingers)\(cards)\(validity)")
             let reach = user.fingers.isEmpty ? [] : try FleetListing.reach(of: user.name, in: store, doors: doors)
             for finger in reach {
                 for (door, why) in finger.notUsableAt {
                     lines.append("  \(Printable.escaped(finger.label)) (\(Printable.escaped(finger.family))) not at \(Printable.escaped(door)): \(why)")
                 }
             }
-            listed.append(FleetListing.json(user, reach: reach))
+            var entry = FleetListing.json(user, reach: reach)
+            if case .object(var object) = entry {
+                object["validFrom"] = user.validFrom.map { .int($0) } ?? .null
+                object["validUntil"] = user.validUntil.map { .int($0) } ?? .null
+                object["usesLeft"] = user.usesLeft.map { .int(Int64($0)) } ?? .null
+                entry = .object(object)
+            }
+            listed.append(entry)
         }
         invocation.emit(users.isEmpty ? "No users yet: fpmod hub add-user NAME." : lines.joined(separator: "\n"), json: ["users": .array(listed)])
         return .ok
@@ -222,14 +232,7 @@ enum HubCommand {
         guard let name = invocation.positional(0), let label = invocation.positional(1) else {
             throw CommandFailure(.usage, "Name the user and the card's label: fpmod hub card-validity NAME LABEL [--valid-from WHEN] [--valid-until WHEN].")
         }
-        let zone: TimeZoneRules
-        if let zoneName = invocation.parsed.string("time-zone") {
-            do { zone = try TimeZoneDatabase.load(zoneName) } catch {
-                throw CommandFailure(.usage, "--time-zone \(Printable.escaped(zoneName).debugDescription) is not a time zone this machine knows (such as Europe/Berlin, or UTC).")
-            }
-        } else {
-            zone = .utc
-        }
+        let zone = try Self.timeZone(invocation)
         let parsed = invocation.parsed
         let from = try parsed.string("valid-from").map { try AccessRuleCommands.readMoment($0, option: "--valid-from", zone: zone, endOfDay: false) }
         let until = try parsed.string("valid-until").map { try AccessRuleCommands.readMoment($0, option: "--valid-until", zone: zone, endOfDay: true) }
@@ -245,6 +248,14 @@ enum HubCommand {
                         json: ["user": .string(name), "label": .string(label), "validFrom": from.map { .int($0) } ?? .null,
                                "validUntil": until.map { .int($0) } ?? .null, "timeZone": .string(zone.name), "revision": .int(revision)])
         return .ok
+    }
+
+    /// The zone a hub command reads WHEN in: --time-zone's, else UTC (the hub has no door clock).
+    static func timeZone(_ invocation: Invocation) throws -> TimeZoneRules {
+        guard let zoneName = invocation.parsed.string("time-zone") else { return .utc }
+        do { return try TimeZoneDatabase.load(zoneName) } catch {
+            throw CommandFailure(.usage, "--time-zone \(Printable.escaped(zoneName).debugDescription) is not a time zone this machine knows (such as Europe/Berlin, or UTC).")
+        }
     }
 
     /// A change of a card the hub has: its revision, or a usage error naming `fpmod hub users`.
