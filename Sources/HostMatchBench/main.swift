@@ -75,17 +75,24 @@ let root = arguments.count > 2 ? arguments[2] : getenv("FPMOD_FVC2002").map { St
 let databases = ["DB1_B", "DB2_B", "DB3_B", "DB4_B"]
 let matcher = MinutiaeMatcher()
 
-/// One database's crops: finger (0…9) × impression (0…7), nil where extraction refused it.
-func crops(_ database: String) -> [[GreyImage]] {
+/// One database's images, finger (0…9) × impression (0…7): each image's 192 × 192 centre, or
+/// (`whole`) the whole image.
+func images(_ database: String, whole: Bool) -> [[GreyImage]] {
     (101...110).map { finger in
         (1...8).map { impression in
             let path = "\(root)/\(database)/\(finger)_\(impression).png"
-            do { return try PNGFile.read(path).centreCropped(width: 192, height: 192) } catch {
+            do {
+                let image = try PNGFile.read(path)
+                return whole ? image : image.centreCropped(width: 192, height: 192)
+            } catch {
                 fail("cannot read \(path) (\(error)); give the folder that holds DB1_B … DB4_B")
             }
         }
     }
 }
+
+/// One database's crops: finger (0…9) × impression (0…7).
+func crops(_ database: String) -> [[GreyImage]] { images(database, whole: false) }
 
 /// How far off an image's centre the calibration's other sensor windows lie (a quarter of the window).
 let calibrationWindowStep = 48
@@ -224,12 +231,9 @@ if mode == "extractors" {
     for database in databases {
         var ours: [[Probe?]] = [], theirs: [[Probe?]] = []
         var found = (ours: 0, theirs: 0)
-        for finger in 101...110 {
+        for row in images(database, whole: whole) {
             var rowOurs: [Probe?] = [], rowTheirs: [Probe?] = []
-            for impression in 1...8 {
-                let path = "\(root)/\(database)/\(finger)_\(impression).png"
-                guard var image = try? PNGFile.read(path) else { fail("cannot read \(path); give the folder that holds DB1_B … DB4_B") }
-                if !whole { image = image.centreCropped(width: 192, height: 192) }
+            for image in row {
                 let print = matcher.extractor.extract(image)
                 found.ours += print.minutiae.count
                 rowOurs.append(try? matcher.probe(image))
@@ -260,19 +264,13 @@ if mode == "lowest" {
     // the rest (docs/accuracy.md).
     let whole = arguments.count > 3 && arguments[3] == "full"
     for database in databases {
-        var probes: [[Probe?]] = []
-        for finger in 101...110 {
-            var row: [Probe?] = []
-            for impression in 1...8 {
-                let path = "\(root)/\(database)/\(finger)_\(impression).png"
-                guard var image = try? PNGFile.read(path) else { fail("cannot read \(path); give the folder that holds DB1_B … DB4_B") }
-                if !whole { image = image.centreCropped(width: 192, height: 192) }
-                do { row.append(try matcher.probe(image)) } catch {
-                    print("\(database) \(finger)_\(impression) refused: \(error)")
-                    row.append(nil)
+        let probes: [[Probe?]] = images(database, whole: whole).enumerated().map { finger, row in
+            row.enumerated().map { impression, image in
+                do { return try matcher.probe(image) } catch {
+                    print("\(database) \(101 + finger)_\(impression + 1) refused: \(error)")
+                    return nil
                 }
             }
-            probes.append(row)
         }
         let (genuine, impostor) = fvcScores(probes)
         let highest = impostor.max() ?? 0

@@ -14,6 +14,15 @@ enum Program {
         .option("hours", valueName: "TEXT", help: "The hours that day, as a schedule's text (daily 10:00-14:00)."),
         .flag("closed", help: "Nobody with a schedule comes in that day."),
     ]
+    /// A user's dates, as `fpmod user set` at a door and `fpmod hub user-validity` take them.
+    static let userDates: [OptionSpec] = [
+        .option("valid-from", valueName: "WHEN", help: "Not before then."),
+        .flag("no-valid-from", help: "Valid from now on."),
+        .option("valid-until", valueName: "WHEN", help: "Not after then (a day: through that day)."),
+        .flag("no-valid-until", help: "Valid with no end."),
+    ]
+    /// The hub has no door clock: its commands read WHEN in UTC unless given the doors' zone.
+    static let hubTimeZone = OptionSpec.option("time-zone", valueName: "ZONE", help: "The zone WHEN is read in, such as Europe/Berlin (default UTC).")
     static let hubDatabase = OptionSpec.option("database", valueName: "CONNINFO", help: "The hub's database as libpq takes it, e.g. 'host=/run/postgresql dbname=fpmod' or postgresql://hub.example/fpmod (default: FPMOD_HUB_DATABASE in /etc/default/fpmod-hub, the packaged hub's settings).", env: "FPMOD_HUB_DATABASE")
 
     static let spec = ProgramSpec(
@@ -373,10 +382,7 @@ enum Program {
                                 options: [
                                     .option("schedule", valueName: "SCHEDULE", help: "Only within this schedule (fpmod schedule list)."),
                                     .flag("no-schedule", help: "At any time of day."),
-                                    .option("valid-from", valueName: "WHEN", help: "Not before then."),
-                                    .flag("no-valid-from", help: "Valid from now on."),
-                                    .option("valid-until", valueName: "WHEN", help: "Not after then (a day: through that day)."),
-                                    .flag("no-valid-until", help: "Valid with no end."),
+                                ] + userDates + [
                                     .option("uses", valueName: "N", help: "This many more grants, then no more."),
                                     .flag("unlimited-uses", help: "No limit on grants."),
                                 ]),
@@ -426,15 +432,10 @@ enum Program {
                     CommandSpec(name: "user-validity", abstract: "Set when a user of the hub may come in at every door, and how many times.",
                                 discussion: "The options are fpmod user set's; what is not given stays as the hub has it. WHEN is YYYY-MM-DD (for --valid-until, through that day) or 'YYYY-MM-DD HH:MM'. The hub has no door clock: WHEN is read in UTC unless --time-zone names the doors' zone. --uses N gives each door N more grants for this user, counted at that door; a later change of the user at the hub gives them again.",
                                 arguments: [.positional("name", help: "The user's name, as fpmod hub users lists it.")],
-                                options: [
-                                    hubDatabase,
-                                    .option("valid-from", valueName: "WHEN", help: "Not before then."),
-                                    .flag("no-valid-from", help: "Valid from now on."),
-                                    .option("valid-until", valueName: "WHEN", help: "Not after then (a day: through that day)."),
-                                    .flag("no-valid-until", help: "Valid with no end."),
+                                options: [hubDatabase] + userDates + [
                                     .option("uses", valueName: "N", help: "This many more grants at each door, then no more."),
                                     .flag("unlimited-uses", help: "No limit on grants."),
-                                    .option("time-zone", valueName: "ZONE", help: "The zone WHEN is read in, such as Europe/Berlin (default UTC)."),
+                                    hubTimeZone,
                                 ]),
                     CommandSpec(name: "users", abstract: "The hub's users and the fingers (by reader family) and cards it holds for them.",
                                 options: [hubDatabase]),
@@ -461,7 +462,7 @@ enum Program {
                                 options: [hubDatabase,
                                           .option("valid-from", valueName: "WHEN", help: "The first moment the card opens."),
                                           .option("valid-until", valueName: "WHEN", help: "When it stops opening (a day counts whole)."),
-                                          .option("time-zone", valueName: "ZONE", help: "The zone WHEN is read in, such as Europe/Berlin (default UTC).")]),
+                                          hubTimeZone]),
                     CommandSpec(name: "add-schedule", abstract: "Add or replace a weekly schedule every door follows (fpmod hub add-user's --schedule names it).",
                                 arguments: [.positional("name", help: "Schedule name, such as office."),
                                             .positional("text", help: "When it is open, as fpmod schedule add takes it: 'mon-fri 07:00-19:00; sat 09:00-12:00'.")],

@@ -11,7 +11,7 @@ enum GlobalConsistency {
     static let distanceTolerance: Float = 12
     static let angleTolerance: Float = .pi / 6
     /// Added to each side's count of minutiae in the overlap: a tiny overlap proves little
-    /// (3 until 2026-12-06; 4 with the placement chosen by the ridges' flow too, see `placements`).
+    /// (3 until 2026-12-06; 4 with the placement chosen by the ridges' flow too, see `best`).
     static let overlapPrior: Float = 4
     /// Proposals are weighed this many at a time, in the order of their pairs' similarity: the
     /// best product of one batch is the bar every proposal of the next must be able to clear

@@ -67,7 +67,7 @@ struct FleetConsoleAPI {
         }
         guard let listing else { throw ConsoleFailure(404, "There is no user named \(name) on the hub.") }
         guard case .object(var user) = Self.json(listing, reach: reach) else { return Reply.json(["user": Self.json(listing, reach: reach)]) }
-        // Each card's state, for the switch and dates beside it; its dates in UTC (`cardZone`).
+        // Each card's state, for the switch and dates beside it; its dates in UTC (`hubZone`).
         user["cardStates"] = .array(cards.map(Self.json))
         return Reply.json(["user": .object(user)])
     }

@@ -9,8 +9,13 @@ import TemplateStore
 /// audited under the account after the change. The hub has no door clock, so dates are read and
 /// shown in UTC (the page says so).
 extension FleetConsoleAPI {
-    /// The zone the console reads and shows a card's dates in.
-    static let cardZone = TimeZoneRules.utc
+    /// The zone the console reads and shows a card's and a user's dates in.
+    static let hubZone = TimeZoneRules.utc
+
+    /// A moment as the page shows it and a request gives it back (`hubZone`); null: no bound.
+    static func hubTime(_ moment: Int64?) -> JSONValue {
+        moment.map { .string(hubZone.localTime(atUTC: $0).description) } ?? .null
+    }
 
     /// `{"user", "label", "enabled"}`.
     func switchCard(_ request: HTTPRequest, _ caller: Caller) throws(ConsoleFailure) -> HTTPResponse {
@@ -29,7 +34,7 @@ extension FleetConsoleAPI {
         try caller.requireAdmin()
         let body = try JSONBody(request)
         let user = try Self.name(try body.string("user"), of: "user"), label = try Self.name(try body.string("label"), of: "card")
-        let zone = Self.cardZone
+        let zone = Self.hubZone
         let (from, until) = try body.validityBounds(in: zone)
         let revision = try changeCard(user, label) { () throws(HubStoreError) in
             try hub.setCardState(user: user, label: label, validity: CardValidity(from: from, until: until))
@@ -54,8 +59,7 @@ extension FleetConsoleAPI {
 
     /// A user's cards with their state, for the switch and dates beside each on the page.
     static func json(_ card: HubCard) -> JSONValue {
-        func text(_ moment: Int64?) -> JSONValue { moment.map { .string(cardZone.localTime(atUTC: $0).description) } ?? .null }
-        return .object(["label": .string(card.label), "kind": .string(card.kind.rawValue), "enabled": .bool(card.enabled),
-                        "validFrom": text(card.validFrom), "validUntil": text(card.validUntil)])
+        .object(["label": .string(card.label), "kind": .string(card.kind.rawValue), "enabled": .bool(card.enabled),
+                 "validFrom": hubTime(card.validFrom), "validUntil": hubTime(card.validUntil)])
     }
 }

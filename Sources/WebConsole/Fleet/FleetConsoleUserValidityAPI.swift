@@ -15,7 +15,7 @@ extension FleetConsoleAPI {
         try caller.requireAdmin()
         let body = try JSONBody(request)
         let user = try Self.name(try body.string("user"), of: "user")
-        let zone = Self.cardZone
+        let zone = Self.hubZone
         let (from, until) = try body.validityBounds(in: zone, never: "the user could never come in")
         let uses: Int?
         switch body.members["uses"] {
@@ -37,10 +37,9 @@ extension FleetConsoleAPI {
         return Reply.json(["user": .string(user), "described": .string(described), "revision": .int(revision)])
     }
 
-    /// A user's validity for the inputs beside them on the page: dates in UTC (`cardZone`), as
+    /// A user's validity for the inputs beside them on the page: dates in UTC (`hubZone`), as
     /// the request takes them back.
     static func validityJSON(_ user: HubStore.UserListing) -> [String: JSONValue] {
-        func text(_ moment: Int64?) -> JSONValue { moment.map { .string(cardZone.localTime(atUTC: $0).description) } ?? .null }
-        return ["validFrom": text(user.validFrom), "validUntil": text(user.validUntil), "usesLeft": user.usesLeft.map { .int(Int64($0)) } ?? .null]
+        ["validFrom": hubTime(user.validFrom), "validUntil": hubTime(user.validUntil), "usesLeft": user.usesLeft.map { .int(Int64($0)) } ?? .null]
     }
 }
