@@ -1,4 +1,5 @@
 @testable import HostMatching
+import Glibc
 import Imaging
 import MinutiaeExtraction
 import TestSupport
@@ -219,5 +220,80 @@ import Testing
                 }
             }
         }
+    }
+
+    @Test func theCellsListEveryMinutiaWithinTheToleranceOfAPoint() {
+        // 150 minutiae (three words a cell), some just off the image, and points all over it.
+        var generator = SeededGenerator(seed: 11)
+        let across = 37, down = 25, blockSize = 8
+        let print = ExtractedPrint(width: across * blockSize, height: down * blockSize, minutiae: [], blockSize: blockSize, blocksAcross: across,
+                                   blocksDown: down, foreground: [Bool](repeating: true, count: across * down),
+                                   quality: PrintQuality(score: 50, area: 1, clarity: 0.5))
+        let area = GlobalConsistency.Area(print)
+        let count = 150
+        let xs = (0..<count).map { _ in Float(Int(generator.next() % 320_000) - 12_000) / 1_000 }
+        let ys = (0..<count).map { _ in Float(Int(generator.next() % 224_000) - 12_000) / 1_000 }
+        let nearby = GlobalConsistency.Nearby(area, minutiae: count)
+        #expect(nearby.words == 3)
+        var cells = [UInt64](repeating: 1, count: nearby.count)
+        var missed = 0, listed = 0, near = 0
+        xs.withUnsafeBufferPointer { x in
+            ys.withUnsafeBufferPointer { y in
+                cells.withUnsafeMutableBufferPointer { nearby.list(x.baseAddress!, y.baseAddress!, into: $0.baseAddress!) }
+            }
+        }
+        for _ in 0..<5_000 {
+            var px = SIMD8<Float>(), py = SIMD8<Float>()
+            for lane in 0..<8 {
+                px[lane] = Float(generator.next() % 296_000) / 1_000
+                py[lane] = Float(generator.next() % 200_000) / 1_000
+            }
+            let first = nearby.cells(px, py)
+            for lane in 0..<8 {
+                let start = Int(first[lane])
+                for minutia in 0..<count {
+                    let dx = xs[minutia] - px[lane], dy = ys[minutia] - py[lane]
+                    let isListed = cells[start + minutia / 64] & (1 << UInt64(minutia % 64)) != 0
+                    if isListed { listed += 1 }
+                    guard dx * dx + dy * dy < GlobalConsistency.distanceTolerance * GlobalConsistency.distanceTolerance else { continue }
+                    near += 1
+                    if !isListed { missed += 1 }
+                }
+            }
+        }
+        #expect(missed == 0, "\(missed) of \(near) minutiae within the tolerance not listed")
+        // The cells sort: a point's cell lists a small part of the print's minutiae.
+        #expect(near > 1_000 && listed < 40_000 * count / 10)
+    }
+
+    @Test func manyMinutiaeScoreExactlyAsTheReferenceDoes() {
+        // 90 minutiae an impression (two words of paired flags), the second a turned, shifted and
+        // slightly moved copy of the first with some minutiae lost: a high score, and a stranger's.
+        var generator = SeededGenerator(seed: 5)
+        let across = 50, down = 50, blockSize = 8
+        func print(_ minutiae: [RidgeMinutia]) -> ExtractedPrint {
+            ExtractedPrint(width: across * blockSize, height: down * blockSize, minutiae: minutiae, blockSize: blockSize, blocksAcross: across,
+                           blocksDown: down, foreground: [Bool](repeating: true, count: across * down),
+                           quality: PrintQuality(score: 50, area: 1, clarity: 0.5))
+        }
+        func random(_ count: Int) -> [RidgeMinutia] {
+            (0..<count).map { _ in
+                RidgeMinutia(x: Float(generator.next() % 360_000) / 1_000 + 20, y: Float(generator.next() % 360_000) / 1_000 + 20,
+                             angle: Float(generator.next() % 6_283) / 1_000 - .pi, kind: .ending, quality: 1)
+            }
+        }
+        let original = random(90)
+        let (c, s): (Float, Float) = (cos(0.2), sin(0.2))
+        let moved = original.enumerated().compactMap { index, m -> RidgeMinutia? in
+            guard index % 7 != 3 else { return nil }
+            let jitter = Float(generator.next() % 4_000) / 1_000 - 2
+            return RidgeMinutia(x: c * m.x - s * m.y + 30 + jitter, y: s * m.x + c * m.y - 10 - jitter,
+                                angle: CylinderTemplate.difference(m.angle + 0.2, 0), kind: .ending, quality: 1)
+        }
+        let a = CylinderTemplate(print(original), withShapes: true), b = CylinderTemplate(print(moved)), stranger = CylinderTemplate(print(random(90)))
+        #expect(a.minutiaCount > 64 && b.minutiaCount > 64)
+        let (mismatches, scores) = differences([("copy", a, b), ("copy, other way", b, a), ("stranger", a, stranger), ("itself", a, a)])
+        #expect(mismatches.isEmpty, "\(mismatches)")
+        #expect(scores.count { $0 >= 150 } >= 2)
     }
 }

@@ -61,10 +61,16 @@ enum ReferenceCylinderComparison {
             let proposals = (0..<selected).map { (i: Int(pairs[$0].i), j: Int(pairs[$0].j)) }
             // Under each placement that pairs a minutia: the geometric mean (both must agree, so a
             // chance resemblance of cylinders without a consistent placement, or the reverse, stays
-            // low), times the ridges' flow under it; the best of them.
+            // low); under the six highest of them (the earlier first where two are equal), times
+            // the ridges' flow under it; the best of these.
+            let placements = ReferenceGlobalConsistency.placements(a, b, proposals: proposals)
+                .map { (combined: (local * $0.share).squareRoot(), placement: $0.placement) }
+            let highest = placements.indices.sorted {
+                placements[$0].combined > placements[$1].combined || (placements[$0].combined == placements[$1].combined && $0 < $1)
+            }
             var best: Float = 0
-            for (share, placement) in ReferenceGlobalConsistency.placements(a, b, proposals: proposals) {
-                best = max(best, (local * share).squareRoot() * OrientationAgreement.factor(a, b, placement))
+            for index in highest.prefix(6) {
+                best = max(best, placements[index].combined * OrientationAgreement.factor(a, b, placements[index].placement))
             }
             return best
         }

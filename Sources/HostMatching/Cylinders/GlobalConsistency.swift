@@ -13,44 +13,48 @@ enum GlobalConsistency {
     /// Added to each side's count of minutiae in the overlap: a tiny overlap proves little
     /// (3 until 2026-12-06; 4 with the placement chosen by the ridges' flow too, see `best`).
     static let overlapPrior: Float = 4
-    /// Proposals are weighed this many at a time, in the order of their pairs' similarity: the
-    /// best product of one batch is the bar every proposal of the next must be able to clear
-    /// while its minutiae are paired (`needed`), so most of them are given up early.
-    static let batchSize = 6
+    /// The ridges' flow is weighed under the placements with the highest √(local × share), this
+    /// many (every placement until 2026-12-07: the same accuracy on FVC2002 within noise, in
+    /// half the flow's work, docs/accuracy.md).
+    static let flowPlacements = 6
 
     /// The comparison's score from its local similarity: under each proposal that pairs a
-    /// minutia, √(local × share) with share = m² / ((nA + k)(nB + k)) (0 … 1), times the ridges'
-    /// flow under its placement (`OrientationAgreement.factor`); the best of them (0 when none
-    /// pairs a minutia). Each proposal is a local pair (i, j) of cylinders: every pair the
-    /// consolidation kept (six until 2026-12-07: the later pairs' placements, each a little
+    /// minutia, √(local × share) with share = m² / ((nA + k)(nB + k)) (0 … 1); under the
+    /// `flowPlacements` highest of them (the earlier proposal first where two are equal), that
+    /// times the ridges' flow (`OrientationAgreement.factor`); the best of these (0 when no
+    /// proposal pairs a minutia). Each proposal is a local pair (i, j) of cylinders: every pair
+    /// the consolidation kept (six until 2026-12-07: the later pairs' placements, each a little
     /// different, find the one that lays two distorted whole prints right more often — FVC2002's
     /// whole-image mean EER 2.4 → 1.8 %, docs/accuracy.md). All of them, not only the best share:
     /// the proposal that pairs the most minutiae is not always the one that lays the prints right
     /// — with few minutiae in an overlap, a wrong placement can pair one more by chance.
     ///
-    /// The factor is at most 1, so a placement's product is at most its √(local × share), and
-    /// the score is the maximum of the products whatever order they are weighed in. They are
-    /// weighed `batchSize` at a time, in each batch from the highest upper bound of
-    /// √(local × share) down — the share's bound m² / ((nA + k) k), before B's minutiae on A's
-    /// print are counted — and a placement whose bound, or then whose √(local × share), is not
-    /// above the best product so far cannot win: its pairing is given up, or its B side and its
-    /// flow are never computed. `cannotReach` (a 1:N search's threshold) holds every placement to
-    /// the threshold the same way: nil when the best is below it. Every value that reaches the
+    /// What is skipped cannot change the result. nA and nB are counted before the minutiae are
+    /// paired, so √(local × share) is known for every count of pairs: once `flowPlacements`
+    /// placements are kept, a proposal must pair enough minutiae to rise above the lowest of them
+    /// (and, in a 1:N search, to reach the threshold `cannotReach` holds it to), and its pairing
+    /// is given up as soon as the minutiae left cannot make up the difference. The flow is
+    /// weighed from the highest placement down, and not at all once √(local × share) is no higher
+    /// than the best product so far (the factor is at most 1). Every value that reaches the
     /// result is computed by the same operations in the same order as the straightforward form
     /// (`ReferenceCylinderComparison`).
     ///
-    /// A's minutiae that fall on B's print are listed first (without a branch each), and for each
-    /// of them B's minutiae within the distance tolerance are found eight at a time, then
-    /// weighed in order.
+    /// A's minutiae that fall on B's print are listed first (without a branch each), each with
+    /// its cell of B (`Nearby`); for each of them only the unpaired minutiae of B its cell lists
+    /// are weighed, in B's order, the nearest within the tolerances taken (the first of equals).
     static func best(_ a: CylinderTemplate, _ b: CylinderTemplate, proposals: UnsafeBufferPointer<CylinderComparison.Candidate>,
                      local: Float, skippingWhen cannotReach: (Float) -> Bool) -> Float? {
         let areaA = Area(a.area), areaB = Area(b.area)
+        // A print this large (no image is: `TemplateCoding.maximumSide`) is beyond `Nearby.cells`; it matches nothing.
+        guard areaB.width < 8_388_608, areaB.height < 8_388_608 else { return cannotReach(0) ? nil : 0 }
         let countA = a.minutiaCount, countB = b.minutiaCount, strideA = a.minutiaStride, strideB = b.minutiaStride
         let tolerance = distanceTolerance * distanceTolerance
-        let tolerance8 = SIMD8<Float>(repeating: tolerance), lanes = SIMD8<Int32>(1, 2, 4, 8, 16, 32, 64, 128)
+        let nearby = Nearby(areaB, minutiae: countB)
         let flowScratch = OrientationAgreement.scratchCount(a)
-        return withUnsafeTemporaryAllocation(of: Proposed.self, capacity: max(1, min(proposals.count, batchSize))) { proposed -> Float? in
-          withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * countA + countB + strideB + flowScratch) { scratch -> Float? in
+        return withUnsafeTemporaryAllocation(of: Kept.self, capacity: flowPlacements + 1) { kept -> Float? in
+          withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * countA + flowScratch) { scratch -> Float? in
+          withUnsafeTemporaryAllocation(of: UInt64.self, capacity: nearby.count + nearby.words) { cellsBuffer -> Float? in
+          withUnsafeTemporaryAllocation(of: Int32.self, capacity: countA) { overlapCells -> Float? in
             a.minutiae.withUnsafeBufferPointer { minutiaeA -> Float? in
                 b.minutiae.withUnsafeBufferPointer { minutiaeB -> Float? in
                     a.area.foreground.withUnsafeBytes { foregroundA -> Float? in
@@ -59,131 +63,118 @@ enum GlobalConsistency {
                             let xsB = minutiaeB.baseAddress!, ysB = xsB + strideB, anglesB = ysB + strideB
                             // A's minutiae on B's print under the proposal: position and direction.
                             let overlapX = scratch.baseAddress!, overlapY = overlapX + countA, overlapAngle = overlapY + countA
-                            let usedB = overlapAngle + countA, squaredB = usedB + countB
-                            let flow = squaredB + strideB
+                            let flow = overlapAngle + countA
+                            // Each cell's bits, then a bit for each of B's minutiae already paired.
+                            let cells = cellsBuffer.baseAddress!, usedB = cells + nearby.count
+                            // The first word of the cell each listed minutia of A lies in.
+                            let overlapCell = overlapCells.baseAddress!
+                            nearby.list(xsB, ysB, into: cells)
+                            // The highest placements so far, highest first (an equal one after those already kept).
+                            var keptCount = 0
+                            for proposal in proposals {
+                                let (i, j) = (Int(proposal.i), Int(proposal.j))
+                                let turn = b.angles[j] - a.angles[i]
+                                let c = cos(turn), s = sin(turn)
+                                let shiftX = b.xs[j] - (c * a.xs[i] - s * a.ys[i])
+                                let shiftY = b.ys[j] - (s * a.xs[i] + c * a.ys[i])
+                                // Eight of A's minutiae at a time (the stride's padding is never listed).
+                                var inOverlapA = 0
+                                var chunk = 0
+                                while chunk < countA {
+                                    let xs8 = UnsafeRawPointer(xsA + chunk).loadUnaligned(as: SIMD8<Float>.self)
+                                    let ys8 = UnsafeRawPointer(ysA + chunk).loadUnaligned(as: SIMD8<Float>.self)
+                                    let x = c * xs8 - s * ys8 + shiftX, y = s * xs8 + c * ys8 + shiftY
+                                    let onB = areaB.flags(foregroundB, x, y)
+                                    let cell = nearby.cells(x, y)
+                                    let turned = UnsafeRawPointer(anglesA + chunk).loadUnaligned(as: SIMD8<Float>.self) + turn
+                                    for lane in 0..<min(8, countA &- chunk) {
+                                        overlapX[inOverlapA] = x[lane]
+                                        overlapY[inOverlapA] = y[lane]
+                                        overlapAngle[inOverlapA] = turned[lane]
+                                        overlapCell[inOverlapA] = cell[lane]
+                                        inOverlapA &+= Int(onB[lane])
+                                    }
+                                    chunk &+= 8
+                                }
+                                guard inOverlapA > 0 else { continue }
+                                // B's minutiae that fall on A's print, under the inverse proposal.
+                                // Eight at a time; the stride's padding lanes are not counted.
+                                var inOverlapB = 0
+                                chunk = 0
+                                while chunk < countB {
+                                    let dx = UnsafeRawPointer(xsB + chunk).loadUnaligned(as: SIMD8<Float>.self) - shiftX
+                                    let dy = UnsafeRawPointer(ysB + chunk).loadUnaligned(as: SIMD8<Float>.self) - shiftY
+                                    let x = c * dx + s * dy, y = -s * dx + c * dy
+                                    let onA = areaA.flags(foregroundA, x, y)
+                                    let real = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7) .< SIMD8<Int32>(repeating: Int32(truncatingIfNeeded: countB &- chunk))
+                                    inOverlapB &+= Int(onA.replacing(with: 0, where: .!real).wrappedSum())
+                                    chunk &+= 8
+                                }
+                                let denominator = (Float(inOverlapA) + overlapPrior) * (Float(inOverlapB) + overlapPrior)
+                                // The fewest paired minutiae whose √(local × share) is kept (above the lowest
+                                // kept placement once there are enough) and not below the threshold; a
+                                // proposal that cannot pair as many is given up as soon as the minutiae
+                                // left cannot make up the difference.
+                                let bar: Float = keptCount == flowPlacements ? kept[keptCount - 1].combined : -1
+                                // Found by halving [1, nA + 1] (nA + 1: none is enough): whether a count is
+                                // enough only grows with the count.
+                                var needed = 1, none = inOverlapA + 1
+                                while needed < none {
+                                    let middle = (needed + none) / 2
+                                    let m = Float(middle)
+                                    let combined = (local * min(1, m * m / denominator)).squareRoot()
+                                    if combined > bar && !cannotReach(combined) { none = middle } else { needed = middle + 1 }
+                                }
+                                guard needed <= inOverlapA else { continue }
+                                for word in 0..<nearby.words { usedB[word] = 0 }
+                                var paired = 0
+                                for index in 0..<inOverlapA {
+                                    if paired &+ (inOverlapA &- index) < needed { break }
+                                    let x = overlapX[index], y = overlapY[index], angle = overlapAngle[index], cell = Int(overlapCell[index])
+                                    // B's minutiae near its cell, in order, the nearest so far kept: only those
+                                    // within the tolerance can be taken, and every one of them is listed there.
+                                    var nearest = -1, nearestDistance = tolerance
+                                    for word in 0..<nearby.words {
+                                        var near = cells[cell &+ word] & ~usedB[word]
+                                        while near != 0 {
+                                            let other = word &* 64 &+ near.trailingZeroBitCount
+                                            near &= near &- 1
+                                            let dx = xsB[other] - x, dy = ysB[other] - y
+                                            let distance = dx * dx + dy * dy
+                                            // Without a branch: which of them is taken is not foreseeable.
+                                            let closer = distance < nearestDistance ? 1 : 0
+                                            let turned = abs(CylinderTemplate.difference(angle, anglesB[other])) <= angleTolerance ? 1 : 0
+                                            let taken = closer & turned != 0
+                                            nearest = taken ? other : nearest
+                                            nearestDistance = taken ? distance : nearestDistance
+                                        }
+                                    }
+                                    if nearest >= 0 {
+                                        usedB[nearest >> 6] |= 1 &<< UInt64(nearest & 63)
+                                        paired += 1
+                                    }
+                                }
+                                guard paired >= needed else { continue }
+                                let m = Float(paired)
+                                let combined = (local * min(1, m * m / denominator)).squareRoot()
+                                // Into the kept list after every placement at least as high (paired ≥ needed:
+                                // above the lowest kept, which a full list drops).
+                                var position = min(keptCount, flowPlacements - 1)
+                                while position > 0 && kept[position - 1].combined < combined {
+                                    kept[position] = kept[position - 1]
+                                    position -= 1
+                                }
+                                kept[position] = Kept(combined: combined, c: c, s: s,
+                                                      placement: OrientationAgreement.Placement(turn: turn, shiftX: shiftX, shiftY: shiftY))
+                                keptCount = min(flowPlacements, keptCount + 1)
+                            }
                             var best: Float = 0
-                            var start = 0
-                            while start < proposals.count {
-                                let batch = UnsafeBufferPointer(rebasing: proposals[start..<min(proposals.count, start + batchSize)])
-                                start += batchSize
-                                var count = 0
-                                for proposal in batch {
-                                    let (i, j) = (Int(proposal.i), Int(proposal.j))
-                                    let turn = b.angles[j] - a.angles[i]
-                                    let c = cos(turn), s = sin(turn)
-                                    let shiftX = b.xs[j] - (c * a.xs[i] - s * a.ys[i])
-                                    let shiftY = b.ys[j] - (s * a.xs[i] + c * a.ys[i])
-                                    // Eight of A's minutiae at a time (the stride's padding is never listed).
-                                    var inOverlapA = 0
-                                    var chunk = 0
-                                    while chunk < countA {
-                                        let xs8 = UnsafeRawPointer(xsA + chunk).loadUnaligned(as: SIMD8<Float>.self)
-                                        let ys8 = UnsafeRawPointer(ysA + chunk).loadUnaligned(as: SIMD8<Float>.self)
-                                        let x = c * xs8 - s * ys8 + shiftX, y = s * xs8 + c * ys8 + shiftY
-                                        let onB = areaB.flags(foregroundB, x, y)
-                                        for lane in 0..<min(8, countA &- chunk) {
-                                            overlapX[inOverlapA] = x[lane]
-                                            overlapY[inOverlapA] = y[lane]
-                                            overlapAngle[inOverlapA] = anglesA[chunk &+ lane]
-                                            inOverlapA &+= Int(onB[lane])
-                                        }
-                                        chunk &+= 8
-                                    }
-                                    guard inOverlapA > 0 else { continue }
-                                    // The fewest paired minutiae whose share's bound (below) is above the best
-                                    // product so far and not below the threshold: a proposal that cannot pair
-                                    // as many can neither raise the best nor reach the threshold, and is given
-                                    // up as soon as the minutiae left cannot make up the difference (1, the
-                                    // same as pairing none, where nothing is skipped).
-                                    let sharesDenominator = (Float(inOverlapA) + overlapPrior) * overlapPrior
-                                    var needed = 1
-                                    while true {
-                                        let bound = (local * min(1, Float(needed) * Float(needed) / sharesDenominator)).squareRoot()
-                                        guard bound <= best || cannotReach(bound) else { break }
-                                        guard needed < inOverlapA else { needed = inOverlapA + 1; break }
-                                        needed += 1
-                                    }
-                                    for k in 0..<countB { usedB[k] = 0 }
-                                    var paired = 0
-                                    for index in 0..<inOverlapA {
-                                        if paired &+ (inOverlapA &- index) < needed { break }
-                                        let x = overlapX[index], y = overlapY[index], angle = overlapAngle[index]
-                                        // B's minutiae in order, the nearest so far kept; one farther than
-                                        // the tolerance is never taken, so only those within it are weighed.
-                                        var nearest = -1, nearestDistance = tolerance
-                                        let x8 = SIMD8<Float>(repeating: x), y8 = SIMD8<Float>(repeating: y)
-                                        var chunk = 0
-                                        while chunk < strideB {
-                                            // Up to 64 of B's minutiae: their squared distances, and a bit for
-                                            // each within the tolerance (the sign of squared - tolerance, exact
-                                            // in sign for a finite square), eight lanes at a time.
-                                            var near: UInt64 = 0
-                                            var k = chunk
-                                            while k < min(strideB, chunk + 64) {
-                                                let dx = UnsafeRawPointer(xsB + k).loadUnaligned(as: SIMD8<Float>.self) - x8
-                                                let dy = UnsafeRawPointer(ysB + k).loadUnaligned(as: SIMD8<Float>.self) - y8
-                                                let squared = dx * dx + dy * dy
-                                                UnsafeMutableRawPointer(squaredB + k).storeBytes(of: squared, as: SIMD8<Float>.self)
-                                                let sign = unsafeBitCast(squared - tolerance8, to: SIMD8<Int32>.self) &>> 31
-                                                near |= UInt64(truncatingIfNeeded: (sign & lanes).wrappedSum()) &<< UInt64(k - chunk)
-                                                k += 8
-                                            }
-                                            while near != 0 {
-                                                let other = chunk + near.trailingZeroBitCount
-                                                near &= near &- 1
-                                                let distance = squaredB[other]
-                                                guard usedB[other] == 0, distance < nearestDistance,
-                                                      abs(CylinderTemplate.difference(angle + turn, anglesB[other])) <= angleTolerance else { continue }
-                                                nearest = other
-                                                nearestDistance = distance
-                                            }
-                                            chunk += 64
-                                        }
-                                        if nearest >= 0 {
-                                            usedB[nearest] = 1
-                                            paired += 1
-                                        }
-                                    }
-                                    guard paired >= needed, paired > 0 else { continue }
-                                    let m = Float(paired)
-                                    // nB ≥ 0: the share is at most m² / ((nA + k) k) (every step rounds
-                                    // monotonically), and so √(local × share) at most this.
-                                    let shareBound = m * m / sharesDenominator
-                                    proposed[count] = Proposed(bound: (local * min(1, shareBound)).squareRoot(), paired: m, inOverlapA: inOverlapA,
-                                                               c: c, s: s, placement: OrientationAgreement.Placement(turn: turn, shiftX: shiftX, shiftY: shiftY))
-                                    count += 1
-                                }
-                                for step in 0..<count {
-                                    var highest = step
-                                    for index in (step + 1)..<max(step + 1, count) where proposed[index].bound > proposed[highest].bound { highest = index }
-                                    proposed.swapAt(step, highest)
-                                    let candidate = proposed[step]
-                                    // Neither this placement nor any after it can raise the best.
-                                    guard candidate.bound > best else { break }
-                                    // Below the threshold, and so is every placement after it in this batch
-                                    // (a later batch's are held to the threshold by `needed`).
-                                    if cannotReach(candidate.bound) { break }
-                                    let (c, s) = (candidate.c, candidate.s)
-                                    let (shiftX, shiftY) = (candidate.placement.shiftX, candidate.placement.shiftY)
-                                    // B's minutiae that fall on A's print, under the inverse proposal.
-                                    // Eight at a time; the stride's padding lanes are not counted.
-                                    var inOverlapB = 0
-                                    var chunk = 0
-                                    while chunk < countB {
-                                        let dx = UnsafeRawPointer(xsB + chunk).loadUnaligned(as: SIMD8<Float>.self) - shiftX
-                                        let dy = UnsafeRawPointer(ysB + chunk).loadUnaligned(as: SIMD8<Float>.self) - shiftY
-                                        let x = c * dx + s * dy, y = -s * dx + c * dy
-                                        let onA = areaA.flags(foregroundA, x, y)
-                                        let real = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7) .< SIMD8<Int32>(repeating: Int32(truncatingIfNeeded: countB &- chunk))
-                                        inOverlapB &+= Int(onA.replacing(with: 0, where: .!real).wrappedSum())
-                                        chunk &+= 8
-                                    }
-                                    let m = candidate.paired
-                                    let share = m * m / ((Float(candidate.inOverlapA) + overlapPrior) * (Float(inOverlapB) + overlapPrior))
-                                    let combined = (local * min(1, share)).squareRoot()
-                                    guard combined > best else { continue }
-                                    best = max(best, combined * OrientationAgreement.factor(a, b, candidate.placement, c: c, s: s, scratch: flow))
-                                }
+                            for index in 0..<keptCount {
+                                let candidate = kept[index]
+                                // Neither this placement nor any after it can raise the best, or reach the threshold.
+                                guard candidate.combined > best, !cannotReach(candidate.combined) else { break }
+                                best = max(best, candidate.combined * OrientationAgreement.factor(a, b, candidate.placement,
+                                                                                                  c: candidate.c, s: candidate.s, scratch: flow))
                             }
                             return cannotReach(best) ? nil : best
                         }
@@ -191,18 +182,67 @@ enum GlobalConsistency {
                 }
             }
           }
+          }
+          }
         }
     }
 
-    /// A proposal that pairs a minutia, before B's side is counted.
-    struct Proposed {
-        /// An upper bound of √(local × share).
-        var bound: Float
-        /// The minutiae paired (m).
-        var paired: Float
-        /// A's minutiae on B's print (nA).
-        var inOverlapA: Int
-        /// cos and sin of the turn.
+    /// B's minutiae near each square cell of its image, 16 pixels a side (no smaller than the
+    /// distance tolerance): a bit per minutia, `words` words per cell, set for the minutiae that
+    /// lie in the cell or in one of its eight neighbours. A point on B's print lies in one cell,
+    /// and every minutia within the tolerance of it is listed there (a cell index never differs
+    /// by more than one between two points closer than a side), so the pairing weighs those alone.
+    struct Nearby {
+        static let shift = 4
+        let across: Int
+        let down: Int
+        let words: Int
+        let minutiae: Int
+
+        init(_ area: Area, minutiae: Int) {
+            let side = 1 << Self.shift
+            across = max(1, (Int(area.width) + side - 1) >> Self.shift)
+            down = max(1, (Int(area.height) + side - 1) >> Self.shift)
+            words = max(1, (minutiae + 63) / 64)
+            self.minutiae = minutiae
+        }
+
+        /// Words the cells take.
+        var count: Int { across * down * words }
+
+        /// The first word of the cell each of eight points lies in, for those on the image
+        /// (0 ≤ x < width, 0 ≤ y < height); any number for the others.
+        @inline(__always)
+        func cells(_ x: SIMD8<Float>, _ y: SIMD8<Float>) -> SIMD8<Int32> {
+            let inside = (x .>= 0) .& (y .>= 0) .& (x .< Float(across << Self.shift)) .& (y .< Float(down << Self.shift))
+            let column = GlobalConsistency.Area.wholePart(SIMD8<Float>().replacing(with: x, where: inside)) &>> Int32(Self.shift)
+            let row = GlobalConsistency.Area.wholePart(SIMD8<Float>().replacing(with: y, where: inside)) &>> Int32(Self.shift)
+            return (row &* Int32(truncatingIfNeeded: across) &+ column) &* Int32(truncatingIfNeeded: words)
+        }
+
+        /// Every cell's bits, from the minutiae's positions (a minutia off the image is listed in
+        /// the cells it borders, if any).
+        func list(_ xs: UnsafePointer<Float>, _ ys: UnsafePointer<Float>, into cells: UnsafeMutablePointer<UInt64>) {
+            cells.initialize(repeating: 0, count: count)
+            let side = Float(1 << Self.shift)
+            for minutia in 0..<minutiae {
+                let column = (xs[minutia] / side).rounded(.down), row = (ys[minutia] / side).rounded(.down)
+                // Beyond one cell off the grid (NaN included) it borders none.
+                guard column >= -1, column <= Float(across), row >= -1, row <= Float(down) else { continue }
+                let (x, y) = (Int(column), Int(row))
+                let bit = UInt64(1) &<< UInt64(minutia & 63), word = minutia >> 6
+                for cellY in max(0, y - 1)...min(down - 1, y + 1) {
+                    for cellX in max(0, x - 1)...min(across - 1, x + 1) {
+                        cells[(cellY * across + cellX) * words + word] |= bit
+                    }
+                }
+            }
+        }
+    }
+
+    /// A placement kept for the flow: √(local × share), cos and sin of its turn, the placement.
+    struct Kept {
+        var combined: Float
         var c: Float
         var s: Float
         var placement: OrientationAgreement.Placement
