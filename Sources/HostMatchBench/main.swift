@@ -177,7 +177,7 @@ if mode == "calibrate" {
                     if a < b {
                         for (_, score) in scored { singles[score, default: 0] += 1 }
                         count += scored.count
-                        highest += scored.map(\.score).filter { $0 >= 50 }
+                        highest += scored.map(\.score)
                     }
                     // p against two touches of finger b (windows of two different impressions):
                     // the lower of its two scores, what the two-impression criterion asks of both

@@ -36,7 +36,7 @@ public enum HostMatchingError: Error, Equatable, CustomStringConvertible {
         case let .unreadableTemplate(index, message):
             "template \(index) cannot be read (\(message)); re-enroll that finger"
         case .olderTemplateFormat(let index):
-            "template \(index) was made by an older fpmod matcher (template format 1, libfprint's NBIS, or 2, without the ridges' directions) that this version no longer reads; enroll that finger again"
+            "template \(index) was made by an older fpmod matcher (template format 1, libfprint's NBIS; 2, without the ridges' directions; or 3, without the ridge pixels) that this version no longer reads; enroll that finger again"
         case let .imageTooLarge(width, height, limit):
             "a \(width)×\(height) image is larger than \(limit) pixels on a side; fit it to the sensor size first"
         case let .timedOut(operation, seconds):

@@ -16,6 +16,7 @@ extension HostTemplate {
     public static let olderFormats: [Int: String] = [
         Int(TemplateEnvelope.libfprintFormat): "made by fpmod's first matcher, libfprint's NBIS",
         Int(TemplateEnvelope.minutiaeOnlyFormat): "made by fpmod's matcher before it kept the ridges' directions",
+        Int(TemplateEnvelope.directionsFormat): "made by fpmod's matcher before it kept the ridges themselves",
     ]
 
     /// The format its header names, read without decoding or checking the rest (for a survey

@@ -1,7 +1,7 @@
-// DB1_B: 659 usable windows of 80 impressions, 195234 impostor pairs, highest 91, 87, 85, 79, 75
-// DB2_B: 650 usable windows of 80 impressions, 190018 impostor pairs, highest 87, 80, 80, 76, 73
-// DB3_B: 702 usable windows of 80 impressions, 221737 impostor pairs, highest 83, 82, 77, 72, 71
-// DB4_B: 684 usable windows of 80 impressions, 210521 impostor pairs, highest 97, 95, 93, 93, 92
+// DB1_B: 659 usable windows of 80 impressions, 195234 impostor pairs, highest 37, 36, 35, 33, 32
+// DB2_B: 650 usable windows of 80 impressions, 190018 impostor pairs, highest 40, 38, 38, 37, 37
+// DB3_B: 702 usable windows of 80 impressions, 221737 impostor pairs, highest 42, 33, 33, 31, 30
+// DB4_B: 684 usable windows of 80 impressions, 210521 impostor pairs, highest 37, 35, 35, 35, 35
 // 817510 impostor pairs of FVC2002 DB1_B…DB4_B sensor windows (192 × 192: each
 // image's centre and up to eight windows 48 px off it; every window of a finger against
 // every window of another finger of the same database); for the pairs, 48317928
@@ -11,13 +11,13 @@
 extension ScoreCalibration {
     public static let fvc2002Crops = ScoreCalibration(
         impostorCount: 817510,
-        decay: 5.235,
+        decay: 2.520,
         fitCount: 200,
-        counts: [97: 1, 95: 1, 93: 2, 92: 2, 91: 1, 90: 2, 89: 3, 88: 2, 87: 3, 85: 2, 84: 2, 83: 4, 82: 3, 81: 6, 80: 6, 79: 12, 78: 8, 77: 6, 76: 12, 75: 19, 74: 21, 73: 24, 72: 33, 71: 32, 70: 37, 69: 28, 68: 41, 67: 39, 66: 39, 65: 56, 64: 76, 63: 83, 62: 80, 61: 88, 60: 77, 59: 133, 58: 148, 57: 144, 56: 182, 55: 228, 54: 264, 53: 285, 52: 330, 51: 382, 50: 437, 49: 529, 48: 595, 47: 738, 46: 873, 45: 960, 44: 1160, 43: 1293, 42: 1609, 41: 1822, 40: 2235, 39: 2700])
+        counts: [42: 1, 40: 1, 38: 2, 37: 6, 36: 2, 35: 5, 34: 4, 33: 7, 32: 14, 31: 14, 30: 13, 29: 36, 28: 29, 27: 74, 26: 74, 25: 105, 24: 144, 23: 211, 22: 329, 21: 447, 20: 632, 19: 881, 18: 1393, 17: 1999, 16: 2902, 15: 4507, 14: 6535])
 
     public static let fvc2002CropPairs = ScoreCalibration(
         impostorCount: 48317928,
-        decay: 3.285,
+        decay: 2.145,
         fitCount: 200,
-        counts: [80: 1, 79: 6, 76: 6, 75: 13, 74: 13, 73: 25, 72: 19, 71: 23, 70: 29, 69: 34, 68: 63, 67: 53, 66: 86, 65: 75, 64: 141, 63: 150, 62: 186, 61: 221, 60: 195, 59: 307, 58: 420, 57: 598, 56: 647, 55: 886, 54: 822, 53: 1359, 52: 1155, 51: 1854, 50: 2258, 49: 2698, 48: 3446, 47: 4478, 46: 5551, 45: 6633, 44: 8144, 43: 9427, 42: 11519, 41: 15433, 40: 19424, 39: 25052, 38: 30960, 37: 39608, 36: 51336, 35: 63453, 34: 84570, 33: 111288, 32: 138333, 31: 178785, 30: 224260])
+        counts: [36: 3, 34: 2, 32: 6, 31: 4, 30: 8, 29: 18, 28: 24, 27: 32, 26: 64, 25: 83, 24: 144, 23: 332, 22: 503, 21: 930, 20: 1637, 19: 2571, 18: 4702, 17: 8496, 16: 15938, 15: 28872, 14: 51001, 13: 93599, 12: 174834, 11: 339579, 10: 641643])
 }

@@ -1,13 +1,17 @@
 import MinutiaeExtraction
 
-/// Template format 3: what fpmod's matcher keeps of each enrolled impression — its minutiae,
-/// where its print was and which way its ridges ran there — so the cylinders can be built again from it (they are derived data,
-/// ten times larger, and their parameters may be tuned without invalidating a store).
+/// Template format 4: what fpmod's matcher keeps of each enrolled impression — its minutiae,
+/// where its print was, which way its ridges ran there and which pixels were ridge — so the
+/// cylinders can be built again from it (they are derived data, ten times larger, and their
+/// parameters may be tuned without invalidating a store).
 ///
 /// Layout, little-endian: impression count (1 byte), then per impression: width, height (2
 /// bytes each), block size (1), blocks across, blocks down (2 each), the foreground flags (one
 /// bit per block, rows of blocks concatenated, padded to a byte), the ridge direction of each
-/// print block in that order (1 byte each, in 1/256 of a half turn), quality score (1), area and
+/// print block in that order (1 byte each, in 1/256 of a half turn), the ridge map (`RidgeMap`:
+/// 1 byte, 0 when the impression has none, else 1 followed by one bit per 8 × 8 tile, rows of
+/// tiles concatenated, padded to a byte, set where the tile holds a ridge pixel, then those
+/// tiles' 8 bytes each, pixel (x, y) of a tile at bit y × 8 + x), quality score (1), area and
 /// clarity (2 each, in 1/10,000), minutia count (2), then 8 bytes per minutia: x and y in 1/8
 /// pixel (2 each), angle in 1/65,536 of a turn (2), kind (1), quality in 1/255 (1).
 ///
@@ -35,6 +39,7 @@ public enum TemplateCoding {
             for (index, flag) in print.foreground.enumerated() where flag {
                 bytes.append(print.orientations.isEmpty ? 0 : OrientationAgreement.step(print.orientations[index]))
             }
+            putRidges(&bytes, print.ridges)
             bytes.append(UInt8(clamping: print.quality.score))
             put16(&bytes, fixed(print.quality.area, 10_000))
             put16(&bytes, fixed(print.quality.clarity, 10_000))
@@ -86,6 +91,7 @@ public enum TemplateCoding {
             orientations[index] = (Float(directions[next]) + 0.5) / 256 * Float.pi
             next += 1
         }
+        let ridges = try readRidges(&reader, width: width, height: height, impression: index)
         let score = try reader.byte(), area = try reader.uint16(), clarity = try reader.uint16()
         guard score <= 100, area <= 10_000, clarity <= 10_000 else { throw .outOfRange(impression: index, what: "quality") }
         let count = try reader.uint16()
@@ -103,8 +109,40 @@ public enum TemplateCoding {
             minutiae.append(RidgeMinutia(x: x, y: y, angle: angle, kind: kind, quality: quality))
         }
         return ExtractedPrint(width: width, height: height, minutiae: minutiae, blockSize: blockSize, blocksAcross: across,
-                              blocksDown: down, foreground: foreground, orientations: orientations,
+                              blocksDown: down, foreground: foreground, orientations: orientations, ridges: ridges,
                               quality: PrintQuality(score: score, area: Float(area) / 10_000, clarity: Float(clarity) / 10_000))
+    }
+
+    private static func putRidges(_ bytes: inout [UInt8], _ ridges: RidgeMap) {
+        guard !ridges.isEmpty else {
+            bytes.append(0)
+            return
+        }
+        bytes.append(1)
+        var present = [UInt8](repeating: 0, count: (ridges.tiles.count + 7) / 8)
+        for (index, tile) in ridges.tiles.enumerated() where tile != 0 { present[index / 8] |= 1 << UInt8(index % 8) }
+        bytes += present
+        for tile in ridges.tiles where tile != 0 {
+            for byte in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: tile >> UInt64(8 * byte))) }
+        }
+    }
+
+    private static func readRidges(_ reader: inout Reader, width: Int, height: Int, impression: Int) throws(Damage) -> RidgeMap {
+        switch try reader.byte() {
+        case 0: return .none
+        case 1: break
+        default: throw .outOfRange(impression: impression, what: "ridge map flag")
+        }
+        let count = (width + 7) / 8 * ((height + 7) / 8)
+        let present = Array(try reader.bytes((count + 7) / 8))
+        var tiles = [UInt64](repeating: 0, count: count)
+        for index in 0..<count where present[index / 8] & (1 << UInt8(index % 8)) != 0 {
+            let word = try reader.bytes(8)
+            tiles[index] = word.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << UInt64(8 * $1.offset) }
+            // A tile listed as holding ridge holds some: the encoder lists no other.
+            guard tiles[index] != 0 else { throw .outOfRange(impression: impression, what: "empty ridge tile") }
+        }
+        return RidgeMap(width: width, height: height, tiles: tiles)
     }
 
     public enum Damage: Error, Equatable, CustomStringConvertible {

@@ -3,8 +3,9 @@
 ///
 /// Formats: 1 is a libfprint print (NBIS minutiae; fpmod up to 0.x's first image-sensor
 /// release, and `NBISMatcher`, the baseline it is measured against); 2 was fpmod's own first
-/// (the impressions' minutiae and print areas); 3 is today's (`TemplateCoding`: the same with
-/// the ridge directions over the print, which the comparison's last step now weighs). A matcher reads only its own
+/// (the impressions' minutiae and print areas); 3 added the ridge directions over the print; 4
+/// is today's (`TemplateCoding`: the same with the ridge pixels, which the comparison's last
+/// step lays on each other). A matcher reads only its own
 /// format and names the other, so an old store is refused with "enroll again" instead of
 /// silently never matching.
 ///
@@ -18,8 +19,10 @@ enum TemplateEnvelope {
     static let libfprintFormat: UInt8 = 1
     /// fpmod's first own format: minutiae and print areas, no ridge directions (refused: enroll again).
     static let minutiaeOnlyFormat: UInt8 = 2
+    /// fpmod's second: minutiae, print areas and ridge directions, no ridge pixels (refused: enroll again).
+    static let directionsFormat: UInt8 = 3
     /// fpmod's own: `TemplateCoding`.
-    static let fpmodFormat: UInt8 = 3
+    static let fpmodFormat: UInt8 = 4
     static let headerSize = magic.count + 1 + 4 + 4
 
     static func wrap(_ payload: [UInt8], format: UInt8 = libfprintFormat) -> [UInt8] {

@@ -67,7 +67,7 @@ extension HostReader {
             if case .olderTemplateFormat(let index) = error, fingers.indices.contains(index) {
                 let (user, finger) = fingers[index]
                 throw HostReaderError.unreadableBackupTemplate(slot: finger.slot, user: user, label: finger.label,
-                                                               reason: "it was made by an earlier fpmod matcher (template format 1 or 2); enroll that finger again after restoring without it")
+                                                               reason: "it was made by an earlier fpmod matcher (template format 1, 2 or 3); enroll that finger again after restoring without it")
             }
             throw error
         }

@@ -14,12 +14,15 @@ public struct ExtractedPrint: Sendable, Equatable {
     /// only); empty when unknown. Two touches of one finger laid on each other agree on it
     /// wherever both saw the print; a stranger's minutiae that happen to line up rarely do.
     public var orientations: [Float]
+    /// Which pixels are ridge, on the print (`RidgeMap`); `.none` when unknown.
+    public var ridges: RidgeMap
     public var quality: PrintQuality
 
     public init(width: Int, height: Int, minutiae: [RidgeMinutia], blockSize: Int, blocksAcross: Int,
-                blocksDown: Int, foreground: [Bool], orientations: [Float] = [], quality: PrintQuality) {
+                blocksDown: Int, foreground: [Bool], orientations: [Float] = [], ridges: RidgeMap = .none, quality: PrintQuality) {
         precondition(foreground.count == blocksAcross * blocksDown, "one foreground flag per block")
         precondition(orientations.isEmpty || orientations.count == foreground.count, "one direction per block, or none")
+        precondition(ridges.isEmpty || (ridges.width == width && ridges.height == height), "a ridge map of the image, or none")
         self.width = width
         self.height = height
         self.minutiae = minutiae
@@ -28,6 +31,7 @@ public struct ExtractedPrint: Sendable, Equatable {
         self.blocksDown = blocksDown
         self.foreground = foreground
         self.orientations = orientations
+        self.ridges = ridges
         self.quality = quality
     }
 

@@ -45,6 +45,10 @@ public struct RidgeExtractor: Sendable, Equatable {
         // and loops whose ends and forks are false minutiae: cleared before thinning.
         BinaryCleanup.removeSmallComponents(&skeleton, width: image.width, height: image.height, of: 1, smallerThan: 20)
         BinaryCleanup.removeSmallComponents(&skeleton, width: image.width, height: image.height, of: 0, smallerThan: 30)
+        // The ridges themselves, on the print, for the comparison's last step (`RidgeMap`).
+        let ridges = RidgeMap(width: image.width, height: image.height, pixels: skeleton) { x, y in
+            foreground[(y / grid.blockSize) * grid.across + x / grid.blockSize]
+        }
         Thinning.thin(&skeleton, width: image.width, height: image.height)
         // Hairs thinning leaves on a ridge's side would each be a false ending and a false fork.
         BinaryCleanup.pruneSpurs(&skeleton, width: image.width, height: image.height, shorterThan: 6)
@@ -70,7 +74,7 @@ public struct RidgeExtractor: Sendable, Equatable {
         let orientations = field.angles.indices.map { foreground[$0] ? field.angles[$0] : 0 }
         return ExtractedPrint(width: image.width, height: image.height, minutiae: minutiae, blockSize: grid.blockSize,
                               blocksAcross: grid.across, blocksDown: grid.down, foreground: foreground, orientations: orientations,
-                              quality: quality)
+                              ridges: ridges, quality: quality)
     }
 
     /// Area (share of print blocks) and clarity (their mean coherence), and a score of both:

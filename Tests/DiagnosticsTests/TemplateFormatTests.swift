@@ -50,12 +50,14 @@ import TestSupport
         #expect((try? MinutiaeGallery([HostTemplate(bytes: Self.currentTemplate)]))?.count == 1)
         let error = expectThrows(HostMatchingError.self) { try MinutiaeGallery([HostTemplate(bytes: Self.olderTemplate)]) }
         #expect(error == .olderTemplateFormat(index: 0))
-        // fpmod's own first format (minutiae without the ridges' directions): enroll again too.
-        let minutiaeOnly = TemplateEnvelope.wrap(Array(Self.currentTemplate.dropFirst(TemplateEnvelope.headerSize)),
-                                                 format: TemplateEnvelope.minutiaeOnlyFormat)
-        #expect(HostTemplate(bytes: minutiaeOnly).format.flatMap { HostTemplate.olderFormats[$0] } != nil)
-        let refused = expectThrows(HostMatchingError.self) { try MinutiaeGallery([HostTemplate(bytes: minutiaeOnly)]) }
-        #expect(refused == .olderTemplateFormat(index: 0))
+        // fpmod's own first formats (minutiae without the ridges' directions; with them but
+        // without the ridge pixels): enroll again too.
+        for format in [TemplateEnvelope.minutiaeOnlyFormat, TemplateEnvelope.directionsFormat] {
+            let older = TemplateEnvelope.wrap(Array(Self.currentTemplate.dropFirst(TemplateEnvelope.headerSize)), format: format)
+            #expect(HostTemplate(bytes: older).format.flatMap { HostTemplate.olderFormats[$0] } != nil)
+            let refused = expectThrows(HostMatchingError.self) { try MinutiaeGallery([HostTemplate(bytes: older)]) }
+            #expect(refused == .olderTemplateFormat(index: 0))
+        }
     }
 
     @Test func anImageSensorsStoreInTodaysFormatIsOK() throws {
@@ -70,7 +72,7 @@ import TestSupport
         #expect(facts.hostTemplates == .surveyed(fingers: 2, unusable: []))
         let check = Self.check(facts)
         #expect(check.verdict == .ok)
-        #expect(check.seen == "All 2 fingers of the image sensor's store in template format 3, which this fpmod's matcher reads.")
+        #expect(check.seen == "All 2 fingers of the image sensor's store in template format 4, which this fpmod's matcher reads.")
         #expect(check.fix == nil)
     }
 

@@ -51,7 +51,8 @@ import Testing
         #expect(mismatches.isEmpty, "\(mismatches.count) of \(pairs.count) pairs differ: \(mismatches.prefix(5))")
         // The sample reaches every part of a comparison: strangers and genuine pairs alike.
         #expect(pairs.count > 2_500)
-        #expect(scores.count { $0 >= 150 } > 200 && scores.count { (20..<80).contains($0) } > 1_000)
+        // (Scores fell with the ridges' factor, 2026-12-07: ~170 pairs at 150 or more, ~450 in 10 ..< 40.)
+        #expect(scores.count { $0 >= 100 } > 150 && scores.count { (10..<40).contains($0) } > 300)
     }
 
     @Test(.disabled(if: FVC2002.skipped, FVC2002.skipReason)) func wholeImagesGallerySidesAndOtherCylinderSizesToo() throws {

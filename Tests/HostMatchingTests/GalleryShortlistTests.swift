@@ -40,8 +40,9 @@ import Testing
 
     /// What `HostMatchBench shortlist` measures, as a guard: over the four databases' 40
     /// templates, at the thresholds of a gallery of 1,000 (where the shortlist keeps a tenth),
-    /// every template the full comparison admits ranks within the top twentieth of the others
-    /// (measured: at worst one of 39 above it; in DB3_B alone, one of 9).
+    /// every template the full comparison admits ranks within the top eighth of the others
+    /// (measured: at worst two of 39 above it, since the ridges were laid on each other and admit
+    /// touches with fewer minutiae in common, 2026-12-07 — one before; in DB3_B alone, two of 9).
     @Test(.disabled(if: FVC2002.skipped, FVC2002.skipReason)) func aTemplateTheFullComparisonAdmitsRanksNearTheTop() throws {
         let door = try Door(FVC2002.databases)
         let criteria = door.matcher.criteria(impressions: 8000, pairs: 28_000)
@@ -50,14 +51,15 @@ import Testing
             admitted += 1
             let scores = door.matcher.shortlistScores(probe: probe, gallery: door.gallery)
             let above = scores.indices.count { $0 != template && scores[$0] >= scores[template] }
-            #expect(above * 20 <= door.gallery.count - 1, "an admitted template (\(template)) ranked below \(above) others")
+            #expect(above * 8 <= door.gallery.count - 1, "an admitted template (\(template)) ranked below \(above) others")
         }
         #expect(admitted >= 40, "only \(admitted) probes admitted: the comparison, not the shortlist, has changed")
     }
 
     @Test(.disabled(if: FVC2002.skipped, FVC2002.skipReason)) func aSearchThroughAShortlistDecidesAsTheWholeSearch() throws {
         var narrow = MinutiaeMatcher()
-        narrow.shortlist = GalleryShortlist(minimum: 2, share: 0)
+        // The three best of DB3_B's ten (an admitted template ranks at worst third there).
+        narrow.shortlist = GalleryShortlist(minimum: 3, share: 0)
         let door = try Door(["DB3_B"], matcher: narrow)
         var whole = narrow
         whole.shortlist = .none

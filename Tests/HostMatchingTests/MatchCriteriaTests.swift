@@ -49,8 +49,10 @@ import Testing
 
     /// The door of `fpmod bench accuracy --door` on DB3_B: fingers enrolled from impressions
     /// 1–5, later touches 6–8, strangers every crop of DB1_B. At the product's criteria the
-    /// second criterion must recognise more later touches than the best impression alone at the
-    /// whole rate (measured: 21 of 30 against 17), and let no stranger in.
+    /// second criterion must recognise no fewer later touches than the best impression alone at
+    /// the whole rate, and let no stranger in. (It recognised more until the ridges were laid on
+    /// each other, 2026-12-07: 21 of 30 against 17; since, the best impression alone finds all
+    /// 30 of DB3_B, and 28 / 22 / 26 of DB1, DB2 and DB4 — the second criterion as many.)
     @Test(.disabled(if: FVC2002.skipped, FVC2002.skipReason)) func twoImpressionsRecogniseMoreLaterTouchesAndNoStranger() throws {
         var templates: [[ExtractedPrint]] = [], later: [(finger: Int, probe: Probe)] = []
         for finger in 101...110 {
@@ -69,7 +71,7 @@ import Testing
             if matcher.identify(probe: probe, gallery: gallery, criteria: product)?.index == owner { recognised += 1 }
             if matcher.identify(probe: probe, gallery: gallery, criteria: aloneOnly)?.index == owner { recognisedAlone += 1 }
         }
-        #expect(recognised > recognisedAlone, "recognised \(recognised), best impression alone \(recognisedAlone)")
+        #expect(recognised >= recognisedAlone && recognised >= 28, "recognised \(recognised), best impression alone \(recognisedAlone)")
         for finger in 101...110 {
             for impression in 1...8 {
                 guard let stranger = try? matcher.probe(try FVC2002.crop("DB1_B", finger: finger, impression: impression)) else { continue }

@@ -64,15 +64,22 @@ enum ReferenceCylinderComparison {
             // low); under the six highest of them (the earlier first where two are equal), times
             // the ridges' flow under it; the best of these.
             let placements = ReferenceGlobalConsistency.placements(a, b, proposals: proposals)
-                .map { (combined: (local * $0.share).squareRoot(), placement: $0.placement) }
+                .map { (combined: (local * $0.share).squareRoot(), placement: $0.placement, proposal: $0.proposal) }
             let highest = placements.indices.sorted {
                 placements[$0].combined > placements[$1].combined || (placements[$0].combined == placements[$1].combined && $0 < $1)
             }
-            var best: Float = 0
+            var best: Float = 0, winner: Int?
             for index in highest.prefix(6) {
-                best = max(best, placements[index].combined * OrientationAgreement.factor(a, b, placements[index].placement))
+                let product = placements[index].combined * OrientationAgreement.factor(a, b, placements[index].placement)
+                if product > best {
+                    best = product
+                    winner = index
+                }
             }
-            return best
+            // The ridges laid on each other around the winner's anchor (2026-12-07).
+            guard let winner else { return best }
+            let anchor = proposals[placements[winner].proposal].i
+            return best * referenceRidgeFactor(a, b, anchorX: a.xs[anchor], anchorY: a.ys[anchor], placements[winner].placement)
         }
     }
 
@@ -180,9 +187,9 @@ enum ReferenceGlobalConsistency {
 
     /// Every proposal that pairs a minutia: its paired share, m² / ((nA + k)(nB + k)) (0 … 1), and its placement.
     static func placements(_ a: CylinderTemplate, _ b: CylinderTemplate, proposals: [(i: Int, j: Int)])
-        -> [(share: Float, placement: OrientationAgreement.Placement)] {
-        var found: [(share: Float, placement: OrientationAgreement.Placement)] = []
-        for (i, j) in proposals {
+        -> [(share: Float, placement: OrientationAgreement.Placement, proposal: Int)] {
+        var found: [(share: Float, placement: OrientationAgreement.Placement, proposal: Int)] = []
+        for (proposal, (i, j)) in proposals.enumerated() {
             let turn = b.angles[j] - a.angles[i]
             let c = cos(turn), s = sin(turn)
             let shiftX = b.xs[j] - (c * a.xs[i] - s * a.ys[i])
@@ -217,10 +224,75 @@ enum ReferenceGlobalConsistency {
             guard paired > 0 else { continue }
             let m = Float(paired)
             let share = m * m / ((Float(inOverlapA) + overlapPrior) * (Float(inOverlapB) + overlapPrior))
-            found.append((min(1, share), OrientationAgreement.Placement(turn: turn, shiftX: shiftX, shiftY: shiftY)))
+            found.append((min(1, share), OrientationAgreement.Placement(turn: turn, shiftX: shiftX, shiftY: shiftY), proposal))
         }
         return found
     }
+}
+
+/// How well the ridges agree around A's point (anchorX, anchorY) under `placement`, the
+/// straightforward way (`RidgeAgreement`, the fast form, must give the same Float): A's pixels
+/// within the radius, every other one each way, on A's print; each move's count of those that
+/// land on B's print and agree on ridge or valley; the move chosen on the pixels four apart (the
+/// shift across the ridges, then the turn), its agreement on all of them, squared.
+func referenceRidgeFactor(_ a: CylinderTemplate, _ b: CylinderTemplate, anchorX: Float, anchorY: Float,
+                          _ placement: OrientationAgreement.Placement) -> Float {
+    let ridgesA = a.area.ridges, ridgesB = b.area.ridges
+    guard !ridgesA.isEmpty, !ridgesB.isEmpty else { return 1 }
+    var coarse: [(x: Float, y: Float, ridge: Bool)] = [], all: [(x: Float, y: Float, ridge: Bool)] = []
+    if anchorX >= 0, anchorY >= 0, anchorX < Float(a.area.width), anchorY < Float(a.area.height) {
+        for dy in stride(from: -40, through: 40, by: 2) {
+            for dx in stride(from: -40, through: 40, by: 2) where dx * dx + dy * dy <= 1_600 {
+                let x = Int(anchorX) + dx, y = Int(anchorY) + dy
+                guard x >= 0, y >= 0, x < a.area.width, y < a.area.height, a.area.isForeground(x: Float(x), y: Float(y)) else { continue }
+                let sample = (x: Float(x) - anchorX, y: Float(y) - anchorY, ridge: ridgesA.isRidge(x: x, y: y))
+                all.append(sample)
+                if dx % 4 == 0 && dy % 4 == 0 { coarse.append(sample) }
+            }
+        }
+    }
+    guard !all.isEmpty else { return 0.25 }
+    let c = cos(placement.turn), s = sin(placement.turn)
+    let anchorBX = c * anchorX - s * anchorY + placement.shiftX, anchorBY = s * anchorX + c * anchorY + placement.shiftY
+    var ridge: Float = 0
+    let column = Int(anchorX) / a.area.blockSize, row = Int(anchorY) / a.area.blockSize
+    if column < a.area.blocksAcross, row < a.area.blocksDown, row * a.area.blocksAcross + column < a.directions.count {
+        ridge = Float(a.directions[row * a.area.blocksAcross + column]) / 256 * .pi
+    }
+    func agreement(_ samples: [(x: Float, y: Float, ridge: Bool)], turn: Float, step: Int) -> Float {
+        let ct = cos(turn), st = sin(turn)
+        let normal = ridge + .pi / 2 + turn
+        let shiftX = Float(step) * cos(normal), shiftY = Float(step) * sin(normal)
+        var agree = 0, total = 0
+        for sample in samples {
+            let u = anchorBX + ct * sample.x - st * sample.y + shiftX + 0.5, v = anchorBY + st * sample.x + ct * sample.y + shiftY + 0.5
+            guard u >= 0, v >= 0 else { continue }
+            let x = Int(u.rounded(.down)), y = Int(v.rounded(.down))
+            guard x < b.area.width, y < b.area.height, b.area.isForeground(x: Float(x), y: Float(y)) else { continue }
+            total += 1
+            if ridgesB.isRidge(x: x, y: y) == sample.ridge { agree += 1 }
+        }
+        return (Float(agree) + 10) / (Float(total) + 20)
+    }
+    // The shift across the ridges first, then the turn at that shift (the first of equals).
+    var best: Float = -1, chosen: (turn: Float, step: Int) = (placement.turn, 0)
+    for step in -4...4 {
+        let value = agreement(coarse, turn: placement.turn, step: step)
+        if value > best {
+            best = value
+            chosen.step = step
+        }
+    }
+    for turnIndex in [-2, -1, 1, 2] {
+        let turn = placement.turn + Float(turnIndex) * 0.04
+        let value = agreement(coarse, turn: turn, step: chosen.step)
+        if value > best {
+            best = value
+            chosen.turn = turn
+        }
+    }
+    let found = agreement(all, turn: chosen.turn, step: chosen.step)
+    return found * found
 }
 
 /// The difference of two angles, in -π ..< π, as it was (CylinderTemplate.difference).

@@ -3,9 +3,9 @@ import MinutiaeExtraction
 import TestSupport
 import Testing
 
-/// Template format 3: what goes in comes back (to the format's resolution), damage is an error
-/// naming it, and a format-1 template (libfprint's) or format 2 (no ridge directions) asks for
-/// enrolling again.
+/// Template format 4: what goes in comes back (to the format's resolution), damage is an error
+/// naming it, and a format-1 template (libfprint's), format 2 (no ridge directions) or format 3
+/// (no ridge pixels) asks for enrolling again.
 @Suite struct TemplateCodingTests {
     static func print(minutiae: Int, seed: UInt64) -> ExtractedPrint {
         var state = seed
@@ -19,8 +19,11 @@ import Testing
         }
         let foreground = (0..<(24 * 24)).map { $0 % 7 != 0 }
         let orientations = foreground.map { $0 ? next() * .pi : 0 }
+        // Ridges on the print only, as the extractor keeps them: tiles off it are left out.
+        let pixels = (0..<(192 * 192)).map { _ in UInt8(next() < 0.45 ? 1 : 0) }
+        let ridges = RidgeMap(width: 192, height: 192, pixels: pixels) { x, y in foreground[(y / 8) * 24 + x / 8] }
         return ExtractedPrint(width: 192, height: 192, minutiae: found, blockSize: 8, blocksAcross: 24, blocksDown: 24,
-                              foreground: foreground, orientations: orientations,
+                              foreground: foreground, orientations: orientations, ridges: ridges,
                               quality: PrintQuality(score: 63, area: 0.857, clarity: 0.412))
     }
 
@@ -35,6 +38,9 @@ import Testing
                 #expect(abs(back.orientations[block] - original.orientations[block]) <= .pi / 256)
                 #expect(OrientationAgreement.step(back.orientations[block]) == OrientationAgreement.step(original.orientations[block]))
             }
+            // Every ridge pixel exactly; the tiles off the print took no room.
+            #expect(back.ridges == original.ridges)
+            #expect(back.ridges.tiles.count { $0 != 0 } == original.foreground.count { $0 })
             #expect(back.quality.score == 63)
             #expect(abs(back.quality.area - 0.857) < 0.0001)
             #expect(back.minutiae.count == original.minutiae.count)
@@ -71,6 +77,39 @@ import Testing
             Issue.record("a 65535-pixel-wide image was read")
             return
         }
+    }
+
+    @Test func aPrintWithoutRidgesComesBackWithout() throws {
+        var print = Self.print(minutiae: 7, seed: 5)
+        print.ridges = .none
+        let decoded = try TemplateCoding.decode(TemplateCoding.encode([print])).get()
+        #expect(decoded.first?.ridges == RidgeMap.none)
+    }
+
+    @Test func aRidgeTileListedButEmptyIsRefused() {
+        // One foreground block's tile, listed as holding ridge, emptied by hand: the encoder never
+        // lists an empty tile, so this is damage (or a hand-made template), not a valid print.
+        var print = Self.print(minutiae: 0, seed: 6)
+        print.foreground = print.foreground.indices.map { $0 == 0 }
+        print.orientations = print.foreground.map { _ in 0 }
+        print.ridges = RidgeMap(width: 192, height: 192, tiles: [UInt64.max] + [UInt64](repeating: 0, count: 24 * 24 - 1))
+        var bytes = TemplateCoding.encode([print])
+        let tile = bytes.count - 7 - 8
+        #expect(bytes[tile..<(tile + 8)].allSatisfy { $0 == 0xFF })
+        for index in tile..<(tile + 8) { bytes[index] = 0 }
+        #expect(TemplateCoding.decode(bytes) == .failure(.outOfRange(impression: 0, what: "empty ridge tile")))
+        bytes = TemplateCoding.encode([print])
+        bytes[tile - 73] = 2
+        #expect(TemplateCoding.decode(bytes) == .failure(.outOfRange(impression: 0, what: "ridge map flag")))
+    }
+
+    @Test func aTemplateWithoutRidgePixelsAsksForEnrollingAgain() {
+        let payload = TemplateCoding.encode([Self.print(minutiae: 12, seed: 3)])
+        let old = HostTemplate(bytes: TemplateEnvelope.wrap(payload, format: TemplateEnvelope.directionsFormat))
+        #expect(HostTemplate.olderFormats[3] != nil)
+        let error = expectThrows(HostMatchingError.self) { try MinutiaeGallery([old]) }
+        #expect(error == .olderTemplateFormat(index: 0))
+        #expect(error?.description.contains("enroll that finger again") == true)
     }
 
     @Test func aLibfprintTemplateAsksForEnrollingAgain() {

@@ -54,7 +54,7 @@ public struct CylinderTemplate: Sendable {
     var byteCount: Int {
         func bytes<Element>(_ array: [Element]) -> Int { array.capacity == 0 ? 0 : 32 + array.capacity * MemoryLayout<Element>.stride }
         return MemoryLayout<CylinderTemplate>.stride + bytes(xs) + bytes(ys) + bytes(angles) + bytes(values) + bytes(validity)
-            + bytes(validCounts) + bytes(minutiae) + bytes(area.foreground) + bytes(area.minutiae) + bytes(directions) + bytes(shapes)
+            + bytes(validCounts) + bytes(minutiae) + bytes(area.foreground) + bytes(area.minutiae) + bytes(directions) + bytes(area.ridges.tiles) + bytes(shapes)
     }
 
     /// The line from minutia t to minutia k of one impression, as consolidation compares it with

@@ -164,18 +164,26 @@ enum GlobalConsistency {
                                     kept[position] = kept[position - 1]
                                     position -= 1
                                 }
-                                kept[position] = Kept(combined: combined, c: c, s: s,
+                                kept[position] = Kept(anchorX: a.xs[i], anchorY: a.ys[i], combined: combined, c: c, s: s,
                                                       placement: OrientationAgreement.Placement(turn: turn, shiftX: shiftX, shiftY: shiftY))
                                 keptCount = min(flowPlacements, keptCount + 1)
                             }
-                            var best: Float = 0
+                            var best: Float = 0, winner = -1
                             for index in 0..<keptCount {
                                 let candidate = kept[index]
                                 // Neither this placement nor any after it can raise the best, or reach the threshold.
                                 guard candidate.combined > best, !cannotReach(candidate.combined) else { break }
-                                best = max(best, candidate.combined * OrientationAgreement.factor(a, b, candidate.placement,
-                                                                                                  c: candidate.c, s: candidate.s, scratch: flow))
+                                let product = candidate.combined * OrientationAgreement.factor(a, b, candidate.placement,
+                                                                                               c: candidate.c, s: candidate.s, scratch: flow)
+                                if product > best {
+                                    best = product
+                                    winner = index
+                                }
                             }
+                            // The ridges can only lower it (the factor is below 1): not weighed where it cannot reach.
+                            guard winner >= 0, !cannotReach(best) else { return cannotReach(best) ? nil : best }
+                            let chosen = kept[winner]
+                            best *= RidgeAgreement.factor(a, b, anchorX: chosen.anchorX, anchorY: chosen.anchorY, placement: chosen.placement)
                             return cannotReach(best) ? nil : best
                         }
                     }
@@ -240,8 +248,11 @@ enum GlobalConsistency {
         }
     }
 
-    /// A placement kept for the flow: √(local × share), cos and sin of its turn, the placement.
+    /// A placement kept for the flow: its anchor (A's minutia whose cylinder proposed it),
+    /// √(local × share), cos and sin of its turn, the placement.
     struct Kept {
+        var anchorX: Float
+        var anchorY: Float
         var combined: Float
         var c: Float
         var s: Float
