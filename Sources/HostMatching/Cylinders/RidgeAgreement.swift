@@ -180,7 +180,7 @@ enum RidgeAgreement {
         let foreground = foregroundB.baseAddress!.assumingMemoryBound(to: UInt8.self), tiles = tilesB.baseAddress!
         let blockShift = Int32(truncatingIfNeeded: areaB.blockShift), blocksAcross = Int32(truncatingIfNeeded: areaB.blocksAcross)
         let tilesAcross = Int32(truncatingIfNeeded: tilesAcross), blockSize = SIMD8<Int32>(repeating: Int32(truncatingIfNeeded: max(1, areaB.blockSize)))
-        var agree = SIMD8<Int32>(), total = SIMD8<Int32>()
+        var agree = 0, total = 0
         for chunk in 0..<chunks {
             let x = UnsafeRawPointer(xs + 8 * chunk).loadUnaligned(as: SIMD8<Float>.self)
             let y = UnsafeRawPointer(ys + 8 * chunk).loadUnaligned(as: SIMD8<Float>.self)
@@ -192,16 +192,16 @@ enum RidgeAgreement {
             let block = blockShift >= 0 ? (row &>> blockShift) &* blocksAcross &+ (column &>> blockShift)
                 : (row / blockSize) &* blocksAcross &+ column / blockSize
             let tile = (row &>> 3) &* tilesAcross &+ (column &>> 3)
+            // Each lane's ridge bit of A moved to its bit of B's tile, so one XOR compares them.
             let bit = ((row & 7) &<< 3) | (column & 7)
-            var onB = SIMD8<Int32>(), ridgeB = SIMD8<Int32>()
+            let onPrint = SIMD8<Int32>(repeating: 1).replacing(with: 0, where: .!inside)
             for lane in 0..<8 {
-                onB[lane] = Int32(foreground[Int(block[lane])])
-                ridgeB[lane] = Int32(truncatingIfNeeded: tiles[Int(tile[lane])] &>> UInt64(truncatingIfNeeded: bit[lane]) & 1)
+                let on = Int(foreground[Int(block[lane])]) & Int(onPrint[lane])
+                let differs = Int(truncatingIfNeeded: (tiles[Int(tile[lane])] &>> UInt64(truncatingIfNeeded: bit[lane])) ^ UInt64(truncatingIfNeeded: a[lane])) & 1
+                total &+= on
+                agree &+= on & (differs ^ 1)
             }
-            let counted = onB.replacing(with: 0, where: .!inside)
-            total &+= counted
-            agree &+= counted & ~(a ^ ridgeB)
         }
-        return (Int(agree.wrappedSum()), Int(total.wrappedSum()))
+        return (agree, total)
     }
 }
