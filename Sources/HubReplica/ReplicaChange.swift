@@ -73,7 +73,7 @@ enum ReplicaChange: Equatable {
                 guard HubFinger.changeKey(user: finger.user.text, label: finger.label.text, family: finger.family) == change.key else {
                     throw unreadable("its finger is not its key")
                 }
-                guard (1...65_536).contains(finger.size) else { throw unreadable("a template size of \(finger.size) bytes") }
+                guard (1...HubFinger.maximumTemplateSize).contains(finger.size) else { throw unreadable("a template size of \(finger.size) bytes") }
                 return .putFinger(finger)
             case .holiday:
                 let name = try RuleName(validating: try field(state, "name", \.stringValue))

@@ -138,6 +138,8 @@ public struct HubFinger: Sendable, Equatable {
     public var family: String
     /// The plain template's bytes (a module's template size; a host template's length).
     public var templateSize: Int
+    /// The largest template the hub keeps (256 KiB).
+    public static let maximumTemplateSize = 262_144
     public var sealedTemplate: [UInt8]
     public var quality: Int
     public var isDuress: Bool
@@ -175,7 +177,11 @@ public struct HubFinger: Sendable, Equatable {
         guard !family.isEmpty, family.utf8.count <= 32, family.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
             throw .invalid("a reader family is 1 to 32 letters, digits or dashes, not \(family.debugDescription)")
         }
-        guard (1...65_536).contains(templateSize) else { throw .invalid("a template is 1 to 65536 bytes, not \(templateSize)") }
+        // A module's template is 0.5–2 KiB; a host template keeps each touch's ridge map (~5 KiB a
+        // touch, up to 15 touches: ~80 KiB, template format 4).
+        guard (1...HubFinger.maximumTemplateSize).contains(templateSize) else {
+            throw .invalid("a template is 1 to \(HubFinger.maximumTemplateSize) bytes, not \(templateSize)")
+        }
         // A box is nonce (24) + template + tag (16): anything else is not a sealed template of that size.
         guard sealedTemplate.count == templateSize + 40 else { throw .invalid("the sealed template is not \(templateSize) bytes sealed") }
         guard (0...10_000).contains(quality) else { throw .invalid("a quality is 0 to 10000") }

@@ -123,6 +123,22 @@ struct ReplicaFingerTests {
         #expect(try fleet.hub.latestRevision() == 1, "only alice was recorded")
     }
 
+    @Test func aHostTemplateOfFifteenTouchesWithTheirRidgesReachesTheDoor() throws {
+        // 15 touches' ridge maps make a host template ~80 KiB (format 4): over the 64 KiB the hub
+        // once kept, within its 256 KiB; one byte more than that is refused.
+        let fleet = try Fleet()
+        try fleet.hub.putUser(HubUser(name: "alice"))
+        let large = TemplateEnvelope.wrap(Array(repeating: 5, count: 82_000), format: TemplateEnvelope.fpmodFormat)
+        try fleet.hub.putFinger(Self.finger("alice", template: large))
+        let result = try Self.sync(fleet)
+        #expect(result.fingersPut == 1)
+        let fingers = try fleet.door.fingers(of: "alice")
+        #expect(fingers.count == 1)
+        if let finger = fingers.first { #expect(try fleet.door.template(atSlot: finger.slot) == large) }
+        let over = Array(repeating: UInt8(1), count: HubFinger.maximumTemplateSize + 1)
+        #expect(throws: HubStoreError.self) { try fleet.hub.putFinger(Self.finger("alice", "left-index", template: over)) }
+    }
+
     @Test func aSealedTemplateOpensOnlyForItsFingerUnderItsKey() {
         let key = FleetTemplateKey.generate()
         let box = key.seal([1, 2, 3], user: "alice", label: "right-index", family: "host")
