@@ -21,8 +21,9 @@ enum GlobalConsistency {
     /// The comparison's score from its local similarity: under each proposal that pairs a
     /// minutia, √(local × share) with share = m² / ((nA + k)(nB + k)) (0 … 1); under the
     /// `flowPlacements` highest of them (the earlier proposal first where two are equal), that
-    /// times the ridges' flow (`OrientationAgreement.factor`); the best of these (0 when no
-    /// proposal pairs a minutia). Each proposal is a local pair (i, j) of cylinders: every pair
+    /// times the ridges' flow (`OrientationAgreement.factor`); the best of these (the first where
+    /// two are equal), times the ridges laid on each other around its anchor
+    /// (`RidgeAgreement.factor`, since 2026-12-07); 0 when no proposal pairs a minutia. Each proposal is a local pair (i, j) of cylinders: every pair
     /// the consolidation kept (six until 2026-12-07: the later pairs' placements, each a little
     /// different, find the one that lays two distorted whole prints right more often — FVC2002's
     /// whole-image mean EER 2.4 → 1.8 %, docs/accuracy.md). All of them, not only the best share:
