@@ -165,7 +165,7 @@ enum GlobalConsistency {
                                     kept[position] = kept[position - 1]
                                     position -= 1
                                 }
-                                kept[position] = Kept(anchorX: a.xs[i], anchorY: a.ys[i], combined: combined, c: c, s: s,
+                                kept[position] = Kept(anchor: i, combined: combined, c: c, s: s,
                                                       placement: OrientationAgreement.Placement(turn: turn, shiftX: shiftX, shiftY: shiftY))
                                 keptCount = min(flowPlacements, keptCount + 1)
                             }
@@ -184,7 +184,7 @@ enum GlobalConsistency {
                             // The ridges can only lower it (the factor is below 1): not weighed where it cannot reach.
                             guard winner >= 0, !cannotReach(best) else { return cannotReach(best) ? nil : best }
                             let chosen = kept[winner]
-                            best *= RidgeAgreement.factor(a, b, anchorX: chosen.anchorX, anchorY: chosen.anchorY, placement: chosen.placement)
+                            best *= RidgeAgreement.factor(a, b, anchorX: a.xs[chosen.anchor], anchorY: a.ys[chosen.anchor], placement: chosen.placement)
                             return cannotReach(best) ? nil : best
                         }
                     }
@@ -249,11 +249,10 @@ enum GlobalConsistency {
         }
     }
 
-    /// A placement kept for the flow: its anchor (A's minutia whose cylinder proposed it),
-    /// √(local × share), cos and sin of its turn, the placement.
+    /// A placement kept for the flow: its anchor (A's cylinder that proposed it), √(local ×
+    /// share), cos and sin of its turn, the placement.
     struct Kept {
-        var anchorX: Float
-        var anchorY: Float
+        var anchor: Int
         var combined: Float
         var c: Float
         var s: Float

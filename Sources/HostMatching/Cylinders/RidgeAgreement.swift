@@ -71,9 +71,7 @@ enum RidgeAgreement {
                             let normal = ridge + .pi / 2 + turn
                             let (agree, total) = counted(xs: xs, ys: ys, ridgeA: ridgeA, chunks: chunks, x0: anchorBX, y0: anchorBY,
                                                          c: ct, s: st, shiftX: Float(step) * cos(normal), shiftY: Float(step) * sin(normal),
-                                                         areaB: areaB, foregroundB: foregroundB, tilesB: tilesB,
-                                                         tilesAcross: ridgesB.tilesAcross, imageWidth: ridgesB.width,
-                                                         imageHeight: ridgesB.height)
+                                                         areaB: areaB, foregroundB: foregroundB, ridgesB: ridgesB, tilesB: tilesB)
                             return (Float(agree) + 0.5 * prior) / (Float(total) + prior)
                         }
                         // The move on the coarse samples (the first found of the best), then its agreement on all.
@@ -173,13 +171,13 @@ enum RidgeAgreement {
     static func counted(xs: UnsafeMutablePointer<Float>, ys: UnsafeMutablePointer<Float>, ridgeA: UnsafeMutablePointer<Int32>,
                         chunks: Int, x0: Float, y0: Float, c: Float, s: Float, shiftX: Float, shiftY: Float,
                         areaB: GlobalConsistency.Area, foregroundB: UnsafeRawBufferPointer,
-                        tilesB: UnsafeBufferPointer<UInt64>, tilesAcross: Int, imageWidth: Int, imageHeight: Int) -> (agree: Int, total: Int) {
+                        ridgesB: RidgeMap, tilesB: UnsafeBufferPointer<UInt64>) -> (agree: Int, total: Int) {
         // B's image, within its block grid (the same but for a hand-made template).
-        let width = Float(min(areaB.blocksAcross * areaB.blockSize, imageWidth))
-        let height = Float(min(areaB.blocksDown * areaB.blockSize, imageHeight))
+        let width = Float(min(areaB.blocksAcross * areaB.blockSize, ridgesB.width))
+        let height = Float(min(areaB.blocksDown * areaB.blockSize, ridgesB.height))
         let foreground = foregroundB.baseAddress!.assumingMemoryBound(to: UInt8.self), tiles = tilesB.baseAddress!
         let blockShift = Int32(truncatingIfNeeded: areaB.blockShift), blocksAcross = Int32(truncatingIfNeeded: areaB.blocksAcross)
-        let tilesAcross = Int32(truncatingIfNeeded: tilesAcross), blockSize = SIMD8<Int32>(repeating: Int32(truncatingIfNeeded: max(1, areaB.blockSize)))
+        let tilesAcross = Int32(truncatingIfNeeded: ridgesB.tilesAcross), blockSize = SIMD8<Int32>(repeating: Int32(truncatingIfNeeded: max(1, areaB.blockSize)))
         var agree = 0, total = 0
         for chunk in 0..<chunks {
             let x = UnsafeRawPointer(xs + 8 * chunk).loadUnaligned(as: SIMD8<Float>.self)
